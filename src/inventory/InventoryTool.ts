@@ -1,0 +1,216 @@
+/**
+ * The inventory service: the tool side of SPEC §2–§3.
+ *
+ * Guarantee: a reservation's effect (stock decremented, version bumped) and its receipt (the ledger row
+ * keyed by the idempotency key) become visible together or not at all. The COMMIT at the end of
+ * `reserve` is the one write that makes both true; a crash before it leaves neither.
+ *
+ * The order of the checks inside the transaction is part of the protocol: the ledger is consulted
+ * *before* the version, so a faithful retry whose first attempt already moved the version gets its
+ * original receipt back instead of STALE_VERSION.
+ */
+import type Database from 'better-sqlite3';
+import type { Clock } from '../sim/clock.js';
+import { canonicalJson } from '../sim/canonical.js';
+import type { Rng } from '../sim/rng.js';
+import { ContractError } from './errors.js';
+import { fingerprint } from './keys.js';
+
+export interface Receipt {
+  reservation_id: string;
+  item: string;
+  qty: number;
+  available_after: number;
+  version_after: number;
+}
+
+export interface StockReading {
+  item: string;
+  available: number;
+  version: number;
+}
+
+export interface ToolRequest {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  /** The task on whose behalf the request is made; stored with the receipt. */
+  taskId: string;
+  /** Called inside reserve's transaction after the stock update, before the receipt is written. */
+  midTransaction?: () => void;
+}
+
+export interface ToolDeps {
+  db: Database.Database;
+  rng: Rng;
+  clock: Clock;
+}
+
+/** Digits of the random part of a reservation id: a replayed receipt shows the same id, a new one cannot. */
+const RESERVATION_ID_HEX = 6;
+
+export class InventoryTool {
+  protected readonly db: Database.Database;
+  protected readonly rng: Rng;
+  protected readonly clock: Clock;
+  protected readonly sql: Statements;
+
+  constructor(deps: ToolDeps) {
+    this.db = deps.db;
+    this.rng = deps.rng;
+    this.clock = deps.clock;
+    this.sql = prepareStatements(this.db);
+  }
+
+  /** Carry one request; the result is plain JSON data. */
+  call(request: ToolRequest, context: ToolContext): unknown {
+    const args = request.args ?? {};
+    switch (request.name) {
+      case 'search_docs':
+        return this.searchDocs(requireString(args, 'query', request.name));
+      case 'read_doc':
+        return this.readDoc(requireString(args, 'doc_id', request.name));
+      case 'get_stock':
+        return this.getStock(requireString(args, 'item', request.name));
+      case 'reserve':
+        return this.reserve(args, context);
+      default:
+        throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}`);
+    }
+  }
+
+  searchDocs(query: string): string[] {
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.sql.search.all({ p: pattern }).map((row) => row.doc_id);
+  }
+
+  readDoc(docId: string): { doc_id: string; title: string; body: string } {
+    const doc = this.sql.doc.get(docId);
+    if (doc === undefined) throw new ContractError('NOT_FOUND', `no doc ${JSON.stringify(docId)}`);
+    return { ...doc };
+  }
+
+  getStock(item: string): StockReading {
+    const row = this.sql.item.get(item);
+    if (row === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(item)} in stock`);
+    return { item, available: row.available, version: row.version };
+  }
+
+  /** SPEC §3, in this order, inside one transaction. */
+  reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
+    const args = reserveArgs(rawArgs);
+    this.sql.begin.run();
+    try {
+      const receipt = this.reserveInTransaction(args, context);
+      this.sql.commit.run(); // the commit point: effect and receipt become visible together
+      return receipt;
+    } catch (error) {
+      // A crash has already closed the connection, which rolled the transaction back: touch nothing.
+      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      throw error;
+    }
+  }
+
+  protected reserveInTransaction(args: ReserveRequest, context: ToolContext): Receipt {
+    const print = fingerprint(args);
+    const stored = this.sql.receipt.get(args.key);
+    if (stored !== undefined) {
+      // 1. a receipt for this key: the same request again gets the original answer; another payload is refused
+      if (stored.fingerprint !== print) {
+        throw new ContractError('PAYLOAD_CONFLICT', `key ${args.key} was first used with other arguments`);
+      }
+      return JSON.parse(stored.result) as Receipt;
+    }
+    const item = this.sql.item.get(args.item);
+    if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`); // 2.
+    if (item.version !== args.expected_version) {
+      throw new ContractError('STALE_VERSION', `expected version ${args.expected_version}, found ${item.version}`); // 3.
+    }
+    if (item.available < args.qty) {
+      throw new ContractError('INSUFFICIENT_STOCK', `${item.available} available, ${args.qty} asked`); // 4.
+    }
+    this.sql.take.run(args.qty, args.item); // 5. the effect ...
+    context.midTransaction?.();
+    const receipt: Receipt = {
+      reservation_id: `res_${this.rng.hex(RESERVATION_ID_HEX)}`,
+      item: args.item,
+      qty: args.qty,
+      available_after: item.available - args.qty,
+      version_after: item.version + 1,
+    };
+    // ... and its receipt, in the same transaction
+    this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
+    return receipt;
+  }
+}
+
+type Stmt<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
+
+interface Statements {
+  begin: Stmt;
+  commit: Stmt;
+  rollback: Stmt;
+  search: Stmt<[{ p: string }], { doc_id: string }>;
+  doc: Stmt<[string], { doc_id: string; title: string; body: string }>;
+  item: Stmt<[string], { available: number; version: number }>;
+  receipt: Stmt<[string], { fingerprint: string; result: string }>;
+  take: Stmt<[number, string]>;
+  record: Stmt;
+}
+
+function prepareStatements(db: Database.Database): Statements {
+  return {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    search: db.prepare<[{ p: string }], { doc_id: string }>(
+      "SELECT doc_id FROM docs WHERE title LIKE @p ESCAPE '\\' OR body LIKE @p ESCAPE '\\' ORDER BY doc_id",
+    ),
+    doc: db.prepare<[string], { doc_id: string; title: string; body: string }>(
+      'SELECT doc_id, title, body FROM docs WHERE doc_id = ?',
+    ),
+    item: db.prepare<[string], { available: number; version: number }>(
+      'SELECT available, version FROM items WHERE item_id = ?',
+    ),
+    receipt: db.prepare<[string], { fingerprint: string; result: string }>(
+      'SELECT fingerprint, result FROM ledger WHERE key = ?',
+    ),
+    take: db.prepare<[number, string]>('UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?'),
+    record: db.prepare(
+      'INSERT INTO ledger(key, fingerprint, task_id, item_id, qty, result, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+  };
+}
+
+export interface ReserveRequest {
+  item: string;
+  qty: number;
+  expected_version: number;
+  key: string;
+  [extra: string]: unknown;
+}
+
+function requireString(args: Record<string, unknown>, field: string, tool: string): string {
+  const value = args[field];
+  if (typeof value !== 'string') {
+    throw new ContractError('INVALID_ACTION', `${tool} needs a string ${field}, got ${JSON.stringify(value) ?? 'nothing'}`);
+  }
+  return value;
+}
+
+function reserveArgs(args: Record<string, unknown>): ReserveRequest {
+  const { item, qty, expected_version, key } = args;
+  if (typeof item !== 'string') throw new ContractError('INVALID_ACTION', 'reserve needs a string item');
+  if (typeof qty !== 'number' || !Number.isInteger(qty) || qty < 1) {
+    throw new ContractError('INVALID_ACTION', `reserve needs a positive integer qty, got ${JSON.stringify(qty)}`);
+  }
+  if (typeof expected_version !== 'number' || !Number.isInteger(expected_version)) {
+    throw new ContractError('INVALID_ACTION', `reserve needs an integer expected_version, got ${JSON.stringify(expected_version)}`);
+  }
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new ContractError('INVALID_ACTION', 'reserve needs an idempotency key');
+  }
+  return { ...args, item, qty, expected_version, key };
+}

@@ -1,0 +1,84 @@
+/**
+ * The two kinds of failure a tool call can end in (SPEC §3), and the one bit that matters for a retry:
+ * is the failure *definite* (the effect surely did not happen) or *indefinite* (it may have)?
+ *
+ * - TransientError: retryable. `definite` tells whether the tool ran: a request refused before the tool
+ *   ran is definite; a lost reply (the tool committed, the answer never came back) is indefinite.
+ *   The runner cannot tell them apart from the class alone, which is why a retry must reuse the key.
+ * - ContractError: never retried. The request is wrong for the current state; the tool changed nothing.
+ *
+ * The classes recognise instances by a global brand rather than by prototype, so `instanceof` also holds
+ * for an error thrown by another copy of this module (a learner's runner loaded from source by tsx while
+ * the simulator runs from the compiled build).
+ */
+
+export type ContractCode =
+  | 'NOT_FOUND'
+  | 'UNKNOWN_ITEM'
+  | 'PAYLOAD_CONFLICT'
+  | 'STALE_VERSION'
+  | 'INSUFFICIENT_STOCK'
+  | 'NOT_AUTHORIZED'
+  | 'INVALID_ACTION';
+
+export const CONTRACT_CODES: readonly ContractCode[] = [
+  'NOT_FOUND',
+  'UNKNOWN_ITEM',
+  'PAYLOAD_CONFLICT',
+  'STALE_VERSION',
+  'INSUFFICIENT_STOCK',
+  'NOT_AUTHORIZED',
+  'INVALID_ACTION',
+];
+
+const TRANSIENT = Symbol.for('faultlab.TransientError');
+const CONTRACT = Symbol.for('faultlab.ContractError');
+
+function branded(value: unknown, brand: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+export class TransientError extends Error {
+  override readonly name = 'TransientError';
+  readonly retryable = true;
+  /** true: the tool never ran, nothing changed. false: the tool may have committed (a lost reply). */
+  readonly definite: boolean;
+
+  constructor(message: string, options: { definite: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.definite = options.definite;
+    Object.defineProperty(this, TRANSIENT, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, TRANSIENT);
+  }
+}
+
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+  readonly retryable = false;
+  /** A refusal is always definite: the tool checked and changed nothing. */
+  readonly definite = true;
+  readonly code: ContractCode;
+  readonly detail: string;
+
+  constructor(code: ContractCode, detail = '') {
+    super(detail ? `${code}: ${detail}` : code);
+    this.code = code;
+    this.detail = detail;
+    Object.defineProperty(this, CONTRACT, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, CONTRACT);
+  }
+}
+
+export function isTransientError(value: unknown): value is TransientError {
+  return branded(value, TRANSIENT);
+}
+
+export function isContractError(value: unknown): value is ContractError {
+  return branded(value, CONTRACT);
+}

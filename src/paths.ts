@@ -1,0 +1,18 @@
+/** Where the package's own files are, whether running from src/ (tests) or dist/src/ (the built CLI). */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('faultlab: cannot find the package root (package.json next to scenarios/)');
+    dir = parent;
+  }
+}
+
+export const PACKAGE_ROOT = findRoot();
+export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
+export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');

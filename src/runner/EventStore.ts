@@ -1,0 +1,59 @@
+/**
+ * The runner's event log (SPEC §2): append-only, one row per `save(state, label)`.
+ *
+ * Guarantee: after `save` returns, the state it was given is durable. Each INSERT commits on its own
+ * (autocommit); that INSERT is the commit point. Rebuilding reads the last row, so recovery is the same
+ * however many times it runs. The log is a separate database from the tool's: the tool commits first,
+ * then the runner saves what it observed — that gap is the lesson.
+ */
+import type Database from 'better-sqlite3';
+import { canonicalJson } from '../sim/canonical.js';
+import type { RunnerState } from './state.js';
+
+export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';
+
+export interface LoggedEvent {
+  seq: number;
+  label: string;
+  state: RunnerState;
+}
+
+/** Told of every committed event; the harness uses it for the trace and for `crash_after_event`. */
+export type SavedListener = (event: LoggedEvent) => void;
+
+export class EventStore {
+  readonly #db: Database.Database;
+  readonly #insert;
+  readonly #onSaved: SavedListener | undefined;
+
+  constructor(db: Database.Database, onSaved?: SavedListener) {
+    this.#db = db;
+    this.#insert = db.prepare<[string, string]>('INSERT INTO events(label, state) VALUES (?, ?)');
+    this.#onSaved = onSaved;
+  }
+
+  /** Persist the state under a label and return it (so a step can `return this.save(state, label)`). */
+  save<S extends RunnerState>(state: S, label: string): S {
+    const json = canonicalJson(state);
+    const seq = Number(this.#insert.run(label, json).lastInsertRowid);
+    this.#onSaved?.({ seq, label, state: JSON.parse(json) as RunnerState });
+    return state;
+  }
+
+  /** The state as of the last committed event, or null for an empty log: what recovery rebuilds. */
+  last(): RunnerState | null {
+    return this.lastEvent()?.state ?? null;
+  }
+
+  lastEvent(): LoggedEvent | null {
+    const row = this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1').get() as
+      | { seq: number; label: string; state: string }
+      | undefined;
+    return row === undefined ? null : { seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState };
+  }
+
+  all(): LoggedEvent[] {
+    const rows = this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq').all() as Array<{ seq: number; label: string; state: string }>;
+    return rows.map((row) => ({ seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState }));
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What a well-formed action looks like. A policy may return anything; the runner accepts only what this
+ * says, and refuses the rest with ContractError INVALID_ACTION (which the step turns into `policy_error`).
+ */
+import { ContractError } from '../inventory/errors.js';
+import type { ToolName } from '../scenario/types.js';
+import type { Action } from './state.js';
+
+/** Required arguments per tool; `key` is optional on reserve (the runner adds it). */
+export const REQUIRED_ARGS: Readonly<Record<ToolName, readonly string[]>> = {
+  search_docs: ['query'],
+  read_doc: ['doc_id'],
+  get_stock: ['item'],
+  reserve: ['item', 'qty', 'expected_version'],
+};
+
+const FINISH_STATUSES = ['succeeded', 'gave_up'];
+
+export function validateAction(action: unknown): Action {
+  if (typeof action !== 'object' || action === null) {
+    throw new ContractError('INVALID_ACTION', `not an action: ${JSON.stringify(action)}`);
+  }
+  const a = action as Record<string, unknown>;
+  if (a.kind === 'finish') {
+    if (!FINISH_STATUSES.includes(a.status as string)) {
+      throw new ContractError('INVALID_ACTION', `finish with status ${JSON.stringify(a.status)} (allowed: ${FINISH_STATUSES.join(', ')})`);
+    }
+    return { kind: 'finish', status: a.status as 'succeeded' | 'gave_up' };
+  }
+  if (a.kind !== 'tool') throw new ContractError('INVALID_ACTION', `unknown action kind ${JSON.stringify(a.kind)}`);
+  const name = a.name;
+  if (typeof name !== 'string' || !Object.hasOwn(REQUIRED_ARGS, name)) {
+    throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(name)}`);
+  }
+  const args = a.args;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new ContractError('INVALID_ACTION', `${name} needs an args object`);
+  }
+  const required = REQUIRED_ARGS[name as ToolName];
+  const missing = required.filter((field) => !Object.hasOwn(args, field));
+  if (missing.length > 0) throw new ContractError('INVALID_ACTION', `${name} needs ${required.join(', ')} (missing ${missing.join(', ')})`);
+  if (name === 'reserve') {
+    const { qty, expected_version, key } = args as Record<string, unknown>;
+    if (!Number.isInteger(qty) || (qty as number) < 1) {
+      throw new ContractError('INVALID_ACTION', `reserve needs a positive integer qty, got ${JSON.stringify(qty)}`);
+    }
+    if (!Number.isInteger(expected_version)) {
+      throw new ContractError('INVALID_ACTION', `reserve needs an integer expected_version, got ${JSON.stringify(expected_version)}`);
+    }
+    if (key !== undefined && (typeof key !== 'string' || key === '')) {
+      throw new ContractError('INVALID_ACTION', 'a reserve key, when given, must be a non-empty string');
+    }
+  }
+  return { kind: 'tool', name, args: structuredClone(args) as Record<string, unknown> };
+}

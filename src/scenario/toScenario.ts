@@ -1,0 +1,74 @@
+/**
+ * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
+ * into steps, and the checks a schema cannot express (references to earlier observations, expected stock
+ * of a known item), each reported at its position.
+ */
+import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../defaults.js';
+import type { FaultSpec } from '../faults/types.js';
+import type { ScenarioProblem } from './ScenarioError.js';
+import type { Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
+import type { YamlSource } from './yamlSource.js';
+
+/** The YAML document as the schema admits it. */
+export interface ScenarioDocument {
+  kind?: 'runner';
+  id: string;
+  title: string;
+  explain: string;
+  order?: number;
+  tags?: string[];
+  inventory: { items: Inventory['items']; docs?: Inventory['docs'] };
+  task: Omit<Task, 'max_calls' | 'max_retries'> & Partial<Pick<Task, 'max_calls' | 'max_retries'>>;
+  policy: { script: Array<Record<string, unknown>> };
+  faults?: FaultSpec[];
+  expect: Expectations;
+}
+
+export function toScenario(doc: ScenarioDocument, source: YamlSource): { scenario: Scenario; problems: ScenarioProblem[] } {
+  const problems: ScenarioProblem[] = [];
+  const script: ScriptStep[] = doc.policy.script.map((entry) => {
+    const [name, value] = Object.entries(entry)[0]!;
+    return name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+  });
+
+  // A reference must name a tool an earlier step calls, or it can never resolve (a typo, most often).
+  script.forEach((step, index) => {
+    if (step.kind !== 'tool') return;
+    const earlier = new Set(script.slice(0, index).flatMap((s) => (s.kind === 'tool' ? [s.name] : [])));
+    for (const [arg, value] of Object.entries(step.args)) {
+      if (typeof value !== 'string' || !value.startsWith('@')) continue;
+      const tool = value.slice(1).split('.')[0]!;
+      if (!earlier.has(tool)) {
+        problems.push(
+          source.problem(['policy', 'script', index, step.name, arg], `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].join(', ') || 'none'})`),
+        );
+      }
+    }
+  });
+  for (const item of Object.keys(doc.expect.stock ?? {})) {
+    if (!Object.hasOwn(doc.inventory.items, item)) {
+      problems.push(source.problem(['expect', 'stock', item], `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, { key: true }));
+    }
+  }
+
+  const scenario: Scenario = {
+    id: doc.id,
+    title: doc.title,
+    explain: doc.explain.trim(),
+    file: source.file,
+    ...(doc.order !== undefined ? { order: doc.order } : {}),
+    tags: doc.tags ?? [],
+    inventory: { items: doc.inventory.items, docs: doc.inventory.docs ?? DEFAULT_DOCS.map((d) => ({ ...d })) },
+    task: {
+      id: doc.task.id,
+      items: doc.task.items,
+      allow: doc.task.allow,
+      max_calls: doc.task.max_calls ?? DEFAULT_MAX_CALLS,
+      max_retries: doc.task.max_retries ?? DEFAULT_MAX_RETRIES,
+    },
+    script,
+    faults: doc.faults ?? [],
+    expect: doc.expect,
+  };
+  return { scenario, problems };
+}

@@ -1,0 +1,114 @@
+/**
+ * Schema validation with messages a person can act on. The JSON Schema in scenarios/ is the single source
+ * of truth: editors complete with it, and this turns each of Ajv's errors into one `field: what is wrong`
+ * at the position of the offending value in the YAML.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import type { ScenarioProblem } from './ScenarioError.js';
+import type { PathSegment, YamlSource } from './yamlSource.js';
+
+const compiled = new Map<string, ValidateFunction>();
+
+export function validatorFor(schemaPath: string): ValidateFunction {
+  let validate = compiled.get(schemaPath);
+  if (validate === undefined) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
+    compiled.set(schemaPath, validate);
+  }
+  return validate;
+}
+
+export function schemaProblems(source: YamlSource, value: unknown, schemaPath: string): ScenarioProblem[] {
+  const validate = validatorFor(schemaPath);
+  if (validate(value)) return [];
+  // `if` only says a `then` failed (that failure is reported itself); anyOf's branches are summed up by anyOf.
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && !/\/anyOf\/\d+\//.test(e.schemaPath));
+  const seen = new Set<string>();
+  const problems: ScenarioProblem[] = [];
+  for (const error of errors) {
+    const problem = describe(source, error);
+    const id = `${problem.line}:${problem.col}:${problem.field}:${problem.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      problems.push(problem);
+    }
+  }
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+function pathOf(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
+  const path = pathOf(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return source.problem([...path, params.missingProperty as string], 'missing (required)');
+    case 'additionalProperties': {
+      const name = params.additionalProperty as string;
+      const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const guess = closest(name, allowed);
+      const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
+      return source.problem([...path, name], `unknown field${guess ? ` — did you mean ${guess}?` : hint}`, { key: true });
+    }
+    case 'false schema':
+      return source.problem(path, 'not allowed here for this fault kind (crash_after_event takes label/seq/tool; the others take tool/attempt/call; only concurrent_reserve takes qty)', { key: true });
+    case 'anyOf':
+      return source.problem(path, 'crash_after_event needs at.label or at.seq (which saved event to crash after)');
+    case 'enum':
+      return source.problem(path, `must be one of ${(params.allowedValues as unknown[]).map(shown).join(', ')} (got ${shown(error.data)})`);
+    case 'const':
+      return source.problem(path, `must be ${shown(params.allowedValue)} (got ${shown(error.data)})`);
+    case 'type':
+      return source.problem(path, `must be ${params.type as string} (got ${shown(error.data)})`);
+    case 'minimum':
+      return source.problem(path, `must be >= ${params.limit as number} (got ${shown(error.data)})`);
+    case 'pattern':
+      return source.problem(path, `must match ${params.pattern as string} (got ${shown(error.data)})`);
+    case 'minProperties':
+    case 'maxProperties':
+      return path[0] === 'policy'
+        ? source.problem(path, 'a script step is exactly one entry: `tool_name: {args}` or `finish: succeeded|gave_up`')
+        : source.problem(path, `${error.message ?? 'wrong number of fields'}`);
+    case 'propertyNames':
+      return source.problem([...path, params.propertyName as string], 'a tool name is snake_case (a-z, 0-9, _)', { key: true });
+    default:
+      return source.problem(path, error.message ?? `fails ${error.keyword}`);
+  }
+}
+
+/** The allowed name nearest to a misspelt one (edit distance <= 2), if any. */
+function closest(name: string, allowed: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of allowed) {
+    const d = distance(name, candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
+  }
+  return row[b.length]!;
+}
