@@ -1,0 +1,195 @@
+import type { Clock } from '../../sim/clock.js';
+import type { BreakerConfig } from '../config/types.js';
+import { CircuitOpenError } from '../errors.js';
+import { ignoreEvents, type BreakerState, type DurabilityEvent, type EventSink, type StateTransition } from '../events.js';
+import type { Db } from '../sqlite.js';
+import { validateBreakerConfig } from './config.js';
+import { admit, failureRate, INITIAL_SNAPSHOT, report, type BreakerSnapshot } from './machine.js';
+
+/**
+ * Closing the flooded route for one dependency. Invariant: the persisted row is the breaker — state,
+ * window, open time, probes in flight — and every decision is a read-modify-write of that row in one
+ * transaction. Commit point: the UPDATE of `breaker_state` for this dependency; only after it commits
+ * are events emitted and transition subscribers called, so a crash never leaves a reported transition
+ * that did not happen (a reopened breaker resumes exactly where the last commit left it).
+ */
+
+export type Admission = { admitted: true; probe: boolean } | { admitted: false; error: CircuitOpenError };
+
+export type TransitionListener = (transition: StateTransition) => void;
+
+export interface CircuitBreakerOptions {
+  db: Db;
+  clock: Clock;
+  config: BreakerConfig;
+  events?: EventSink;
+}
+
+interface Row {
+  state: BreakerState;
+  window_json: string;
+  opened_at_ms: number | null;
+  probes_json: string;
+  probe_successes: number;
+}
+
+export class CircuitBreaker {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #emit: EventSink;
+  readonly #listeners = new Set<TransitionListener>();
+  #config: BreakerConfig;
+
+  constructor(options: CircuitBreakerOptions) {
+    this.#db = options.db;
+    this.#clock = options.clock;
+    this.#emit = options.events ?? ignoreEvents;
+    this.#config = validateBreakerConfig(options.config);
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS breaker_state (
+        dependency TEXT PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('closed', 'open', 'half_open')),
+        window_json TEXT NOT NULL,
+        opened_at_ms INTEGER,
+        probes_json TEXT NOT NULL,
+        probe_successes INTEGER NOT NULL
+      );`);
+  }
+
+  get dependency(): string {
+    return this.#config.dependency;
+  }
+
+  get config(): Readonly<BreakerConfig> {
+    return this.#config;
+  }
+
+  /** Validate and swap the thresholds; the runtime state (state, window, probes) is kept. */
+  updateConfig(config: BreakerConfig): void {
+    const valid = validateBreakerConfig(config);
+    if (valid.dependency !== this.#config.dependency) throw new Error(`updateConfig: ${valid.dependency} is not ${this.#config.dependency}`);
+    this.#config = valid;
+  }
+
+  onTransition(listener: TransitionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  snapshot(): BreakerSnapshot {
+    const row = this.#db.prepare('SELECT * FROM breaker_state WHERE dependency = ?').get(this.dependency) as Row | undefined;
+    if (!row) return { ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] };
+    return {
+      state: row.state,
+      window: JSON.parse(row.window_json) as boolean[],
+      openedAtMs: row.opened_at_ms,
+      probeStartsMs: JSON.parse(row.probes_json) as number[],
+      probeSuccesses: row.probe_successes,
+    };
+  }
+
+  state(): BreakerState {
+    return this.snapshot().state;
+  }
+
+  /** Ask before calling the dependency. A refusal means the call never reached it. */
+  beforeCall(): Admission {
+    const now = this.#clock.nowMs();
+    const decision = this.#db.transaction(() => {
+      const d = admit(this.snapshot(), this.#config, now);
+      this.#save(d.next);
+      return d;
+    })();
+    const events: DurabilityEvent[] = rearmEvents(decision.rearmedStartsMs, this.dependency, now);
+    if (decision.transition) events.push({ type: 'breaker.transition', ...decision.transition });
+    if (!decision.admitted) {
+      events.push({ type: 'breaker.rejected', atMs: now, dependency: this.dependency, state: decision.state, retryAfterMs: decision.retryAfterMs });
+      this.#publish(events, decision.transition);
+      return { admitted: false, error: new CircuitOpenError(this.dependency, decision.state, decision.retryAfterMs) };
+    }
+    if (decision.probe) {
+      events.push({
+        type: 'breaker.probe_admitted',
+        atMs: now,
+        dependency: this.dependency,
+        inFlight: decision.next.probeStartsMs.length,
+        slots: this.#config.probeSuccessRequired,
+      });
+    }
+    this.#publish(events, decision.transition);
+    return { admitted: true, probe: decision.probe };
+  }
+
+  /** Report how an admitted call went. Returns false when the report was ignored (no probe in flight). */
+  afterCall(success: boolean): boolean {
+    const now = this.#clock.nowMs();
+    const before = this.snapshot();
+    const decision = this.#db.transaction(() => {
+      const d = report(this.snapshot(), this.#config, now, success);
+      if (!d.ignored) this.#save(d.next);
+      return d;
+    })();
+    const events: DurabilityEvent[] = [];
+    if (decision.ignored) {
+      events.push({ type: 'breaker.report_ignored', atMs: now, dependency: this.dependency, state: before.state, success });
+    } else {
+      const window = before.state === 'closed' ? decision.next.window : before.window;
+      events.push({
+        type: 'breaker.result',
+        atMs: now,
+        dependency: this.dependency,
+        success,
+        state: before.state,
+        failureRate: failureRate(window),
+        windowLength: window.length,
+      });
+      if (decision.transition) events.push({ type: 'breaker.transition', ...decision.transition });
+    }
+    this.#publish(events, decision.transition);
+    return !decision.ignored;
+  }
+
+  /** An operator's override: close now, with an empty window. Fires a transition like any other (ours). */
+  forceClose(): void {
+    const now = this.#clock.nowMs();
+    const before = this.snapshot();
+    if (before.state === 'closed') return;
+    this.#save({ ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] });
+    const transition: StateTransition = {
+      dependency: this.dependency,
+      from: before.state,
+      to: 'closed',
+      requestCount: before.window.length,
+      reason: 'forced',
+      atMs: now,
+    };
+    this.#publish([{ type: 'breaker.transition', ...transition }], transition);
+  }
+
+  #save(s: BreakerSnapshot): void {
+    this.#db
+      .prepare(
+        `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes)
+         VALUES (@dependency, @state, @window, @openedAt, @probes, @successes)
+         ON CONFLICT (dependency) DO UPDATE SET state = @state, window_json = @window, opened_at_ms = @openedAt,
+           probes_json = @probes, probe_successes = @successes`,
+      )
+      .run({
+        dependency: this.dependency,
+        state: s.state,
+        window: JSON.stringify(s.window),
+        openedAt: s.openedAtMs,
+        probes: JSON.stringify(s.probeStartsMs),
+        successes: s.probeSuccesses,
+      });
+  }
+
+  #publish(events: DurabilityEvent[], transition: StateTransition | undefined): void {
+    for (const event of events) this.#emit(event);
+    if (transition) for (const listener of this.#listeners) listener(transition);
+  }
+}
+
+function rearmEvents(rearmedStartsMs: number[], dependency: string, atMs: number): DurabilityEvent[] {
+  return rearmedStartsMs.map((startedAtMs) => ({ type: 'breaker.probe_rearmed', atMs, dependency, startedAtMs }) as const);
+}

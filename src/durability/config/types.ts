@@ -1,0 +1,59 @@
+/**
+ * The shapes of the durability configuration, in TypeScript names (units in the names). The YAML file
+ * (`durability.yaml`) uses the snake_case names of PILLARS.md; `load.ts` maps one onto the other.
+ */
+
+/** How a backoff delay is spread (PILLARS §2, ours: the seed had only `additive30`). */
+export type JitterStrategy = 'none' | 'additive30' | 'full' | 'equal' | 'decorrelated';
+
+export const JITTER_STRATEGIES: readonly JitterStrategy[] = ['none', 'additive30', 'full', 'equal', 'decorrelated'];
+
+export interface IdempotencyConfig {
+  enabled: boolean;
+  dedupWindowSeconds: number;
+  /** In UTF-8 bytes. A longer key is not deduplicated (a warning goes into the trace). */
+  maxKeyLength: number;
+  cleanupIntervalSeconds: number;
+}
+
+export interface RetryPolicy {
+  operationType: string;
+  /** All tries, including the first. */
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  multiplier: number;
+  jitter: JitterStrategy;
+  /** Empty: every code not listed as non-retryable retries. */
+  retryableErrors: readonly string[];
+  nonRetryableErrors: readonly string[];
+}
+
+export interface BreakerConfig {
+  dependency: string;
+  /** Opens when the failure rate is strictly greater than this; in (0, 1]. */
+  failureRateThreshold: number;
+  minRequestCount: number;
+  resetTimeoutSeconds: number;
+  probeSuccessRequired: number;
+  windowSize: number;
+  probeTimeoutSeconds: number;
+}
+
+export interface CheckpointConfig {
+  defaultTtlSeconds: number;
+  maxCheckpoints: number;
+  cleanupIntervalSeconds: number;
+}
+
+export interface DlqConfig {
+  defaultTtlSeconds: number;
+}
+
+export interface DurabilityConfig {
+  idempotency: IdempotencyConfig;
+  retry: { policies: Record<string, RetryPolicy> };
+  circuitBreaker: { dependencies: Record<string, BreakerConfig> };
+  checkpoint: CheckpointConfig;
+  dlq: DlqConfig;
+}

@@ -1,0 +1,164 @@
+import type { Clock } from '../../sim/clock.js';
+import { canonicalJson } from '../../sim/canonical.js';
+import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
+import type { DlqConfig } from '../config/types.js';
+import { DlqError } from '../errors.js';
+import { ignoreEvents, type EventSink, type OperationError } from '../events.js';
+import type { Db } from '../sqlite.js';
+
+/**
+ * The returns warehouse. Invariant: an operation whose retries were exhausted is kept whole — the
+ * complete original operation, who sent it, how many attempts, the last error — until a person or a job
+ * replays or abandons it, or its TTL passes and cleanupExpired() removes it. Commit point: the INSERT
+ * in enqueue(). A status moves only from pending (ours: the original let a replayed record be abandoned,
+ * or replayed twice): the conditional UPDATE `... WHERE status = 'pending'` is the single write that
+ * decides it, so two replays racing on one record cannot both win.
+ */
+
+export type DlqStatus = 'pending' | 'replayed' | 'abandoned';
+
+export interface DlqRecord {
+  dlqId: string;
+  agentId: string;
+  operationType: string;
+  originalOperation: unknown;
+  /** All tries made, the first included. */
+  attempts: number;
+  /** Tries after the first (attempts − 1): the seed's `retry_count`. */
+  retryCount: number;
+  lastError: OperationError;
+  failedAtMs: number;
+  expiresAtMs: number;
+  status: DlqStatus;
+}
+
+export interface EnqueueInput {
+  agentId: string;
+  operationType: string;
+  originalOperation: unknown;
+  attempts: number;
+  lastError: OperationError;
+  ttlSeconds?: number;
+}
+
+export interface DeadLetterQueueOptions {
+  db: Db;
+  clock: Clock;
+  config?: DlqConfig;
+  events?: EventSink;
+}
+
+interface Row {
+  seq: number;
+  dlq_id: string;
+  agent_id: string;
+  operation_type: string;
+  original_operation_json: string;
+  attempts: number;
+  last_error_json: string;
+  failed_at_ms: number;
+  expires_at_ms: number;
+  status: DlqStatus;
+}
+
+const fromRow = (r: Row): DlqRecord => ({
+  dlqId: r.dlq_id,
+  agentId: r.agent_id,
+  operationType: r.operation_type,
+  originalOperation: JSON.parse(r.original_operation_json),
+  attempts: r.attempts,
+  retryCount: r.attempts - 1,
+  lastError: JSON.parse(r.last_error_json) as OperationError,
+  failedAtMs: r.failed_at_ms,
+  expiresAtMs: r.expires_at_ms,
+  status: r.status,
+});
+
+export class DeadLetterQueue {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #config: DlqConfig;
+  readonly #emit: EventSink;
+
+  constructor(options: DeadLetterQueueOptions) {
+    this.#db = options.db;
+    this.#clock = options.clock;
+    this.#config = { ...(options.config ?? DEFAULT_DURABILITY_CONFIG.dlq) };
+    this.#emit = options.events ?? ignoreEvents;
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS dlq_records (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        dlq_id TEXT UNIQUE,
+        agent_id TEXT NOT NULL,
+        operation_type TEXT NOT NULL,
+        original_operation_json TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        last_error_json TEXT NOT NULL,
+        failed_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'replayed', 'abandoned'))
+      );`);
+  }
+
+  enqueue(input: EnqueueInput): DlqRecord {
+    const ttl = input.ttlSeconds ?? this.#config.defaultTtlSeconds;
+    if (!Number.isFinite(ttl) || ttl <= 0) throw new RangeError(`dlq ttl_seconds must be a number > 0, got ${ttl}`);
+    if (!Number.isInteger(input.attempts) || input.attempts < 1) throw new RangeError(`attempts must be an integer >= 1, got ${input.attempts}`);
+    const now = this.#clock.nowMs();
+    const record = this.#db.transaction(() => {
+      const { lastInsertRowid } = this.#db
+        .prepare(
+          `INSERT INTO dlq_records (agent_id, operation_type, original_operation_json, attempts, last_error_json, failed_at_ms, expires_at_ms, status)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
+        )
+        .run(input.agentId, input.operationType, canonicalJson(input.originalOperation ?? null), input.attempts, canonicalJson(input.lastError), now, now + ttl * 1000);
+      const seq = Number(lastInsertRowid);
+      this.#db.prepare(`UPDATE dlq_records SET dlq_id = printf('dlq-%06d', seq) WHERE seq = ?`).run(seq);
+      return fromRow(this.#db.prepare('SELECT * FROM dlq_records WHERE seq = ?').get(seq) as Row);
+    })();
+    this.#emit({ type: 'dlq.enqueued', atMs: now, record });
+    return record;
+  }
+
+  get(dlqId: string): DlqRecord | undefined {
+    const row = this.#db.prepare('SELECT * FROM dlq_records WHERE dlq_id = ?').get(dlqId) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** Pending records, oldest failure first, ties by enqueue order (ours: the original's order was unspecified). */
+  listPending(): DlqRecord[] {
+    return (this.#db.prepare(`SELECT * FROM dlq_records WHERE status = 'pending' ORDER BY failed_at_ms, seq`).all() as Row[]).map(fromRow);
+  }
+
+  /** Every record still stored, in enqueue order. */
+  list(): DlqRecord[] {
+    return (this.#db.prepare('SELECT * FROM dlq_records ORDER BY seq').all() as Row[]).map(fromRow);
+  }
+
+  markReplayed(dlqId: string): DlqRecord {
+    return this.#move(dlqId, 'replayed');
+  }
+
+  abandon(dlqId: string): DlqRecord {
+    return this.#move(dlqId, 'abandoned');
+  }
+
+  /** Remove every record (any status) whose TTL has passed: now >= expires_at. */
+  cleanupExpired(): number {
+    const now = this.#clock.nowMs();
+    const removed = this.#db.prepare('DELETE FROM dlq_records WHERE expires_at_ms <= ?').run(now).changes;
+    this.#emit({ type: 'dlq.cleanup', atMs: now, removed });
+    return removed;
+  }
+
+  #move(dlqId: string, to: 'replayed' | 'abandoned'): DlqRecord {
+    const changed = this.#db.prepare(`UPDATE dlq_records SET status = ? WHERE dlq_id = ? AND status = 'pending'`).run(to, dlqId).changes;
+    const record = this.get(dlqId);
+    if (!record) throw new DlqError('DLQ_NOT_FOUND', `no DLQ record ${dlqId} (never enqueued, or removed after its TTL)`);
+    if (changed === 0) {
+      throw new DlqError('DLQ_INVALID_TRANSITION', `${dlqId} is ${record.status}; only a pending record may become ${to}`);
+    }
+    this.#emit({ type: 'dlq.status', atMs: this.#clock.nowMs(), dlqId, from: 'pending', to });
+    return record;
+  }
+}

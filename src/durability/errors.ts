@@ -1,0 +1,154 @@
+/**
+ * Typed failures of the durability pillars. Each has a stable `code`, and each says whether the guarded
+ * effect *definitely did not happen* (`definite: true`) or *might have* (`definite: false`) — the one bit
+ * that decides whether trying again is safe. Configuration errors name the field, the allowed range and
+ * the value given, at load time.
+ *
+ * Instances are recognised by a global brand rather than by prototype, so a guard also holds for an error
+ * thrown by another copy of this module (source loaded by tsx next to the compiled build).
+ */
+
+export type DurabilityErrorCode =
+  | 'CONFIG_INVALID'
+  | 'POLICY_INVALID'
+  | 'BREAKER_CONFIG_INVALID'
+  | 'UNKNOWN_DEPENDENCY'
+  | 'CIRCUIT_OPEN'
+  | 'INVALID_KEY_PART'
+  | 'STORE_BUSY'
+  | 'CHECKPOINT_NOT_FOUND'
+  | 'CHECKPOINT_EXPIRED'
+  | 'CHECKPOINT_INVALID_TTL'
+  | 'CHECKPOINT_TASK_MISMATCH'
+  | 'DLQ_NOT_FOUND'
+  | 'DLQ_INVALID_TRANSITION';
+
+const BRAND = Symbol.for('faultlab.DurabilityError');
+
+export class DurabilityError extends Error {
+  override readonly name: string = 'DurabilityError';
+  readonly code: DurabilityErrorCode;
+  /** true: the effect this call guarded definitely did not happen; false: it might have. */
+  readonly definite: boolean;
+
+  constructor(code: DurabilityErrorCode, message: string, options: { definite?: boolean; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.definite = options.definite ?? true;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+/** True for any durability error; with `code`, only for that code. */
+export function isDurabilityError(value: unknown, code?: DurabilityErrorCode): value is DurabilityError {
+  if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+  return code === undefined || (value as DurabilityError).code === code;
+}
+
+/** A configuration value outside its allowed range. Thrown at load time or by an upsert, never later. */
+export class ConfigError extends DurabilityError {
+  override readonly name: string = 'ConfigError';
+  /** Dotted path of the bad field, e.g. `retry.policies.mcp_call.max_delay_ms`. */
+  readonly field: string;
+  /** The allowed range or set, in words, e.g. `an integer >= 1`. */
+  readonly allowed: string;
+  readonly given: unknown;
+
+  constructor(field: string, allowed: string, given: unknown, code: DurabilityErrorCode = 'CONFIG_INVALID') {
+    super(code, `${field} must be ${allowed}, got ${describe(given)}`);
+    this.field = field;
+    this.allowed = allowed;
+    this.given = given;
+  }
+}
+
+/** A retry policy that cannot work (PILLARS §2 `validate()`); an upsert that throws this leaves the old policy. */
+export class PolicyValidationError extends ConfigError {
+  override readonly name = 'PolicyValidationError';
+  constructor(field: string, allowed: string, given: unknown) {
+    super(field, allowed, given, 'POLICY_INVALID');
+  }
+}
+
+/** A breaker configuration that cannot work (PILLARS §3); an upsert that throws this leaves the old one. */
+export class BreakerConfigError extends ConfigError {
+  override readonly name = 'BreakerConfigError';
+  constructor(field: string, allowed: string, given: unknown) {
+    super(field, allowed, given, 'BREAKER_CONFIG_INVALID');
+  }
+}
+
+export class UnknownDependencyError extends DurabilityError {
+  override readonly name = 'UnknownDependencyError';
+  readonly dependency: string;
+  constructor(dependency: string, known: readonly string[]) {
+    super(
+      'UNKNOWN_DEPENDENCY',
+      `no circuit breaker is configured for dependency "${dependency}" (configured: ${known.join(', ') || 'none'}); ` +
+        'add it under circuit_breaker.dependencies in durability.yaml',
+    );
+    this.dependency = dependency;
+  }
+}
+
+/** The route is closed: the call was refused before it reached the dependency, so nothing happened. */
+export class CircuitOpenError extends DurabilityError {
+  override readonly name = 'CircuitOpenError';
+  readonly dependency: string;
+  readonly state: 'open' | 'half_open';
+  /** Virtual milliseconds until a call could be admitted again (reset timeout, or a probe slot re-arming). */
+  readonly retryAfterMs: number;
+  constructor(dependency: string, state: 'open' | 'half_open', retryAfterMs: number) {
+    super(
+      'CIRCUIT_OPEN',
+      state === 'open'
+        ? `circuit for ${dependency} is open: refused without calling it; it admits a probe in ${retryAfterMs} ms`
+        : `circuit for ${dependency} is half-open and every probe slot is taken; refused without calling it`,
+      { definite: true },
+    );
+    this.dependency = dependency;
+    this.state = state;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** `agent_id` or `operation_type` would make an ambiguous key (PILLARS §1, ours). */
+export class KeyPartError extends DurabilityError {
+  override readonly name = 'KeyPartError';
+  readonly part: 'agent_id' | 'operation_type';
+  readonly given: string;
+  constructor(part: 'agent_id' | 'operation_type', given: string, why: string) {
+    super('INVALID_KEY_PART', `${part} ${why}, got ${JSON.stringify(given)}`);
+    this.part = part;
+    this.given = given;
+  }
+}
+
+/** Another connection holds the write lock; this call wrote nothing and may simply be tried again. */
+export class StoreBusyError extends DurabilityError {
+  override readonly name = 'StoreBusyError';
+  constructor(what: string, cause: unknown) {
+    super('STORE_BUSY', `${what}: another connection holds the write lock; nothing was written`, {
+      definite: true,
+      cause,
+    });
+  }
+}
+
+export class CheckpointError extends DurabilityError {
+  override readonly name = 'CheckpointError';
+}
+
+export class DlqError extends DurabilityError {
+  override readonly name = 'DlqError';
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'NaN';
+  return JSON.stringify(value) ?? String(value);
+}

@@ -1,0 +1,90 @@
+import type { JitterStrategy } from './config/types.js';
+import type { ErrorClass } from './retry/RetryPolicy.js';
+import type { Checkpoint } from './checkpoint/CheckpointStore.js';
+import type { DlqRecord, DlqStatus } from './dlq/DeadLetterQueue.js';
+
+/**
+ * What the pillars tell the world, as typed data stamped with virtual time. Each pillar takes an optional
+ * EventSink; the pillar scenarios collect these into their trace, and a renderer turns them into text.
+ * An event is emitted only after the write it reports has committed, so a trace never shows a state
+ * change that a crash rolled back.
+ */
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+/** Why a failure happened, and whether its effect definitely did not happen (`definite`). */
+export interface OperationError {
+  code: string;
+  message: string;
+  /** true: the dependency surely did not apply the effect; false: it may have (a lost reply). */
+  definite: boolean;
+}
+
+/** Fired on every breaker state change (PILLARS §3), to subscribers and into the trace. */
+export interface StateTransition {
+  dependency: string;
+  from: BreakerState;
+  to: BreakerState;
+  /** closed → open only: the rate that was strictly above the threshold. */
+  failureRate?: number;
+  /** How many reported results the decision rests on (window length, or probe reports; 0 when time-driven). */
+  requestCount: number;
+  /** → open only: how long the route stays closed before a probe is admitted. */
+  resetTimeoutSeconds?: number;
+  reason: 'failure_rate' | 'reset_timeout_elapsed' | 'probes_succeeded' | 'probe_failed' | 'forced';
+  atMs: number;
+}
+
+export type DurabilityEvent =
+  | { type: 'idempotency.new'; atMs: number; key: string }
+  | {
+      type: 'idempotency.duplicate';
+      atMs: number;
+      key: string;
+      inProgress: boolean;
+      originalTimestampMs: number;
+      dedupWindowExpiresAtMs: number;
+    }
+  | { type: 'idempotency.skipped'; atMs: number; key: string; reason: 'key_too_long' | 'disabled'; keyBytes: number; maxKeyLength: number }
+  | { type: 'idempotency.recorded'; atMs: number; key: string; dedupWindowExpiresAtMs: number }
+  | { type: 'idempotency.released'; atMs: number; key: string; removed: boolean }
+  | { type: 'idempotency.cleanup'; atMs: number; removed: number }
+  | {
+      type: 'retry.attempt';
+      atMs: number;
+      operationType: string;
+      attempt: number;
+      maxAttempts: number;
+      ok: boolean;
+      error?: OperationError;
+      errorClass?: ErrorClass;
+    }
+  | { type: 'retry.backoff'; atMs: number; operationType: string; afterAttempt: number; delayMs: number; cappedMs: number; strategy: JitterStrategy }
+  | { type: 'retry.fallback_policy'; atMs: number; operationType: string }
+  | { type: 'retry.gave_up'; atMs: number; operationType: string; reason: 'exhausted' | 'non_retryable'; attempts: number; sentToDlq: boolean }
+  | ({ type: 'breaker.transition' } & StateTransition)
+  | { type: 'breaker.rejected'; atMs: number; dependency: string; state: 'open' | 'half_open'; retryAfterMs: number }
+  | { type: 'breaker.probe_admitted'; atMs: number; dependency: string; inFlight: number; slots: number }
+  | { type: 'breaker.probe_rearmed'; atMs: number; dependency: string; startedAtMs: number }
+  | {
+      type: 'breaker.result';
+      atMs: number;
+      dependency: string;
+      success: boolean;
+      state: BreakerState;
+      failureRate: number | null;
+      windowLength: number;
+    }
+  | { type: 'breaker.report_ignored'; atMs: number; dependency: string; state: BreakerState; success: boolean }
+  | { type: 'checkpoint.saved'; atMs: number; checkpoint: Checkpoint }
+  | { type: 'checkpoint.restored'; atMs: number; checkpoint: Checkpoint }
+  | { type: 'checkpoint.evicted'; atMs: number; checkpointId: string }
+  | { type: 'checkpoint.cleanup'; atMs: number; removed: number }
+  | { type: 'dlq.enqueued'; atMs: number; record: DlqRecord }
+  | { type: 'dlq.status'; atMs: number; dlqId: string; from: DlqStatus; to: DlqStatus }
+  | { type: 'dlq.cleanup'; atMs: number; removed: number };
+
+export type EventSink = (event: DurabilityEvent) => void;
+
+/** A sink that drops everything: the default when nobody listens. */
+export const ignoreEvents: EventSink = () => {};

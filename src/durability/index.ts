@@ -1,0 +1,36 @@
+/**
+ * The five durability pillars and the layer that composes them (PILLARS.md). The public API is exactly
+ * what this file re-exports.
+ */
+export * from './errors.js';
+export type { BreakerState, DurabilityEvent, EventSink, OperationError, StateTransition } from './events.js';
+export { openDatabase, crashAndReopen, type Db, type OpenOptions } from './sqlite.js';
+
+export type { BreakerConfig, CheckpointConfig, DlqConfig, DurabilityConfig, IdempotencyConfig, JitterStrategy, RetryPolicy } from './config/types.js';
+export { JITTER_STRATEGIES } from './config/types.js';
+export { DEFAULT_DURABILITY_CONFIG, defaultDurabilityConfig, FALLBACK_OPERATION_TYPE } from './config/defaults.js';
+export { loadDurabilityConfig, applyConfigOverrides } from './config/load.js';
+
+export { idempotencyKey, contentHash, keyByteLength } from './idempotency/key.js';
+export { IdempotencyStore, type CheckResult, type IdempotencyRecord } from './idempotency/IdempotencyStore.js';
+
+export { validatePolicy, classifyError, type ErrorClass } from './retry/RetryPolicy.js';
+export { backoffDelay, cappedDelayMs, type Backoff, type BackoffInput } from './retry/backoff.js';
+export { RetryEngine, succeed, fail, type AttemptResult, type RetryOutcome } from './retry/RetryEngine.js';
+
+export { validateBreakerConfig } from './breaker/config.js';
+export type { BreakerSnapshot } from './breaker/machine.js';
+export { CircuitBreaker, type Admission, type TransitionListener } from './breaker/CircuitBreaker.js';
+export { BreakerRegistry } from './breaker/BreakerRegistry.js';
+
+export { CheckpointStore, type Checkpoint } from './checkpoint/CheckpointStore.js';
+export { DeadLetterQueue, type DlqRecord, type DlqStatus, type EnqueueInput } from './dlq/DeadLetterQueue.js';
+
+export {
+  DurabilityLayer,
+  type CallContext,
+  type DependencyCall,
+  type DlqEnvelope,
+  type DurableOperation,
+  type LayerOutcome,
+} from './DurabilityLayer.js';
