@@ -55,3 +55,21 @@ export function describeFault(fault: FaultSpec): string {
   const where = fault.kind === 'crash_after_event' ? 'after' : 'at';
   return `${fault.kind}${qty} ${where} ${describePoint(fault)}`;
 }
+
+/** A scenario's faults in a few words; the same fault at consecutive attempts reads "attempts 1–3". */
+export function describeFaults(faults: readonly FaultSpec[]): string {
+  if (faults.length === 0) return 'no fault';
+  const parts: string[] = [];
+  for (let i = 0; i < faults.length; ) {
+    const f = faults[i]!;
+    let j = i + 1;
+    const run = (g: FaultSpec, n: number) =>
+      g.kind === f.kind && g.at.tool === f.at.tool && g.at.call === undefined && f.at.call === undefined && g.qty === f.qty &&
+      g.at.attempt !== undefined && f.at.attempt !== undefined && g.at.attempt === f.at.attempt + n && g.kind !== 'crash_after_event';
+    while (j < faults.length && run(faults[j]!, j - i)) j += 1;
+    if (j - i >= 2) parts.push(`${f.kind} at ${f.at.tool ?? 'any tool'} attempts ${f.at.attempt}–${f.at.attempt! + (j - i - 1)}`);
+    else parts.push(describeFault(f));
+    i = j;
+  }
+  return parts.join('; ');
+}

@@ -114,17 +114,17 @@ export function loadAll(targets: readonly string[]): Loaded[] {
     }
   }
   if (problems.length > 0) throw new ScenarioError(problems);
-  return loaded;
+  const rank = (l: Loaded) => (l.type === 'runner' ? (l.scenario.order ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER);
+  const id = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);
+  // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named targets keep theirs.
+  return targets.length > 0 && targets.every((t) => !isFolder(t)) ? loaded : [...loaded].sort((a, b) => rank(a) - rank(b) || id(a).localeCompare(id(b)));
 }
 
-/** The runner scenarios among the targets (the 17 by default), in their `order`, then by id. */
+const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
+
+/** The runner scenarios among the targets (the 17 by default). */
 export function loadScenarios(targets: readonly string[] = []): Scenario[] {
-  return sortScenarios(loadAll(targets).flatMap((l) => (l.type === 'runner' ? [l.scenario] : [])));
-}
-
-export function sortScenarios(scenarios: Scenario[]): Scenario[] {
-  const rank = (s: Scenario) => s.order ?? Number.MAX_SAFE_INTEGER;
-  return [...scenarios].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
+  return loadAll(targets).flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
 }
 
 export function loadScenario(target: string): Scenario {

@@ -120,7 +120,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           ({ events, runner } = build());
           const last = events.lastEvent();
           state = last?.state ?? null;
-          trace.emit({ type: 'recovered', seq: last?.seq ?? null, state });
+          trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : structuredClone(state) });
           continue;
         }
         runnerError = failure(steps, error);

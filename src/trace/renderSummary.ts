@@ -1,0 +1,53 @@
+/** The table at the end of `faultlab run`: one line per scenario with its figures and verdict. */
+import type { RunResult } from '../sim/RunResult.js';
+import { pad, padStart } from './format.js';
+import type { Style } from './style.js';
+
+export interface SummaryRow {
+  id: string;
+  order?: number;
+  status: string;
+  calls: string;
+  ledger: string;
+  stock: string;
+  passed: boolean;
+  broken: boolean;
+  /** The first failed check's message, for a failing row. */
+  firstProblem?: string;
+}
+
+export function summaryRow(run: RunResult): SummaryRow {
+  const camera = run.db.items.find((i) => i.item_id === 'camera');
+  const stock = Object.keys(run.scenario.expect.stock ?? (camera ? { camera: 0 } : {}))
+    .map((item) => `${item} ${run.db.items.find((i) => i.item_id === item)?.available ?? '-'}`)
+    .join(', ');
+  const failed = run.checks.find((c) => !c.passed);
+  return {
+    id: run.scenario.id,
+    ...(run.scenario.order !== undefined ? { order: run.scenario.order } : {}),
+    status: run.state?.status ?? 'none',
+    calls: String(run.state?.calls ?? '-'),
+    ledger: String(run.db.ledger.length),
+    stock,
+    passed: run.passed,
+    broken: run.checks.some((c) => c.id === 'faults_fired' && !c.passed),
+    ...(failed ? { firstProblem: failed.message } : {}),
+  };
+}
+
+export function renderSummary(rows: SummaryRow[], style: Style, footer: string): string {
+  const { c } = style;
+  const lines = [c.bold(`  ${padStart('#', 2)}  ${pad('scenario', 27)}${pad('status', 17)}${padStart('calls', 5)}${padStart('ledger', 8)}  ${pad('stock', 12)}result`)];
+  for (const row of rows) {
+    const verdict = row.passed ? c.green('✔ pass') : row.broken ? c.red('✘ broken scenario') : c.red('✘ fail');
+    lines.push(
+      `  ${padStart(row.order !== undefined ? String(row.order) : '', 2)}  ${pad(row.id, 27)}${pad(row.status, 17)}${padStart(row.calls, 5)}${padStart(row.ledger, 8)}  ${pad(row.stock, 12)}${verdict}`,
+    );
+    if (!row.passed && row.firstProblem) lines.push(c.red(`      ${row.firstProblem}`));
+  }
+  const passed = rows.filter((r) => r.passed).length;
+  const failed = rows.length - passed;
+  const tally = `${passed} passed, ${failed} failed`;
+  lines.push('', `  ${failed === 0 ? c.green.bold(tally) : c.red.bold(tally)} ${c.dim(footer)}`);
+  return lines.join('\n') + '\n';
+}
