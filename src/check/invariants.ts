@@ -7,6 +7,7 @@ import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.j
 import { canonicalJson } from '../sim/canonical.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { TraceEventOf } from '../trace/events.js';
+import { shortKey } from '../trace/format.js';
 import type { Check } from './types.js';
 
 export interface InvariantOptions {
@@ -30,7 +31,7 @@ function verdict(id: InvariantId, problems: string[], expected: unknown, actual:
   return { id, kind: 'invariant', title, passed: problems.length === 0, expected, actual, message: problems[0] ?? ok };
 }
 
-const short = (key: unknown) => (typeof key === 'string' && key.length > 24 ? `${key.slice(0, 24)}…` : String(key));
+const short = shortKey;
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /** The attempts recorded in the log, grouped by the decision they belong to. */

@@ -1,0 +1,103 @@
+/**
+ * The mutants: deliberately broken runners and stores, each one classic mistake. They exist to prove that
+ * the checks can fail — every mutant must be caught by some invariant, and every invariant must catch
+ * some mutant (SPEC §7: "a check that cannot fail is a defect").
+ */
+import type { InvariantId } from '../check/invariants.js';
+import type { ToolDeps } from '../inventory/InventoryTool.js';
+import { InventoryTool } from '../inventory/InventoryTool.js';
+import type { RunnerClass } from '../runner/BaseRunner.js';
+import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+import { FlawedRunner, type Flaws } from './FlawedRunner.js';
+import { ReceiptOutsideTransactionStore, VersionBeforeLedgerStore } from './flawedStores.js';
+
+export interface Mutant {
+  name: string;
+  /** The mistake, in one sentence a learner would recognise. */
+  description: string;
+  runner: RunnerClass;
+  tool: new (deps: ToolDeps) => InventoryTool;
+  /** The invariant that catches it on a fixed scenario, and that scenario. */
+  caughtBy: { invariant: InvariantId; scenario: string };
+}
+
+function flawed(name: string, flaws: Flaws): RunnerClass {
+  const cls = class extends FlawedRunner {
+    protected readonly flaws = flaws;
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  return cls;
+}
+
+export const MUTANTS: readonly Mutant[] = [
+  {
+    name: 'new_key_per_attempt',
+    description: 'makes a fresh idempotency key on every attempt, so a retry looks like a new intent to the ledger',
+    runner: flawed('NewKeyPerAttemptRunner', { newKeyPerAttempt: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply' },
+  },
+  {
+    name: 'version_before_ledger',
+    description: 'the store checks the version before the ledger, so a faithful retry after a lost reply is refused as stale',
+    runner: ReferenceRunner,
+    tool: VersionBeforeLedgerStore,
+    caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'lost_reply' },
+  },
+  {
+    name: 'receipt_outside_transaction',
+    description: 'the store commits the stock update and writes the receipt in a second transaction',
+    runner: ReferenceRunner,
+    tool: ReceiptOutsideTransactionStore,
+    caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'crash_before_commit' },
+  },
+  {
+    name: 'contract_error_retried',
+    description: 'retries a ContractError as if it were transient',
+    runner: flawed('ContractErrorRetriedRunner', { retryContractErrors: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'stale_version' },
+  },
+  {
+    name: 'no_budget_check',
+    description: 'never checks the call budget before an attempt',
+    runner: flawed('NoBudgetCheckRunner', { noBudgetCheck: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv2_call_budget', scenario: 'budget_exhausted' },
+  },
+  {
+    name: 'pending_dropped_after_transient',
+    description: 'forgets the pending action after a transient failure and moves on to the next decision',
+    runner: flawed('PendingDroppedRunner', { dropPendingAfterTransient: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'lost_reply' },
+  },
+  {
+    name: 'exhausted_reissued_with_new_key',
+    description: 'when retries run out, re-issues the reserve as a new intent under a new key instead of stopping',
+    runner: flawed('ReissueExhaustedRunner', { reissueExhaustedWithNewKey: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply_no_retry' },
+  },
+  {
+    name: 'observation_saved_before_commit',
+    description: "saves the action as observed before the tool's commit, so a crash in between loses the effect but not the 'done'",
+    runner: flawed('ObservationFirstRunner', { saveObservationBeforeCommit: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'crash_before_commit' },
+  },
+  {
+    name: 'finish_not_saved',
+    description: 'sets the final status in memory without saving it, so a recovery would run the task again',
+    runner: flawed('FinishNotSavedRunner', { finishNotSaved: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv4_log_rebuilds_state', scenario: 'happy_path' },
+  },
+  {
+    name: 'waits_for_lost_reply',
+    description: 'after a crash with an attempt in flight, waits for that reply forever instead of retrying',
+    runner: flawed('WaitForeverRunner', { waitForInFlightReply: true }),
+    tool: InventoryTool,
+    caughtBy: { invariant: 'inv7_run_terminates', scenario: 'crash_after_commit' },
+  },
+];
