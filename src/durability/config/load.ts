@@ -32,7 +32,7 @@ export function loadDurabilityConfig(path: string): DurabilityConfig {
 /** Apply a (partial) configuration in durability.yaml's shape on top of `base`; returns a new object. */
 export function applyConfigOverrides(base: DurabilityConfig, raw: unknown, prefix = ''): DurabilityConfig {
   const config = structuredClone(base);
-  const top = object(raw, prefix || '(top level)', ['idempotency', 'retry', 'circuit_breaker', 'checkpoint', 'dlq']);
+  const top = object(raw, prefix, ['idempotency', 'retry', 'circuit_breaker', 'checkpoint', 'dlq']);
   const at = (name: string): string => (prefix ? `${prefix}.${name}` : name);
 
   if (top.idempotency !== undefined) {
@@ -84,12 +84,13 @@ export function applyConfigOverrides(base: DurabilityConfig, raw: unknown, prefi
   return config;
 }
 
+/** `field` is the dotted path of the mapping; '' for the top level of the file. */
 function object(value: unknown, field: string, known?: readonly string[]): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field, 'a mapping (key: value lines)', value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field || '(top level)', 'a mapping (key: value lines)', value);
   const raw = value as Raw;
   if (known) {
     for (const key of Object.keys(raw)) {
-      if (!known.includes(key)) throw new ConfigError(`${field}.${key}`, `one of the known fields (${known.join(', ')})`, raw[key]);
+      if (!known.includes(key)) throw new ConfigError(field ? `${field}.${key}` : key, `one of the known fields (${known.join(', ')})`, raw[key]);
     }
   }
   return raw;
