@@ -4,6 +4,7 @@
  */
 export interface ScenarioProblem {
   file: string;
+  /** 1-based; 0 when the problem is the file itself (missing, unreadable). */
   line: number;
   col: number;
   /** Dotted path of the field, e.g. `faults[0].at.attempt` (empty for the whole document). */
@@ -13,7 +14,8 @@ export interface ScenarioProblem {
 
 export function formatProblem(problem: ScenarioProblem): string {
   const field = problem.field === '' ? '' : `${problem.field}: `;
-  return `${problem.file}:${problem.line}:${problem.col}: ${field}${problem.message}`;
+  const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.col}` : problem.file;
+  return `${where}: ${field}${problem.message}`;
 }
 
 export class ScenarioError extends Error {

@@ -1,28 +1,35 @@
 /**
  * YAML in, typed scenarios out. Targets may be files, folders (their *.yaml, not recursive) or scenario
- * ids (looked up in scenarios/). Every problem in every file is collected before anything is reported,
- * so one run shows a teacher all that is wrong, each at its file, line and column.
+ * ids (looked up in scenarios/ and scenarios/pillars/). Every problem in every file is collected before
+ * anything is reported, so one run shows a teacher all that is wrong, each at its file, line and column.
+ *
+ * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
+ * else is parsed again by `yaml`, which keeps positions, and checked by Ajv with every error reported.
  */
+import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../paths.js';
+import { fastValidator } from './fastValidator.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
-import { toScenario, type ScenarioDocument } from './toScenario.js';
+import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
 import type { Scenario } from './types.js';
 import { schemaProblems } from './validateSchema.js';
 import { YamlSource } from './yamlSource.js';
 
 const YAML_FILE = /\.ya?ml$/;
 
-/** Other scenario kinds (the durability pillars) register a loader for their `kind:` here. */
+/** Other scenario kinds (the durability pillars) register how to load their `kind:` here. */
 export interface KindLoader<T> {
   schemaPath: string;
-  build(data: unknown, source: YamlSource): { value: T; problems: ScenarioProblem[] };
+  /** Problems the schema cannot express, each with the path of the value it is about. */
+  semantic?(data: unknown): SemanticIssue[];
+  build(data: unknown, file: string): T;
 }
 
 export type Loaded =
   | { type: 'runner'; file: string; scenario: Scenario }
-  | { type: 'other'; kind: string; file: string; id: string; value: unknown };
+  | { type: 'other'; kind: string; file: string; id: string; title: string; value: unknown };
 
 const kindLoaders = new Map<string, KindLoader<unknown>>();
 
@@ -30,11 +37,13 @@ export function registerScenarioKind<T>(kind: string, loader: KindLoader<T>): vo
   kindLoaders.set(kind, loader as KindLoader<unknown>);
 }
 
+const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
+
 /** Expand targets into scenario files, in a stable order. Unknown targets are problems too. */
 export function resolveTargets(targets: readonly string[], problems: ScenarioProblem[] = []): string[] {
   const files: string[] = [];
   for (const target of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
-    if (existsSync(target) && statSync(target).isDirectory()) {
+    if (isFolder(target)) {
       files.push(...readdirSync(target).filter((f) => YAML_FILE.test(f)).sort().map((f) => join(target, f)));
     } else if (existsSync(target)) {
       files.push(target);
@@ -52,6 +61,71 @@ function displayPath(file: string): string {
   return rel.startsWith('..') ? resolve(file) : rel;
 }
 
+interface KindPlan {
+  kind: string;
+  schemaPath: string;
+  semantic(data: unknown): SemanticIssue[];
+  build(data: unknown, file: string): Loaded;
+}
+
+function planFor(data: unknown): KindPlan | string {
+  const kind = typeof data === 'object' && data !== null && typeof (data as { kind?: unknown }).kind === 'string' ? (data as { kind: string }).kind : 'runner';
+  if (kind === 'runner') {
+    return {
+      kind,
+      schemaPath: SCENARIO_SCHEMA_PATH,
+      semantic: (d) => semanticIssues(d as ScenarioDocument),
+      build: (d, file) => ({ type: 'runner', file, scenario: toScenario(d as ScenarioDocument, file) }),
+    };
+  }
+  const loader = kindLoaders.get(kind);
+  if (loader === undefined) return `unknown scenario kind ${JSON.stringify(kind)} (known: runner${[...kindLoaders.keys()].map((k) => `, ${k}`).join('')})`;
+  return {
+    kind,
+    schemaPath: loader.schemaPath,
+    semantic: (d) => loader.semantic?.(d) ?? [],
+    build: (d, file) => {
+      const doc = d as { id: string; title?: string };
+      return { type: 'other', kind, file, id: doc.id, title: doc.title ?? '', value: loader.build(d, file) };
+    },
+  };
+}
+
+/** The quick path: a file that parses, passes the compiled validator and has no semantic issue. */
+function quickLoad(text: string, file: string): Loaded | null {
+  let data: unknown;
+  try {
+    data = loadYaml(text);
+  } catch {
+    return null;
+  }
+  const plan = planFor(data);
+  if (typeof plan === 'string') return null;
+  const valid = fastValidator(plan.schemaPath);
+  if (valid === null || !valid(data) || plan.semantic(data).length > 0) return null;
+  return plan.build(data, file);
+}
+
+/** The precise path: every problem, at its line and column. */
+function preciseLoad(text: string, file: string, problems: ScenarioProblem[]): Loaded | null {
+  const source = new YamlSource(file, text);
+  const syntax = source.syntaxProblems();
+  if (syntax.length > 0) {
+    problems.push(...syntax);
+    return null;
+  }
+  const data = source.toJS();
+  const plan = planFor(data);
+  if (typeof plan === 'string') {
+    problems.push(source.problem(['kind'], plan));
+    return null;
+  }
+  const found = schemaProblems(source, data, plan.schemaPath);
+  if (found.length === 0) found.push(...plan.semantic(data).map((issue) => source.problem(issue.path, issue.message, { key: issue.key ?? false })));
+  problems.push(...found);
+  return found.length > 0 ? null : plan.build(data, file);
+}
+
 export function parseScenarioFile(file: string, problems: ScenarioProblem[]): Loaded | null {
   const shown = displayPath(file);
   let text: string;
@@ -61,37 +135,7 @@ export function parseScenarioFile(file: string, problems: ScenarioProblem[]): Lo
     problems.push({ file: shown, line: 0, col: 0, field: '', message: `cannot read: ${(error as Error).message}` });
     return null;
   }
-  const source = new YamlSource(shown, text);
-  const syntax = source.syntaxProblems();
-  if (syntax.length > 0) {
-    problems.push(...syntax);
-    return null;
-  }
-  const data = source.toJS();
-  const kind = typeof data === 'object' && data !== null && typeof (data as { kind?: unknown }).kind === 'string' ? (data as { kind: string }).kind : 'runner';
-  if (kind !== 'runner') {
-    const loader = kindLoaders.get(kind);
-    if (loader === undefined) {
-      problems.push(source.problem(['kind'], `unknown scenario kind ${JSON.stringify(kind)} (known: runner${[...kindLoaders.keys()].map((k) => `, ${k}`).join('')})`));
-      return null;
-    }
-    const found = schemaProblems(source, data, loader.schemaPath);
-    if (found.length > 0) {
-      problems.push(...found);
-      return null;
-    }
-    const built = loader.build(data, source);
-    problems.push(...built.problems);
-    return built.problems.length > 0 ? null : { type: 'other', kind, file: shown, id: (data as { id: string }).id, value: built.value };
-  }
-  const found = schemaProblems(source, data, SCENARIO_SCHEMA_PATH);
-  if (found.length > 0) {
-    problems.push(...found);
-    return null;
-  }
-  const built = toScenario(data as ScenarioDocument, source);
-  problems.push(...built.problems);
-  return built.problems.length > 0 ? null : { type: 'runner', file: shown, scenario: built.scenario };
+  return quickLoad(text, shown) ?? preciseLoad(text, shown, problems);
 }
 
 /** Load every target; throws ScenarioError listing every problem found, or returns all scenarios. */
@@ -104,23 +148,21 @@ export function loadAll(targets: readonly string[]): Loaded[] {
     if (one === null) continue;
     const id = one.type === 'runner' ? one.scenario.id : one.id;
     const first = ids.get(id);
-    if (first !== undefined && first !== one.file) {
+    if (first === one.file) continue; // the same file named twice
+    if (first !== undefined) {
       problems.push({ file: one.file, line: 1, col: 1, field: 'id', message: `${id} is already the id of ${first}` });
       continue;
     }
-    if (first === undefined) {
-      ids.set(id, one.file);
-      loaded.push(one);
-    }
+    ids.set(id, one.file);
+    loaded.push(one);
   }
   if (problems.length > 0) throw new ScenarioError(problems);
+  // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named files keep theirs.
+  if (targets.length > 0 && !targets.some(isFolder)) return loaded;
   const rank = (l: Loaded) => (l.type === 'runner' ? (l.scenario.order ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER);
-  const id = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);
-  // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named targets keep theirs.
-  return targets.length > 0 && targets.every((t) => !isFolder(t)) ? loaded : [...loaded].sort((a, b) => rank(a) - rank(b) || id(a).localeCompare(id(b)));
+  const idOf = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);
+  return [...loaded].sort((a, b) => rank(a) - rank(b) || idOf(a).localeCompare(idOf(b)));
 }
-
-const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
 
 /** The runner scenarios among the targets (the 17 by default). */
 export function loadScenarios(targets: readonly string[] = []): Scenario[] {
@@ -132,5 +174,3 @@ export function loadScenario(target: string): Scenario {
   if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: 'not a runner scenario' }]);
   return scenario;
 }
-
-export const scenarioId = (file: string) => basename(file).replace(YAML_FILE, '');

@@ -1,13 +1,11 @@
 /**
  * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
- * into steps, and the checks a schema cannot express (references to earlier observations, expected stock
- * of a known item), each reported at its position.
+ * into steps; and the checks a schema cannot express.
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../defaults.js';
 import type { FaultSpec } from '../faults/types.js';
-import type { ScenarioProblem } from './ScenarioError.js';
 import type { Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
-import type { YamlSource } from './yamlSource.js';
+import type { PathSegment } from './yamlSource.js';
 
 /** The YAML document as the schema admits it. */
 export interface ScenarioDocument {
@@ -24,13 +22,18 @@ export interface ScenarioDocument {
   expect: Expectations;
 }
 
-export function toScenario(doc: ScenarioDocument, source: YamlSource): { scenario: Scenario; problems: ScenarioProblem[] } {
-  const problems: ScenarioProblem[] = [];
-  const script: ScriptStep[] = doc.policy.script.map((entry) => {
-    const [name, value] = Object.entries(entry)[0]!;
-    return name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
-  });
+/** A problem found after the schema passed, with the path of the value it is about. */
+export interface SemanticIssue {
+  path: PathSegment[];
+  message: string;
+  /** Point at the map key rather than its value. */
+  key?: boolean;
+}
 
+/** What a schema cannot express: references to earlier observations, expected stock of a known item. */
+export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const script = scriptOf(doc);
   // A reference must name a tool an earlier step calls, or it can never resolve (a typo, most often).
   script.forEach((step, index) => {
     if (step.kind !== 'tool') return;
@@ -39,23 +42,35 @@ export function toScenario(doc: ScenarioDocument, source: YamlSource): { scenari
       if (typeof value !== 'string' || !value.startsWith('@')) continue;
       const tool = value.slice(1).split('.')[0]!;
       if (!earlier.has(tool)) {
-        problems.push(
-          source.problem(['policy', 'script', index, step.name, arg], `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].join(', ') || 'none'})`),
-        );
+        issues.push({
+          path: ['policy', 'script', index, step.name, arg],
+          message: `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].join(', ') || 'none'})`,
+        });
       }
     }
   });
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
-      problems.push(source.problem(['expect', 'stock', item], `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, { key: true }));
+      issues.push({ path: ['expect', 'stock', item], message: `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, key: true });
     }
   }
+  return issues;
+}
 
-  const scenario: Scenario = {
+function scriptOf(doc: ScenarioDocument): ScriptStep[] {
+  return doc.policy.script.map((entry) => {
+    const [name, value] = Object.entries(entry)[0]!;
+    return name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+  });
+}
+
+/** A valid document (schema and semantics) as a typed Scenario, defaults filled in. */
+export function toScenario(doc: ScenarioDocument, file: string): Scenario {
+  return {
     id: doc.id,
     title: doc.title,
     explain: doc.explain.trim(),
-    file: source.file,
+    file,
     ...(doc.order !== undefined ? { order: doc.order } : {}),
     tags: doc.tags ?? [],
     inventory: { items: doc.inventory.items, docs: doc.inventory.docs ?? DEFAULT_DOCS.map((d) => ({ ...d })) },
@@ -66,9 +81,8 @@ export function toScenario(doc: ScenarioDocument, source: YamlSource): { scenari
       max_calls: doc.task.max_calls ?? DEFAULT_MAX_CALLS,
       max_retries: doc.task.max_retries ?? DEFAULT_MAX_RETRIES,
     },
-    script,
+    script: scriptOf(doc),
     faults: doc.faults ?? [],
     expect: doc.expect,
   };
-  return { scenario, problems };
 }

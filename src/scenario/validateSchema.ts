@@ -3,16 +3,21 @@
  * of truth: editors complete with it, and this turns each of Ajv's errors into one `field: what is wrong`
  * at the position of the offending value in the YAML.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { ScenarioProblem } from './ScenarioError.js';
 import type { PathSegment, YamlSource } from './yamlSource.js';
 
 const compiled = new Map<string, ValidateFunction>();
+// Ajv is loaded on first use: valid scenarios are checked by the validator compiled at build time.
+const require = createRequire(import.meta.url);
 
+/** Ajv compiled at run time, reporting every error with its schema (the precise path). */
 export function validatorFor(schemaPath: string): ValidateFunction {
   let validate = compiled.get(schemaPath);
   if (validate === undefined) {
+    const { Ajv } = require('ajv') as typeof import('ajv');
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
     validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
     compiled.set(schemaPath, validate);

@@ -2,20 +2,26 @@
  * A parsed YAML file that can still say where each value came from: the bridge between a schema error's
  * JSON path and the `file:line:col` a human needs.
  */
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node } from 'yaml';
 import type { ScenarioProblem } from './ScenarioError.js';
+
+// Loaded on first use: a valid scenario never needs it (see load.ts), so start-up does not pay for it.
+const require = createRequire(import.meta.url);
+let yamlLib: typeof import('yaml') | undefined;
+const yaml = () => (yamlLib ??= require('yaml') as typeof import('yaml'));
 
 export type PathSegment = string | number;
 
 export class YamlSource {
   readonly file: string;
   readonly doc: Document.Parsed;
-  readonly #lines: LineCounter;
+  readonly #lines: import('yaml').LineCounter;
 
   constructor(file: string, text: string) {
     this.file = file;
-    this.#lines = new LineCounter();
-    this.doc = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true });
+    this.#lines = new (yaml().LineCounter)();
+    this.doc = yaml().parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true });
   }
 
   /** Syntax errors (bad indentation, duplicate keys, …), each at its position. */
@@ -48,6 +54,7 @@ export class YamlSource {
       return node && typeof node === 'object' && 'range' in node ? (node as Node) : undefined;
     }
     const parent = path.length === 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true);
+    const { isMap, isPair, isScalar } = yaml();
     if (!isMap(parent)) return undefined;
     const last = path.at(-1);
     const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);

@@ -17,8 +17,7 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
       const s = one.scenario;
       return { order: s.order, id: s.id, title: s.title, fault: describeFaults(s.faults), status: s.expect.status ?? '-' };
     }
-    const v = one.value as { title?: string };
-    return { order: undefined, id: one.id, title: v.title ?? '', fault: `${one.kind} scenario`, status: '-' };
+    return { order: undefined, id: one.id, title: one.title, fault: `${one.kind} scenario`, status: '-' };
   });
   if (values.json) {
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');

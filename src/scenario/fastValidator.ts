@@ -1,0 +1,28 @@
+/**
+ * The quick yes/no a valid scenario needs: the standalone validator that `npm run build` compiled from the
+ * schema (no Ajv at start-up). It is used only if it was compiled from the schema as it is now; otherwise
+ * null, and the caller validates with Ajv at run time. A "no" always goes to the precise, slower path.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+import { PACKAGE_ROOT } from '../paths.js';
+
+type Check = ((data: unknown) => boolean) & { schemaSha256?: string };
+
+const require = createRequire(import.meta.url);
+const cache = new Map<string, Check | null>();
+
+export function fastValidator(schemaPath: string): Check | null {
+  if (cache.has(schemaPath)) return cache.get(schemaPath)!;
+  const compiled = join(PACKAGE_ROOT, 'dist', 'generated', basename(schemaPath).replace(/\.json$/, '.validate.cjs'));
+  let check: Check | null = null;
+  if (existsSync(compiled)) {
+    const candidate = require(compiled) as Check;
+    const sha = createHash('sha256').update(readFileSync(schemaPath, 'utf8')).digest('hex');
+    if (candidate.schemaSha256 === sha) check = candidate;
+  }
+  cache.set(schemaPath, check);
+  return check;
+}
