@@ -7,7 +7,7 @@
  * journal at the next open), serialises the committed image, closes, and reopens from that image.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,6 +52,11 @@ export class FileStorage implements Storage {
   constructor(options: { dir?: string; keep?: boolean } = {}) {
     this.dir = options.dir ?? mkdtempSync(join(tmpdir(), 'faultlab-'));
     this.#keep = options.keep ?? false;
+    if (options.dir) {
+      mkdirSync(this.dir, { recursive: true });
+      // A kept folder is reused run after run: start from empty databases, not the last run's.
+      for (const name of Object.values(FILE_NAMES)) for (const suffix of ['', '-journal']) rmSync(join(this.dir, name + suffix), { force: true });
+    }
     this.#tool = openFile(join(this.dir, FILE_NAMES.tool));
     this.#events = openFile(join(this.dir, FILE_NAMES.events));
   }

@@ -1,0 +1,73 @@
+/**
+ * A check that cannot fail is a defect: every invariant must catch at least one deliberately broken
+ * runner or store, and the reference must hold them all.
+ */
+import { describe, expect, it } from 'vitest';
+import { INVARIANTS } from '../../src/check/invariants.js';
+import { MUTANTS } from '../../src/mutants/catalogue.js';
+import { FlawedRunner } from '../../src/mutants/FlawedRunner.js';
+import { loadScenarios } from '../../src/scenario/load.js';
+import { simulate } from '../../src/sim/simulate.js';
+
+const scenarios = loadScenarios();
+const byId = (id: string) => scenarios.find((s) => s.id === id)!;
+
+describe('invariants', () => {
+  it('hold for the reference runner on all 17 scenarios', () => {
+    for (const s of scenarios) {
+      const broken = simulate(s, { storage: 'memory' }).checks.filter((c) => c.kind === 'invariant' && !c.passed);
+      expect(broken, s.id).toEqual([]);
+    }
+  });
+
+  it('hold for the flawed runner with no flaw switched on (the mutants differ only by their flaw)', () => {
+    class NoFlaw extends FlawedRunner {
+      protected readonly flaws = {};
+    }
+    for (const s of scenarios) expect(simulate(s, { runner: NoFlaw, storage: 'memory' }).passed, s.id).toBe(true);
+  });
+
+  describe.each(MUTANTS.map((m) => [m.name, m] as const))('mutant %s', (_name, mutant) => {
+    it(`is caught by ${mutant.caughtBy.invariant} on ${mutant.caughtBy.scenario}`, () => {
+      const run = simulate(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
+      const check = run.checks.find((c) => c.id === mutant.caughtBy.invariant)!;
+      expect(check.passed).toBe(false);
+      expect(check.message.length).toBeGreaterThan(40); // a sentence that teaches, not a code
+    });
+  });
+
+  it.each(INVARIANTS.map((inv) => inv.id))('%s catches at least one mutant', (id) => {
+    expect(MUTANTS.filter((m) => m.caughtBy.invariant === id).map((m) => m.name)).not.toEqual([]);
+  });
+
+  it('name the mistake in their messages', () => {
+    const message = (name: string) => {
+      const m = MUTANTS.find((x) => x.name === name)!;
+      return simulate(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' }).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
+    };
+    expect(message('new_key_per_attempt')).toMatch(/^reserve \(decision 4\) attempt 2 used key lost_reply:reserve:attempt-5, attempt 1 used lost_reply:reserve:attempt-4: a retry must reuse the key/);
+    expect(message('version_before_ledger')).toMatch(/ContractError STALE_VERSION to a request whose effect is already committed under the same key and fingerprint/);
+    expect(message('receipt_outside_transaction')).toBe(
+      "camera is 2 (v1) but 3 (v0) minus the ledger's 0 in 0 row(s) gives 3 (v0): an effect without a receipt — the effect and its receipt must commit in one transaction",
+    );
+    expect(message('contract_error_retried')).toMatch(/tried reserve again \(attempt 2\) after ContractError STALE_VERSION: a contract error is never retried/);
+    expect(message('no_budget_check')).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
+    expect(message('pending_dropped_after_transient')).toMatch(/no reserve observation/);
+    expect(message('finish_not_saved')).toMatch(/differs from the runner's final state in status \(log: "running", runner: "succeeded"\)/);
+    expect(message('waits_for_lost_reply')).toBe('no terminal status after 100 steps (bound 100): status is still running');
+  });
+});
+
+describe('invariant 1 also counts receipts against intents', () => {
+  it('flags a second effect for one intent', async () => {
+    // A runner that re-sends an exhausted reserve under a new key AND a fresh version would take a second camera.
+    const { ReferenceRunner } = await import('../../src/runner/ReferenceRunner.js');
+    const s = byId('lost_reply');
+    const run = simulate(s, { runner: ReferenceRunner, storage: 'memory' });
+    expect(run.checks.find((c) => c.id === 'inv1_one_effect_per_intent')?.passed).toBe(true);
+    // Forge the end state a double effect would leave: two receipts for the task's one reserve intent.
+    const forged = { ...run, db: { ...run.db, ledger: [...run.db.ledger, { ...run.db.ledger[0]!, key: 'lost_reply:reserve:another' }], items: run.db.items.map((i) => (i.item_id === 'camera' ? { ...i, available: 1, version: 2 } : i)) } };
+    const { inv1 } = await import('../../src/check/invariants.js');
+    expect(inv1(forged).message).toBe('reserve took effect 2 times for 1 intent(s): 2 ledger rows for task lost_reply — did a retry make a new idempotency key?');
+  });
+});

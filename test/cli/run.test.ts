@@ -1,0 +1,141 @@
+/** stdout is a contract: the trace, the summary, --json with nothing else, and exit codes that mean something. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCENARIOS_DIR } from '../../src/paths.js';
+import { cli } from '../support.js';
+
+const ESC = /\x1b\[/;
+const dir = mkdtempSync(join(tmpdir(), 'faultlab-cli-'));
+const variant = (name: string, edit: (text: string) => string) => {
+  const path = join(dir, `${name}.yaml`);
+  writeFileSync(path, edit(readFileSync(join(SCENARIOS_DIR, 'lost_reply.yaml'), 'utf8')));
+  return path;
+};
+
+describe('faultlab run', () => {
+  it('prints each trace and a summary of the 17, and exits 0', async () => {
+    const out = await cli(['run']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('━━ 5/17 lost_reply ━ The reply is lost after the commit');
+    expect(out.stdout).toContain('ledger hit: same key, same fingerprint → original receipt');
+    expect(out.stdout).toContain('TransientError lost_reply · INDEFINITE: the effect may have happened — retry only with the same key');
+    expect(out.stdout).toContain('↻ recovered: new connections, a new ReferenceRunner; state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
+    expect(out.stdout).toMatch(/ {2}✔ status {17}expected succeeded · actual succeeded/);
+    expect(out.stdout.trimEnd().split('\n').at(-1)).toBe('  17 passed, 0 failed (seed 42, reference runner)');
+  });
+
+  it('runs one scenario by file or by id, with --quiet showing the summary only', async () => {
+    const byFile = await cli(['run', 'scenarios/lost_reply.yaml', '--quiet']);
+    const byId = await cli(['run', 'lost_reply', '--quiet']);
+    expect(byFile.stdout).toBe(byId.stdout);
+    expect(byFile.stdout).not.toContain('attempt_started');
+    expect(byFile.stdout).toMatch(/5 {2}lost_reply {17}succeeded {12}5 {7}1 {2}camera 2 {4}✔ pass/);
+  });
+
+  it('prints one JSON document and nothing else with --json', async () => {
+    const out = await cli(['run', 'lost_reply', 'stale_version', '--json']);
+    const doc = JSON.parse(out.stdout);
+    expect(doc).toEqual({
+      seed: 42,
+      runner: 'reference',
+      scenarios: [
+        { id: 'lost_reply', status: 'succeeded', calls: 5, ledger: 1, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
+        { id: 'stale_version', status: 'tool_error', calls: 4, ledger: 1, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
+      ],
+      passed: 2,
+      failed: 0,
+    });
+    expect(out.stderr).toBe('');
+  });
+
+  it('exits 1 and lists every failed check as a violation when a figure is wrong', async () => {
+    const wrong = variant('wrong_figures', (t) => t.replace('calls: 5', 'calls: 4').replace('ledger: 1', 'ledger: 2'));
+    const out = await cli(['run', wrong, '--json']);
+    expect(out.code).toBe(1);
+    const [s] = JSON.parse(out.stdout).scenarios;
+    expect(s.passed).toBe(false);
+    expect(s.violations).toEqual([
+      { check: 'calls', expected: 4, actual: 5, message: 'calls: expected 4, got 5 (every attempt is one call, retries included)' },
+      { check: 'ledger', expected: 2, actual: 1, message: 'ledger: expected 2, got 1 (one ledger row per effect (all tasks))' },
+    ]);
+  });
+
+  it('reports a scenario whose fault never fires as broken, not as a pass', async () => {
+    const broken = variant('never_fires', (t) => t.replace('at: { tool: reserve, attempt: 1 }', 'at: { tool: reserve, attempt: 7 }').replace('calls: 5', 'calls: 4'));
+    const out = await cli(['run', broken]);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain('BROKEN SCENARIO lost_reply');
+    expect(out.stdout).toContain('broken scenario: lost_reply at reserve attempt 7 never fired — the run never reached that point, so it tested nothing there');
+    expect(out.stdout).toContain('✘ broken scenario');
+  });
+
+  it('reports a learner runner that throws as that scenario failing, with the step', async () => {
+    const out = await cli(['run', 'happy_path', '--runner', 'learner', '--json']);
+    expect(out.code).toBe(1);
+    const [s] = JSON.parse(out.stdout).scenarios;
+    expect(s.violations[0]).toEqual({
+      check: 'runner_error',
+      expected: 'no exception',
+      actual: 'NotImplementedError: not implemented yet: execute',
+      message: 'the runner threw NotImplementedError at step 1: not implemented yet: execute',
+    });
+  });
+
+  it('says what is wrong with a bad option and exits 2', async () => {
+    expect((await cli(['run', '--seed', 'x'])).stderr).toContain('faultlab run: --seed must be an integer, got "x"');
+    expect((await cli(['run', '--seed', 'x'])).code).toBe(2);
+    const unknown = await cli(['run', '--sede', '3']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--sede'");
+    expect((await cli(['fly'])).code).toBe(2);
+    expect((await cli(['run', '--runner', 'nowhere.ts'])).stderr).toMatch(/--runner nowhere\.ts: no such file/);
+  });
+
+  it('keeps the SQLite files for inspection with --keep-db', async () => {
+    const keep = join(dir, 'kept');
+    const out = await cli(['run', 'lost_reply', '--quiet', '--keep-db', keep]);
+    expect(out.code).toBe(0);
+    expect(existsSync(join(keep, 'tool.db')) && existsSync(join(keep, 'events.db'))).toBe(true);
+    expect(out.stdout).toContain(`databases kept in ${keep}`);
+  });
+});
+
+describe('colour', () => {
+  it('is on for a terminal and off with --no-color, NO_COLOR, --json or a pipe', async () => {
+    expect((await cli(['run', 'happy_path'], { isTTY: true })).stdout).toMatch(ESC);
+    expect((await cli(['run', 'happy_path', '--no-color'], { isTTY: true })).stdout).not.toMatch(ESC);
+    expect((await cli(['run', 'happy_path'], { isTTY: true, env: { NO_COLOR: '1' } })).stdout).not.toMatch(ESC);
+    expect((await cli(['run', 'happy_path', '--json'], { isTTY: true })).stdout).not.toMatch(ESC);
+    expect((await cli(['run', 'happy_path'], { isTTY: false })).stdout).not.toMatch(ESC);
+  });
+});
+
+describe('faultlab list', () => {
+  it('prints one line per scenario: id, title, faults, expected status', async () => {
+    const out = await cli(['list']);
+    const lines = out.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(18);
+    expect(lines[0]).toMatch(/^\s+#\s+id\s+title\s+faults\s+expected status$/);
+    expect(lines[4]).toMatch(/^\s+4 {2}transient_read_exhausted\s+Retries run out on a read\s+transient at read_doc attempts 1–3\s+retry_exhausted$/);
+    expect(lines[12]).toMatch(/^\s+12 {2}retry_after_version_moved .* lost_reply at reserve attempt 1; concurrent_reserve \(qty 1\) at reserve attempt 2 +succeeded$/);
+  });
+});
+
+describe('the faultlab bin', () => {
+  it('runs from the compiled build and answers --version', () => {
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
+    expect(execFileSync(process.execPath, ['bin/faultlab.js', '--version'], { encoding: 'utf8' })).toBe(`faultlab ${version}\n`);
+  });
+
+  it('exits 2 with usage on no command, and survives a reader that closes the pipe', () => {
+    const none = spawnSync(process.execPath, ['bin/faultlab.js'], { encoding: 'utf8' });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('faultlab run [SCENARIO…] [options]');
+    const piped = spawnSync('bash', ['-c', 'node bin/faultlab.js run --no-color | head -1'], { encoding: 'utf8' });
+    expect(piped.stdout).toMatch(/^━━ 1\/17 happy_path/);
+    expect(piped.stderr).toBe('');
+  });
+});

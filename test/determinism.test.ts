@@ -1,0 +1,39 @@
+/** Same scenario + same seed = byte-identical trace (`--no-color`), for all 17 — in one process and across processes. */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { loadScenarios } from '../src/scenario/load.js';
+import { simulate } from '../src/sim/simulate.js';
+import { renderRun } from '../src/trace/renderText.js';
+import { PLAIN } from '../src/trace/style.js';
+
+const scenarios = loadScenarios();
+const trace = (id: string, seed: number, storage: 'file' | 'memory' = 'file') =>
+  renderRun(simulate(scenarios.find((s) => s.id === id)!, { seed, storage }), PLAIN);
+
+describe('determinism', () => {
+  it.each(scenarios.map((s) => s.id))('%s: the same seed gives a byte-identical trace', (id) => {
+    const first = trace(id, 42);
+    expect(trace(id, 42)).toBe(first);
+    expect(first).toContain(`seed 42`);
+    expect(first).not.toMatch(/\x1b\[/); // plain: no colour codes
+  });
+
+  it('memory and file storage tell the same story', () => {
+    for (const s of scenarios) expect(trace(s.id, 42, 'memory')).toBe(trace(s.id, 42, 'file'));
+  });
+
+  it('another seed changes the timings and the receipt ids, never the figures', () => {
+    const a = simulate(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 1 });
+    const b = simulate(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 2 });
+    expect(renderRun(a, PLAIN)).not.toBe(renderRun(b, PLAIN));
+    expect(a.db.ledger[0]!.result).not.toEqual(b.db.ledger[0]!.result);
+    expect([a.state?.status, a.state?.calls, a.db.ledger.length]).toEqual([b.state?.status, b.state?.calls, b.db.ledger.length]);
+  });
+
+  it('two separate processes print the same bytes for `faultlab run --no-color`', () => {
+    const once = () => execFileSync(process.execPath, ['bin/faultlab.js', 'run', '--no-color', '--seed', '7'], { encoding: 'utf8' });
+    const first = once();
+    expect(first).toContain('17 passed, 0 failed (seed 7, reference runner)');
+    expect(once()).toBe(first);
+  });
+});

@@ -1,0 +1,58 @@
+/** Tiny helpers that hide set-up noise, so each test reads like the lesson it checks. */
+import { main } from '../src/cli/main.js';
+import type { Io } from '../src/cli/io.js';
+import { loadScenario } from '../src/scenario/load.js';
+import type { Scenario } from '../src/scenario/types.js';
+import type { RunResult } from '../src/sim/RunResult.js';
+import { simulate, type SimulateOptions } from '../src/sim/simulate.js';
+import type { TraceEvent, TraceEventOf } from '../src/trace/events.js';
+
+const cache = new Map<string, Scenario>();
+
+/** One of the 17 fixed scenarios, by id. */
+export function scenario(id: string): Scenario {
+  let s = cache.get(id);
+  if (s === undefined) {
+    s = loadScenario(id);
+    cache.set(id, s);
+  }
+  return structuredClone(s);
+}
+
+/** Run a fixed scenario (in memory unless told otherwise: the crash model is the same). */
+export function run(id: string, options: SimulateOptions = {}): RunResult {
+  return simulate(scenario(id), { storage: 'memory', ...options });
+}
+
+export function camera(run: RunResult): number | undefined {
+  return run.db.items.find((row) => row.item_id === 'camera')?.available;
+}
+
+export function events<K extends TraceEvent['type']>(run: RunResult, type: K): Array<TraceEventOf<K>> {
+  return run.trace.filter((e): e is TraceEventOf<K> => e.type === type);
+}
+
+export function failedChecks(run: RunResult): string[] {
+  return run.checks.filter((c) => !c.passed).map((c) => c.id);
+}
+
+export interface Captured {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI in-process, as a script would (stdout not a terminal) unless told otherwise. */
+export async function cli(argv: string[], options: { env?: Record<string, string>; isTTY?: boolean } = {}): Promise<Captured> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: options.env ?? {},
+    isTTY: options.isTTY ?? false,
+    cwd: process.cwd(),
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
