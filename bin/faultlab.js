@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// faultlab's command line. The TypeScript is compiled to dist/ by `npm install` (the prepare script),
-// so start-up loads plain JavaScript and stays fast.
+// faultlab's command line. `npm install` compiles the TypeScript (the prepare script) and bundles the CLI
+// into one file, so start-up loads plain JavaScript and stays fast; without the bundle the compiled
+// modules in dist/src serve the same.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+const bundle = new URL('../dist/bundle/faultlab.mjs', import.meta.url);
+const modules = new URL('../dist/src/cli/main.js', import.meta.url);
+const entry = existsSync(bundle) ? bundle : modules;
 if (!existsSync(entry)) {
   process.stderr.write('faultlab: dist/ is missing — run `npm install` (or `npm run build`) first\n');
   process.exit(2);

@@ -10,8 +10,8 @@ CREATE TABLE docs(doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NU
 `;
 
 export function createToolDatabase(db: Database.Database, inventory: Inventory): void {
-  db.exec(TOOL_SCHEMA);
   const seed = db.transaction(() => {
+    db.exec(TOOL_SCHEMA);
     const item = db.prepare('INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)');
     for (const [id, stock] of Object.entries(inventory.items)) item.run(id, stock.available, stock.version);
     const doc = db.prepare('INSERT INTO docs(doc_id, title, body) VALUES (?, ?, ?)');

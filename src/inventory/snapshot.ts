@@ -26,13 +26,23 @@ export interface ToolSnapshot {
   ledger: LedgerRow[];
 }
 
+/** Prepared once per connection: snapshots are taken around every delivery. */
+const statements = new WeakMap<Database.Database, { items: Database.Statement; ledger: Database.Statement }>();
+
 export function readSnapshot(db: Database.Database): ToolSnapshot {
-  const items = db.prepare('SELECT item_id, available, version FROM items ORDER BY item_id').all() as ItemRow[];
-  const ledger = (
-    db.prepare('SELECT key, fingerprint, task_id, item_id, qty, result FROM ledger ORDER BY rowid').all() as Array<
-      Omit<LedgerRow, 'result'> & { result: string }
-    >
-  ).map((row) => ({ ...row, result: JSON.parse(row.result) as unknown }));
+  let s = statements.get(db);
+  if (s === undefined) {
+    s = {
+      items: db.prepare('SELECT item_id, available, version FROM items ORDER BY item_id'),
+      ledger: db.prepare('SELECT key, fingerprint, task_id, item_id, qty, result FROM ledger ORDER BY rowid'),
+    };
+    statements.set(db, s);
+  }
+  const items = s.items.all() as ItemRow[];
+  const ledger = (s.ledger.all() as Array<Omit<LedgerRow, 'result'> & { result: string }>).map((row) => ({
+    ...row,
+    result: JSON.parse(row.result) as unknown,
+  }));
   return { items, ledger };
 }
 

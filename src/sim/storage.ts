@@ -39,6 +39,9 @@ function openFile(path: string): Database.Database {
   const db = new Database(path);
   db.pragma('journal_mode = TRUNCATE');
   db.pragma('synchronous = OFF');
+  // One connection per file: hold the lock for the connection's life instead of taking it per
+  // transaction. A crashed process releases it, as a real one's is released by the OS.
+  db.pragma('locking_mode = EXCLUSIVE');
   return db;
 }
 
