@@ -1,0 +1,58 @@
+import type { ChalkInstance } from 'chalk';
+import { seconds } from './describe.js';
+
+/**
+ * The herd's own section: a comparison table (one row per jitter strategy) and an ASCII histogram of
+ * retry times, one column per strategy, so the clumps of `none` and the spread of the others show side
+ * by side.
+ */
+
+interface Row {
+  total_attempts: number;
+  drain_ms: number;
+  succeeded: number;
+  gave_up: number;
+  peak_per_slot: number;
+}
+
+const BAR = 12;
+
+export function renderHerd(figures: Record<string, unknown>, c: ChalkInstance): string[] {
+  const results = figures.results as Record<string, Row>;
+  const histograms = figures.histograms as Record<string, number[]>;
+  const binMs = figures.histogram_bin_ms as number;
+  const strategies = Object.keys(results);
+  const out: string[] = [c.bold('comparison (same herd, same capacity, one jitter strategy each)')];
+  const head = ['strategy', 'attempts', 'drained at', 'served', 'gave up', 'peak/slot'];
+  const rows = strategies.map((s) => {
+    const r = results[s] as Row;
+    return [s, String(r.total_attempts), seconds(r.drain_ms), String(r.succeeded), String(r.gave_up), String(r.peak_per_slot)];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ');
+  out.push(`  ${c.bold(fmt(head))}`);
+  for (const r of rows) out.push(`  ${fmt(r)}`);
+  out.push(`  fewest attempts first: ${(figures.ranking_by_attempts as string[]).join(' < ')}`);
+  out.push(`  quickest drain first:  ${(figures.ranking_by_drain_ms as string[]).join(' < ')}`);
+  out.push('');
+
+  const bins = Math.max(0, ...strategies.map((s) => (histograms[s] ?? []).length));
+  // the scale comes from the regular bins; the last bin (everything later) may overflow it
+  const max = Math.max(1, ...strategies.flatMap((s) => (histograms[s] ?? []).slice(0, bins - 1)));
+  const per = Math.ceil(max / BAR);
+  const colWidth = BAR + 6;
+  out.push(c.bold(`retries per ${binMs} ms of virtual time (each # = up to ${per} retries)`));
+  const label = (k: number): string => (k === bins - 1 ? `${seconds(k * binMs)}+` : `${seconds(k * binMs)}`);
+  const labelWidth = Math.max(...Array.from({ length: bins }, (_, k) => label(k).length));
+  out.push(`  ${''.padEnd(labelWidth)}  ${strategies.map((s) => s.padEnd(colWidth)).join('')}`.trimEnd());
+  for (let k = 0; k < bins; k += 1) {
+    const cells = strategies.map((s) => {
+      const n = histograms[s]?.[k] ?? 0;
+      const width = Math.ceil(n / per);
+      const bar = width > BAR ? `${'#'.repeat(BAR)}+` : '#'.repeat(width);
+      return (n === 0 ? '' : `${bar} ${n}`).padEnd(colWidth);
+    });
+    out.push(`  ${label(k).padStart(labelWidth)}  ${cells.join('')}`.trimEnd());
+  }
+  return out;
+}
