@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
+import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
 import { listCommand, LIST_HELP } from './commands/list.js';
 import { runCommand, RUN_HELP } from './commands/run.js';
 import { EXIT, processIo, UsageError, type Io } from './io.js';
@@ -15,6 +16,7 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 export const commands = new Map<string, { run: Command; help: string }>([
   ['run', { run: runCommand, help: RUN_HELP }],
   ['list', { run: listCommand, help: LIST_HELP }],
+  ['explore', { run: exploreCommand, help: EXPLORE_HELP }],
 ]);
 
 function usage(): string {

@@ -1,0 +1,126 @@
+/**
+ * `faultlab explore [SCENARIO…]`: every scenario under every added fault (depth 1) or pair of faults
+ * (depth 2), judged by the invariants; each violation shrunk and written as a replayable scenario.
+ * `--mutants`: the proof that the invariants can fail. Exit 0 when nothing broke, 1 otherwise, 2 bad input.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SEED } from '../../defaults.js';
+import { explore } from '../../explore/explore.js';
+import { findings } from '../../explore/findings.js';
+import { huntMutant } from '../../explore/mutants.js';
+import { defaultWorkers } from '../../explore/pool.js';
+import { replayCommand, writeMutantRunner, writeReplay } from '../../explore/replayFile.js';
+import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
+import type { RunnerSource } from '../../explore/target.js';
+import { MUTANTS } from '../../mutants/catalogue.js';
+import { ReferenceRunner } from '../../runner/ReferenceRunner.js';
+import { loadScenarios } from '../../scenario/load.js';
+import type { StorageKind } from '../../sim/storage.js';
+import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { parseSeed } from '../options.js';
+import { LEARNER_FILE, resolveRunner } from '../resolveRunner.js';
+
+export const EXPLORE_HELP = `faultlab explore [SCENARIO…] [options]
+  Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows
+  (depth 1) or two (depth 2), check the invariants of SPEC §7 after each run, and shrink every violation
+  to its smallest schedule, written as a scenario file that \`faultlab run\` replays.
+    --runner NAME     reference (default), learner, or a .ts/.js file exporting a runner class
+    --depth 1|2       faults added per schedule, at most (default 1)
+    --seed N          seed of every run (default ${DEFAULT_SEED})
+    --mutants         run every mutant (broken runner or store) over the scenarios and the exploration
+    --out DIR         where replay files go (default: faultlab-explore/ in the current folder)
+    --json            one JSON document on stdout, nothing else
+    --workers N       worker threads (default: one per core)
+    --storage KIND    memory (default: in-memory SQLite, same crash model) or file
+    --no-color        plain text`;
+
+export async function exploreCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      runner: { type: 'string' },
+      depth: { type: 'string' },
+      seed: { type: 'string' },
+      mutants: { type: 'boolean' },
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+      workers: { type: 'string' },
+      storage: { type: 'string' },
+      'no-color': { type: 'boolean' },
+    },
+  });
+  const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
+  const seed = parseSeed(values.seed);
+  const depth = values.depth === undefined ? 1 : Number(values.depth);
+  if (depth !== 1 && depth !== 2) throw new UsageError(`--depth must be 1 or 2, got ${JSON.stringify(values.depth)}`);
+  const workers = values.workers === undefined ? defaultWorkers() : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a positive integer, got ${JSON.stringify(values.workers)}`);
+  const storage = (values.storage ?? 'memory') as StorageKind;
+  if (storage !== 'file' && storage !== 'memory') throw new UsageError(`--storage must be memory or file, got ${values.storage}`);
+  const out = resolve(io.cwd, values.out ?? 'faultlab-explore');
+  const scenarios = loadScenarios(positionals);
+  if (scenarios.length === 0) throw new UsageError('no runner scenario among the targets');
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+
+  if (values.mutants) {
+    if (values.runner !== undefined) throw new UsageError('--mutants explores the mutants; it takes no --runner');
+    const bar = progressBar(io, 'mutants');
+    const reports: MutantReport[] = MUTANTS.map((mutant, i) => {
+      const hunt = huntMutant(mutant, scenarios, { seed, storage, depth });
+      bar?.update(i + 1, MUTANTS.length);
+      if (hunt.explored === null) return { hunt, replay: null };
+      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, out);
+      const flags = mutant.runner === ReferenceRunner ? `--mutant ${mutant.name}` : `--runner ${replayPath(writeMutantRunner(mutant.name, out), io.cwd)}`;
+      return { hunt, replay: replayCommand(file, flags, io.cwd) };
+    });
+    bar?.done();
+    io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
+    return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
+  }
+
+  const resolved = await resolveRunner(values.runner, io.cwd); // validates the name and the file before any work
+  const source: RunnerSource = resolved.file === undefined ? { kind: 'reference' } : { kind: 'file', file: resolved.file };
+  const runnerFlags = resolved.label === 'reference' ? '' : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
+  const bar = progressBar(io, `depth ${depth}`);
+  const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
+  bar?.done();
+  const replayed: Replayed[] = findings(exploration).map((finding) => {
+    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: `${resolved.label} runner` }, out);
+    return { finding, replay: replayCommand(file, runnerFlags, io.cwd) };
+  });
+  const header = { runner: resolved.label, workers, seconds: seconds() };
+  io.stdout.write(values.json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
+  return replayed.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+function replayPath(file: string, cwd: string): string {
+  return replayCommand(file, '', cwd).replace(/^faultlab run /, '');
+}
+
+/** A progress bar on stderr for long runs — only when stderr is a terminal, so pipes and --json never see it. */
+interface ProgressBar {
+  update(done: number, total: number): void;
+  done(): void;
+}
+
+const WIDTH = 30;
+
+function progressBar(io: Io, label: string): ProgressBar | null {
+  if ((io.stderr as { isTTY?: boolean }).isTTY !== true) return null;
+  let shown = -1;
+  return {
+    update(done, total) {
+      const percent = total === 0 ? 100 : Math.floor((100 * done) / total);
+      if (percent === shown) return;
+      shown = percent;
+      const filled = Math.round((WIDTH * percent) / 100);
+      io.stderr.write(`\r  ${label} [${'█'.repeat(filled)}${'·'.repeat(WIDTH - filled)}] ${percent}% (${done}/${total})`);
+    },
+    done() {
+      if (shown >= 0) io.stderr.write('\r\x1b[2K');
+    },
+  };
+}

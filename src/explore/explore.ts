@@ -1,0 +1,79 @@
+/**
+ * explore(scenarios, options): every scenario as written, then with one added fault at every point
+ * (depth 1), then with a second one at every point the first leaves (depth 2), each run judged by the
+ * invariants of SPEC §7. Returns a tally per scenario; findings.ts shrinks what broke.
+ */
+import { DEFAULT_SEED } from '../defaults.js';
+import type { Scenario } from '../scenario/types.js';
+import type { StorageKind } from '../sim/storage.js';
+import { depthOneSchedules } from './enumerate.js';
+import { defaultWorkers, runTasks } from './pool.js';
+import { judge, runWith } from './runSchedule.js';
+import { Tally } from './tally.js';
+import type { Task } from './task.js';
+import { resolveTarget, type RunnerSource, type Target } from './target.js';
+
+export interface ExploreOptions {
+  /** 1: one added fault per schedule; 2: one or two. Default 1. */
+  depth?: number;
+  seed?: number;
+  /** Default 'memory': in-memory SQLite with the same crash model as files (only committed data survives). */
+  storage?: StorageKind;
+  /** Worker threads (default: one per core). 1 runs everything in this thread. */
+  workers?: number;
+  /** The runner to explore, as data (default: the reference runner). */
+  runner?: RunnerSource;
+  /** Or a runner class (and tool) given directly: runs in this thread, since a class cannot cross to a worker. */
+  target?: Omit<Target, 'seed' | 'storage'>;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ScenarioExploration {
+  scenario: Scenario;
+  tally: Tally;
+}
+
+export interface Exploration {
+  depth: number;
+  seed: number;
+  storage: StorageKind;
+  target: Target;
+  scenarios: ScenarioExploration[];
+  /** Everything, summed over the scenarios. */
+  total: Tally;
+}
+
+export async function explore(scenarios: readonly Scenario[], options: ExploreOptions = {}): Promise<Exploration> {
+  const depth = options.depth ?? 1;
+  if (depth !== 1 && depth !== 2) throw new RangeError(`depth must be 1 or 2, got ${depth}`);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const storage = options.storage ?? 'memory';
+  const source = options.target ? null : (options.runner ?? { kind: 'reference' as const });
+  const target: Target = options.target ? { ...options.target, seed, storage } : await resolveTarget(source!, { seed, storage });
+
+  // The scenario as written: its own run sizes the schedules, and it is judged like any other.
+  const explored: ScenarioExploration[] = [];
+  const tasks: Task[] = [];
+  scenarios.forEach((scenario, index) => {
+    const tally = new Tally();
+    const base = runWith(scenario, [], target);
+    tally.add([], judge(base, 0));
+    explored.push({ scenario, tally });
+    for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
+  });
+
+  const tallies = await runTasks(tasks, {
+    scenarios: [...scenarios],
+    depth,
+    seed,
+    storage,
+    workers: options.workers ?? defaultWorkers(),
+    source,
+    target,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  tallies.forEach((tally, i) => explored[tasks[i]!.scenario]!.tally.merge(tally));
+  const total = new Tally();
+  for (const one of explored) total.merge(one.tally);
+  return { depth, seed, storage, target, scenarios: explored, total };
+}

@@ -1,0 +1,42 @@
+/**
+ * From an exploration to what a reader needs: for each scenario and each invariant it broke, the first
+ * schedule that broke it, shrunk to the smallest fault list that still does (shrink.ts).
+ */
+import { INVARIANTS } from '../check/invariants.js';
+import type { FaultSpec } from '../faults/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunResult } from '../sim/RunResult.js';
+import type { Exploration } from './explore.js';
+import { shrink } from './shrink.js';
+import type { Target } from './target.js';
+
+export interface Finding {
+  scenario: Scenario;
+  invariant: string;
+  /** The faults the explorer had added when it first saw the invariant break. */
+  found: FaultSpec[];
+  /** How many schedules of this scenario broke it. */
+  schedules: number;
+  /** The smallest fault list (the scenario's own ones included, where needed) that breaks it. */
+  minimal: FaultSpec[];
+  /** The invariant's message on the minimal run. */
+  message: string;
+  run: RunResult;
+}
+
+const ORDER = INVARIANTS.map((inv) => inv.id as string);
+
+export function findingFor(scenario: Scenario, invariant: string, found: FaultSpec[], schedules: number, target: Target): Finding {
+  const shrunk = shrink(scenario, [...scenario.faults, ...found], invariant, target);
+  const message = shrunk.run.checks.find((check) => check.id === invariant)!.message;
+  return { scenario, invariant, found, schedules, minimal: shrunk.faults, message, run: shrunk.run };
+}
+
+export function findings(exploration: Exploration): Finding[] {
+  const out: Finding[] = [];
+  for (const { scenario, tally } of exploration.scenarios) {
+    const broken = [...tally.violations].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    for (const [invariant, first] of broken) out.push(findingFor(scenario, invariant, first.added, first.schedules, exploration.target));
+  }
+  return out;
+}

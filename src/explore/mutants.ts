@@ -1,0 +1,101 @@
+/**
+ * Proof that the checks can fail: every mutant (src/mutants/catalogue.ts) is run over the fixed scenarios,
+ * then explored, and must be caught. For each we keep the first fixed scenario that catches it and the
+ * first explored schedule (scenario order, then the order of enumerate.ts) that does, shrunk to a minimal
+ * replay — with the invariant that caught it each time. An explored schedule counts first if it breaks an
+ * invariant its scenario as written keeps: that is what exploring adds to the fixed scenarios.
+ */
+import { INVARIANTS } from '../check/invariants.js';
+import { DEFAULT_SEED } from '../defaults.js';
+import type { FaultSpec } from '../faults/types.js';
+import type { Mutant } from '../mutants/catalogue.js';
+import type { Scenario } from '../scenario/types.js';
+import type { StorageKind } from '../sim/storage.js';
+import { depthOneSchedules, secondFaults } from './enumerate.js';
+import { findingFor, type Finding } from './findings.js';
+import { judge, runWith } from './runSchedule.js';
+import type { Target } from './target.js';
+
+export interface Catch {
+  scenario: Scenario;
+  invariant: string;
+  message: string;
+}
+
+export interface MutantHunt {
+  mutant: Mutant;
+  /** The first fixed scenario (as written) on which an invariant broke. */
+  fixed: Catch | null;
+  /** The first explored schedule (at least one added fault) that broke an invariant, shrunk. */
+  explored: Finding | null;
+  /** Schedules run until the explored catch (or all of them). */
+  runs: number;
+}
+
+export interface HuntOptions {
+  seed?: number;
+  storage?: StorageKind;
+  /** 2: look for a pair of added faults where no single one catches the mutant. */
+  depth?: number;
+}
+
+const ORDER = INVARIANTS.map((inv) => inv.id as string);
+const firstBroken = (broken: Array<{ invariant: string; message: string }>) =>
+  [...broken].sort((a, b) => ORDER.indexOf(a.invariant) - ORDER.indexOf(b.invariant))[0];
+
+export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): MutantHunt {
+  const target: Target = { runner: mutant.runner, tool: mutant.tool, seed: options.seed ?? DEFAULT_SEED, storage: options.storage ?? 'memory' };
+  let fixed: Catch | null = null;
+  let runs = 0;
+  const baseBroken: Array<Set<string>> = [];
+  const bases = scenarios.map((scenario) => {
+    const run = runWith(scenario, [], target);
+    runs += 1;
+    const broken = judge(run, 0).broken;
+    baseBroken.push(new Set(broken.map((b) => b.invariant)));
+    const first = firstBroken(broken);
+    if (fixed === null && first) fixed = { scenario, ...first };
+    return run;
+  });
+  // The first schedule that breaks an invariant its scenario as written keeps (what exploring adds);
+  // failing that, the first that breaks any.
+  let fallback: { scenario: Scenario; invariant: string; added: FaultSpec[] } | null = null;
+  const judgeSchedule = (scenario: Scenario, index: number, added: FaultSpec[]): Finding | null => {
+    runs += 1;
+    const broken = judge(runWith(scenario, added, target), added.length).broken;
+    const fresh = firstBroken(broken.filter((b) => !baseBroken[index]!.has(b.invariant)));
+    if (fresh) return findingFor(scenario, fresh.invariant, added, 1, target);
+    const any = firstBroken(broken);
+    if (any && fallback === null) fallback = { scenario, invariant: any.invariant, added };
+    return null;
+  };
+  const depthOne = (scenario: Scenario, index: number): Finding | null => {
+    for (const added of depthOneSchedules(bases[index]!)) {
+      const finding = judgeSchedule(scenario, index, added);
+      if (finding) return finding;
+    }
+    return null;
+  };
+  const depthTwo = (scenario: Scenario, index: number): Finding | null => {
+    for (const [first] of depthOneSchedules(bases[index]!)) {
+      const run = runWith(scenario, [first!], target);
+      for (const second of secondFaults(run, first!, scenario.faults.length)) {
+        const finding = judgeSchedule(scenario, index, [first!, second]);
+        if (finding) return finding;
+      }
+    }
+    return null;
+  };
+  const explored = (search: (scenario: Scenario, index: number) => Finding | null): Finding | null => {
+    for (const [index, scenario] of scenarios.entries()) {
+      const finding = search(scenario, index);
+      if (finding) return finding;
+    }
+    return null;
+  };
+  let finding = explored(depthOne);
+  if (finding === null && (options.depth ?? 1) >= 2) finding = explored(depthTwo);
+  const last = fallback as { scenario: Scenario; invariant: string; added: FaultSpec[] } | null;
+  if (finding === null && last !== null) finding = findingFor(last.scenario, last.invariant, last.added, 1, target);
+  return { mutant, fixed, explored: finding, runs };
+}

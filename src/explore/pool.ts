@@ -1,0 +1,109 @@
+/**
+ * Runs exploration tasks, in this thread or spread over worker threads (one per core by default). Workers
+ * pull small batches as they finish, so a slow scenario does not hold the others up; the tallies come back
+ * in task order, so the report does not depend on which worker ran what.
+ */
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../paths.js';
+import { Worker } from 'node:worker_threads';
+import type { Scenario } from '../scenario/types.js';
+import type { StorageKind } from '../sim/storage.js';
+import { Tally, type TallyData } from './tally.js';
+import { runTask, type Task } from './task.js';
+import type { RunnerSource, Target } from './target.js';
+import type { WorkerRequest, WorkerSetup } from './worker.js';
+
+export interface PoolOptions {
+  scenarios: Scenario[];
+  depth: number;
+  seed: number;
+  storage: StorageKind;
+  /** Threads to use; 1 (or a runner given as a class, which cannot cross to a thread) runs here. */
+  workers: number;
+  source: RunnerSource | null;
+  target: Target;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(availableParallelism(), 8));
+}
+
+export async function runTasks(tasks: readonly Task[], options: PoolOptions): Promise<Tally[]> {
+  const threads = options.source === null ? 1 : Math.min(options.workers, Math.ceil(tasks.length / 16));
+  if (threads <= 1) {
+    return tasks.map((task, i) => {
+      const tally = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target);
+      options.onProgress?.(i + 1, tasks.length);
+      return tally;
+    });
+  }
+  return inWorkers(tasks, threads, options as PoolOptions & { source: RunnerSource });
+}
+
+/**
+ * The worker's module: the compiled dist/src/explore/worker.js (also when this code runs from the CLI's
+ * bundle) or, when running from the TypeScript sources (tests, tsx), a small bootstrap that registers tsx
+ * in the new thread first.
+ */
+function workerEntry(): { entry: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { entry: pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'explore', 'worker.js')), eval: false };
+  // require.resolve finds the CommonJS build; the ESM build beside it is the one to import.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const worker = new URL('./worker.ts', import.meta.url).href;
+  return { entry: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`, eval: true };
+}
+
+function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions & { source: RunnerSource }): Promise<Tally[]> {
+  const batch = options.depth >= 2 ? 1 : 8;
+  const results: Tally[] = new Array<Tally>(tasks.length);
+  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth };
+  const { entry, eval: evaluate } = workerEntry();
+  let next = 0;
+  let done = 0;
+  return new Promise<Tally[]>((resolve, reject) => {
+    const workers: Worker[] = [];
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const w of workers) void w.terminate();
+      reject(error);
+    };
+    const feed = (worker: Worker) => {
+      if (next >= tasks.length) {
+        worker.postMessage({ stop: true } satisfies WorkerRequest);
+        return;
+      }
+      const id = next;
+      const slice = tasks.slice(id, id + batch);
+      next += slice.length;
+      worker.postMessage({ id, tasks: slice } satisfies WorkerRequest);
+    };
+    let exited = 0;
+    for (let t = 0; t < threads; t += 1) {
+      const worker = new Worker(entry, { workerData: setup, eval: evaluate });
+      workers.push(worker);
+      worker.on('message', (message: { ready?: true; id?: number; tallies?: TallyData[]; error?: string }) => {
+        if (message.error !== undefined) return fail(new Error(`explore worker: ${message.error}`));
+        if (message.tallies !== undefined) {
+          message.tallies.forEach((data, i) => (results[message.id! + i] = Tally.from(data)));
+          done += message.tallies.length;
+          options.onProgress?.(done, tasks.length);
+        }
+        feed(worker);
+      });
+      worker.on('error', fail);
+      worker.on('exit', () => {
+        exited += 1;
+        if (exited === threads && !failed) {
+          if (done === tasks.length) resolve(results);
+          else fail(new Error(`explore workers stopped after ${done} of ${tasks.length} tasks`));
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * A violation, written down as a scenario YAML file that `faultlab run` replays with the full trace. It is
+ * the explored scenario with the minimal fault list in place of its own faults, and `expect: {}`: the
+ * figures a broken run ends with are not ones to expect, and the invariants (and every fault firing) are
+ * checked on every run anyway — so the replay fails exactly where the schedule did.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { INVARIANTS } from '../check/invariants.js';
+import { DEFAULT_DOCS } from '../defaults.js';
+import { describeFaults, type FaultSpec } from '../faults/types.js';
+import { PACKAGE_ROOT, SCENARIO_SCHEMA_PATH } from '../paths.js';
+import type { Scenario } from '../scenario/types.js';
+import { canonicalJson } from '../sim/canonical.js';
+
+// yaml is loaded on first use: an exploration that finds nothing never writes a file.
+const require = createRequire(import.meta.url);
+
+export interface ReplaySpec {
+  scenario: Scenario;
+  faults: FaultSpec[];
+  invariant: string;
+  message: string;
+  /** Who broke it, for the file's header: `reference runner`, `mutant new_key_per_attempt`, … */
+  who: string;
+  /** Prefix of the replay's id (a mutant's name), if any. */
+  prefix?: string;
+}
+
+export function invariantShort(invariant: string): string {
+  return invariant.split('_')[0]!;
+}
+
+export function replayId(spec: Pick<ReplaySpec, 'scenario' | 'invariant' | 'prefix'>): string {
+  return [spec.prefix, spec.scenario.id, invariantShort(spec.invariant)].filter(Boolean).join('__');
+}
+
+export function replayYaml(spec: ReplaySpec, file: string): string {
+  const { Document, Scalar, isPair, isScalar } = require('yaml') as typeof import('yaml');
+  const { scenario } = spec;
+  const title = INVARIANTS.find((inv) => inv.id === spec.invariant)?.title ?? spec.invariant;
+  const data = {
+    id: replayId(spec),
+    title: `Explored: ${scenario.id} breaks "${title}"`,
+    explain:
+      `Found by faultlab explore (${spec.who}): ${scenario.id} with ${describeFaults(spec.faults)} breaks ${spec.invariant} — ${spec.message}. ` +
+      `No smaller set of these faults breaks it.`,
+    tags: ['explored'],
+    inventory: {
+      items: scenario.inventory.items,
+      ...(canonicalJson(scenario.inventory.docs) === canonicalJson(DEFAULT_DOCS) ? {} : { docs: scenario.inventory.docs }),
+    },
+    task: scenario.task,
+    policy: { script: scenario.script.map((step) => (step.kind === 'finish' ? { finish: step.status } : { [step.name]: step.args })) },
+    faults: spec.faults.map((fault) => ({ kind: fault.kind, at: fault.at, ...(fault.qty !== undefined ? { qty: fault.qty } : {}) })),
+    expect: {},
+  };
+  const doc = new Document(data);
+  const flow = (path: Array<string | number>) => {
+    const node = doc.getIn(path, true) as { flow?: boolean } | undefined;
+    if (node) node.flow = true;
+  };
+  flow(['tags']);
+  for (const item of Object.keys(scenario.inventory.items)) flow(['inventory', 'items', item]);
+  flow(['task', 'items']);
+  flow(['task', 'allow']);
+  scenario.script.forEach((step, i) => step.kind === 'tool' && flow(['policy', 'script', i, step.name]));
+  spec.faults.forEach((_, i) => flow(['faults', i, 'at']));
+  flow(['expect']);
+  (doc.get('explain', true) as InstanceType<typeof Scalar>).type = Scalar.BLOCK_FOLDED;
+  const contents = doc.contents as { items: unknown[] };
+  const expect = contents.items.find((pair) => isPair(pair) && isScalar(pair.key) && pair.key.value === 'expect');
+  if (isPair(expect) && isScalar(expect.key)) {
+    expect.key.commentBefore = ' Nothing expected on purpose: the figures of a broken run are not ones to expect. The invariants\n are checked on every run, so the replay fails exactly where the schedule did.';
+  }
+  const schema = relative(dirname(file), SCENARIO_SCHEMA_PATH).split('\\').join('/');
+  return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 110, flowCollectionPadding: false })}`;
+}
+
+/** Write the replay into `dir` (created if need be); returns the file's path. */
+export function writeReplay(spec: ReplaySpec, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${replayId(spec)}.yaml`);
+  writeFileSync(file, replayYaml(spec, file));
+  return file;
+}
+
+/**
+ * A runner mutant as a runner file that `faultlab run --runner FILE` loads. (A store mutant cannot be one:
+ * `--runner` swaps the runner, never the tool.) Returns the file's path.
+ */
+export function writeMutantRunner(name: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.runner.ts`);
+  // The catalogue as this code loaded it: the TypeScript source (tests, tsx), else the compiled module.
+  const catalogue = import.meta.url.endsWith('.ts')
+    ? fileURLToPath(new URL('../mutants/catalogue.ts', import.meta.url))
+    : join(PACKAGE_ROOT, 'dist', 'src', 'mutants', 'catalogue.js');
+  let spec = relative(dirname(file), catalogue).split('\\').join('/');
+  if (!spec.startsWith('.')) spec = `./${spec}`;
+  writeFileSync(
+    file,
+    [
+      `// The mutant ${name} (src/mutants/catalogue.ts) as a runner file: faultlab run SCENARIO --runner THIS_FILE`,
+      `import { MUTANTS } from ${JSON.stringify(spec)};`,
+      '',
+      `export default MUTANTS.find((mutant) => mutant.name === ${JSON.stringify(name)})!.runner;`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** The command that replays a file, as a reader would type it from `cwd`. */
+export function replayCommand(file: string, runnerFlags: string, cwd: string): string {
+  const shown = relative(cwd, file);
+  const path = shown.startsWith('..') ? file : shown;
+  return `faultlab run ${path}${runnerFlags ? ` ${runnerFlags}` : ''}`;
+}

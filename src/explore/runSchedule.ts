@@ -1,0 +1,65 @@
+/**
+ * Run one schedule — a scenario with its own faults plus the added ones — and judge it by the invariants
+ * of SPEC §7 only: a new fault may well change the status or the figures the scenario expects, but no
+ * fault may break an invariant. The verdict is plain data, so it can come back from a worker thread.
+ */
+import { INVARIANTS } from '../check/invariants.js';
+import type { FaultKind, FaultSpec } from '../faults/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunResult } from '../sim/RunResult.js';
+import { simulate } from '../sim/simulate.js';
+import { outcomeOf } from './outcome.js';
+import type { Target } from './target.js';
+
+export interface Broken {
+  invariant: string;
+  message: string;
+}
+
+export interface Verdict {
+  outcome: string;
+  /** The invariants the run broke, in SPEC §7 order, each with its first message. */
+  broken: Broken[];
+  /** Per added fault (same order): did it take effect? (A fault pre-empted at its attempt by an earlier one did not.) */
+  tookEffect: boolean[];
+  /** Per added fault: did the run reach its point at all? (Reached but not in effect: pre-empted.) */
+  reached: boolean[];
+  /** Did every one of the scenario's own faults take effect? */
+  ownFaultsFired: boolean;
+}
+
+const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
+
+export function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): RunResult {
+  return simulate(scenario, {
+    runner: target.runner,
+    seed: target.seed,
+    storage: target.storage,
+    extraFaults: added,
+    ...(target.tool ? { tool: target.tool } : {}),
+  });
+}
+
+export function judge(run: RunResult, addedCount: number): Verdict {
+  const own = run.faults.length - addedCount;
+  const effective = new Set<number>();
+  const calls = new Set<number>();
+  const seqs = new Set<number>();
+  for (const event of run.trace) {
+    if (event.type === 'fault') effective.add(event.index);
+    else if (event.type === 'request' && event.by === 'runner' && event.call !== undefined) calls.add(event.call);
+    else if (event.type === 'saved') seqs.add(event.seq);
+  }
+  const added = run.faults.slice(own);
+  return {
+    outcome: outcomeOf(run),
+    broken: run.checks.filter((check) => !check.passed && INVARIANT_IDS.has(check.id)).map((check) => ({ invariant: check.id, message: check.message })),
+    tookEffect: added.map((fault) => effective.has(fault.index)),
+    reached: added.map(({ spec }) => (spec.kind === 'crash_after_event' ? spec.at.seq === undefined || seqs.has(spec.at.seq) : spec.at.call === undefined || calls.has(spec.at.call))),
+    ownFaultsFired: run.faults.slice(0, own).every((fault) => effective.has(fault.index)),
+  };
+}
+
+export function kindsOf(added: readonly FaultSpec[]): FaultKind[] {
+  return added.map((fault) => fault.kind);
+}

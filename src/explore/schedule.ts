@@ -1,0 +1,30 @@
+/**
+ * A schedule is the list of faults the explorer adds on top of a scenario's own. Depth 1 adds one fault,
+ * depth 2 two. Each added fault names its point by the global call number (attempt faults) or by the
+ * event's number in the log (crash_after_event), so a schedule is exact and can be written as YAML.
+ */
+import type { FaultKind, FaultSpec } from '../faults/types.js';
+import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
+import { canonicalJson } from '../sim/canonical.js';
+
+export type Schedule = readonly FaultSpec[];
+
+/** Every kind the explorer adds, in the order SPEC §5 applies them at one attempt, then the crash after an event. */
+export const EXPLORED_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];
+
+/** One string per schedule: equal schedules (whatever the order of their faults) get the same key. */
+export function scheduleKey(schedule: Schedule): string {
+  return schedule.map((fault) => canonicalJson(fault)).sort().join('|');
+}
+
+export function describeSchedule(schedule: Schedule): string {
+  return schedule.length === 0 ? 'no added fault' : schedule.map(describeFault).join(' + ');
+}
+
+export function attemptFault(kind: FaultKind, call: number): FaultSpec {
+  return { kind, at: { call } };
+}
+
+export function eventCrash(seq: number): FaultSpec {
+  return { kind: 'crash_after_event', at: { seq } };
+}

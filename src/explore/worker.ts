@@ -1,0 +1,36 @@
+/**
+ * A worker thread of the explorer: it resolves the runner once, then runs the tasks it is sent and posts
+ * back each task's tally (plain data). Started by pool.ts; not an entry point of its own.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Scenario } from '../scenario/types.js';
+import type { StorageKind } from '../sim/storage.js';
+import { runTask, type Task } from './task.js';
+import { resolveTarget, type RunnerSource } from './target.js';
+
+export interface WorkerSetup {
+  scenarios: Scenario[];
+  source: RunnerSource;
+  seed: number;
+  storage: StorageKind;
+  depth: number;
+}
+
+export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
+
+const setup = workerData as WorkerSetup;
+const target = await resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage });
+
+parentPort!.on('message', (request: WorkerRequest) => {
+  if ('stop' in request) {
+    parentPort!.close();
+    return;
+  }
+  try {
+    const tallies = request.tasks.map((task) => runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target).toData());
+    parentPort!.postMessage({ id: request.id, tallies });
+  } catch (error) {
+    parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });
+  }
+});
+parentPort!.postMessage({ ready: true });
