@@ -141,8 +141,11 @@ export function parseLesson(text: string): LessonDoc {
     for (const target of linkTargets(line)) doc.links.push({ target, line: n });
   });
 
-  if (fence !== null) doc.problems.push(`line ${(fence as Fence).start}: a fenced block is never closed`);
-  if (excerptSource !== null) doc.problems.push(`line ${excerptSource.line}: an excerpt comment must be followed at once by its fenced block`);
+  // The callback above reassigns both; TypeScript cannot see that, hence the explicit types.
+  const unclosed = fence as Fence | null;
+  const dangling = excerptSource as { line: number } | null;
+  if (unclosed !== null) doc.problems.push(`line ${unclosed.start}: a fenced block is never closed`);
+  if (dangling !== null) doc.problems.push(`line ${dangling.line}: an excerpt comment must be followed at once by its fenced block`);
   return doc;
 }
 
