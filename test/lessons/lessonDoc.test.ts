@@ -93,6 +93,11 @@ describe('reading a lesson', () => {
     expect(doc.problems).toEqual(['line 1: an excerpt comment must be followed at once by its fenced block']);
   });
 
+  it('refuses a fence never closed and an excerpt comment at the very end', () => {
+    expect(lesson(`${FENCE}sh`, 'faultlab list').problems).toEqual(['line 1: a fenced block is never closed']);
+    expect(lesson('text', '<!-- excerpt of: faultlab list -->').problems).toEqual(['line 2: an excerpt comment must be followed at once by its fenced block']);
+  });
+
   it('collects links outside code, and heading anchors as GitHub makes them', () => {
     const doc = lesson(
       '# Lesson',
