@@ -93,7 +93,7 @@ export function writeReplay(spec: ReplaySpec, dir: string): string {
  */
 export function writeMutantRunner(name: string, dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.runner.ts`);
+  const file = join(dir, `${name}.runner.mts`);
   // The catalogue as this code loaded it: the TypeScript source (tests, tsx), else the compiled module.
   const catalogue = import.meta.url.endsWith('.ts')
     ? fileURLToPath(new URL('../mutants/catalogue.ts', import.meta.url))

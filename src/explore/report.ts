@@ -80,7 +80,7 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
       ...(preempted > 0 ? [`${preempted} pre-empted by ${kind === 'crash_after_event' ? "the scenario's own crash at that event" : 'another fault at that attempt'}`] : []),
     ];
     const note = notes.length > 0 ? c.dim(`   never fired: ${notes.join(', ')}`) : '';
-    lines.push(`    ${pad(kind, 20)}${padStart(String(total.fired[kind]), 6)} / ${pad(String(total.planned[kind]), 6)}${note}`);
+    lines.push(`    ${pad(kind, 20)}${padStart(String(total.fired[kind]), 6)} / ${notes.length > 0 ? pad(String(total.planned[kind]), 6) : total.planned[kind]}${note}`);
   }
   if (total.ownPreempted > 0) {
     lines.push(c.dim(`    ${total.ownPreempted} schedule(s) pre-empted one of the scenario's own faults (the added fault changed the run first): reported here, not a violation.`));

@@ -1,0 +1,94 @@
+/**
+ * Every check can fail: each mutant is caught on a fixed scenario and by an explored schedule, each time by
+ * a named invariant; the explored catch is shrunk to a minimal scenario that `faultlab run` really fails on;
+ * and every invariant of SPEC §7 catches at least one mutant.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { INVARIANTS } from '../../src/check/invariants.js';
+import { describeFaults } from '../../src/faults/types.js';
+import { huntMutant, type MutantHunt } from '../../src/explore/mutants.js';
+import { writeMutantRunner, writeReplay } from '../../src/explore/replayFile.js';
+import { MUTANTS } from '../../src/mutants/catalogue.js';
+import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { simulate } from '../../src/sim/simulate.js';
+import { cli } from '../support.js';
+import { seventeen, tempDir } from './helpers.js';
+
+/** mutant → [fixed scenario, its invariant, explored scenario, minimal fault list, its invariant] */
+const EXPECTED: Record<string, [string, string, string, string, string]> = {
+  new_key_per_attempt: ['lost_reply', 'inv3', 'happy_path', 'transient at reserve attempt 1 call 4', 'inv3'],
+  version_before_ledger: ['lost_reply', 'inv5', 'happy_path', 'duplicate_delivery at reserve attempt 1 call 4', 'inv5'],
+  receipt_outside_transaction: ['crash_before_commit', 'inv1', 'happy_path', 'crash_before_commit at reserve attempt 1 call 4', 'inv1'],
+  contract_error_retried: ['payload_conflict', 'inv5', 'happy_path', 'concurrent_reserve at reserve attempt 1 call 4', 'inv5'],
+  no_budget_check: ['budget_exhausted', 'inv2', 'budget_exhausted', 'transient at read_doc attempt 1', 'inv2'],
+  pending_dropped_after_transient: ['lost_reply', 'inv6', 'happy_path', 'transient at reserve attempt 1 call 4', 'inv6'],
+  exhausted_reissued_with_new_key: ['lost_reply_no_retry', 'inv3', 'lost_reply_no_retry', 'lost_reply at reserve attempt 1', 'inv3'],
+  observation_saved_before_commit: ['happy_path', 'inv3', 'happy_path', 'transient at reserve attempt 1 call 4', 'inv6'],
+  finish_not_saved: ['happy_path', 'inv4', 'transient_read_exhausted', 'no fault', 'inv4'],
+  waits_for_lost_reply: ['crash_after_commit', 'inv7', 'happy_path', 'crash_before_commit at search_docs attempt 1 call 1', 'inv7'],
+};
+
+const short = (invariant: string | undefined) => invariant?.split('_')[0];
+const hunts = new Map<string, MutantHunt>();
+const hunt = (name: string) => {
+  if (!hunts.has(name)) hunts.set(name, huntMutant(MUTANTS.find((m) => m.name === name)!, seventeen()));
+  return hunts.get(name)!;
+};
+
+describe('the mutants', () => {
+  it('number at least eight, each with a name and a description', () => {
+    expect(MUTANTS.length).toBeGreaterThanOrEqual(8);
+    expect(Object.keys(EXPECTED).sort()).toEqual(MUTANTS.map((m) => m.name).sort());
+  });
+
+  for (const mutant of MUTANTS) {
+    it(`catches ${mutant.name} on a fixed scenario and on an explored schedule, naming the invariant`, () => {
+      const [fixedScenario, fixedInvariant, exploredScenario, minimal, exploredInvariant] = EXPECTED[mutant.name]!;
+      const { fixed, explored } = hunt(mutant.name);
+      expect([fixed?.scenario.id, short(fixed?.invariant)]).toEqual([fixedScenario, fixedInvariant]);
+      expect([explored?.scenario.id, short(explored?.invariant)]).toEqual([exploredScenario, exploredInvariant]);
+      expect(explored!.found.length).toBe(1);
+      expect(describeFaults(explored!.minimal)).toBe(minimal);
+    }, 30_000);
+  }
+
+  it('has every invariant of SPEC §7 catch at least one mutant', () => {
+    const caught = new Set(MUTANTS.flatMap((m) => [hunt(m.name).fixed?.invariant, hunt(m.name).explored?.invariant]));
+    for (const { id } of INVARIANTS) expect(caught, id).toContain(id);
+  }, 60_000);
+});
+
+describe('a mutant caught by exploration is replayed by faultlab run', () => {
+  const dir = tempDir();
+  for (const mutant of MUTANTS.filter((m) => m.runner !== ReferenceRunner)) {
+    it(`fails the minimal scenario of ${mutant.name} with the same invariant, through the CLI`, async () => {
+      const { explored } = hunt(mutant.name);
+      const file = writeReplay({ scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, message: explored!.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, dir);
+      const runner = writeMutantRunner(mutant.name, dir);
+      const out = await cli(['run', file, '--runner', runner, '--json']);
+      expect(out.code, out.stderr).toBe(1);
+      const doc = JSON.parse(out.stdout) as { scenarios: Array<{ violations: Array<{ check: string }> }> };
+      const failed = doc.scenarios[0]!.violations.map((v) => v.check);
+      expect(failed).toContain(explored!.invariant);
+      expect(failed).not.toContain('faults_fired');
+      // ... and the reference runner passes the same file: the schedule is fair, the mutant is wrong.
+      expect((await cli(['run', file, '--json'])).code).toBe(0);
+    }, 30_000);
+  }
+
+  for (const mutant of MUTANTS.filter((m) => m.runner === ReferenceRunner)) {
+    // `faultlab run --runner` swaps the runner, not the tool: a store mutant's replay is loaded from the file
+    // and simulated with that store, as `faultlab run` would.
+    it(`fails the minimal scenario of the store mutant ${mutant.name} with the same invariant`, () => {
+      const { explored } = hunt(mutant.name);
+      const file = writeReplay({ scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, message: explored!.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, dir);
+      expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*scenario\.schema\.json$/);
+      const replay = loadScenario(file);
+      const broken = simulate(replay, { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
+      expect(broken.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual([explored!.invariant]);
+      expect(simulate(replay, { storage: 'memory' }).passed).toBe(true);
+    }, 30_000);
+  }
+});
