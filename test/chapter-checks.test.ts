@@ -147,10 +147,10 @@ describe('chapter checks', () => {
   it('a transient read changes nothing', () => {
     const r = run('transient_read');
     const failed = events(r, 'reply').find((e) => !e.outcome.ok)!;
-    expect(failed.outcome).toMatchObject({ ok: false, error: { class: 'TransientError', message: 'transient', certainty: 'definite' } });
+    expect(failed.outcome).toMatchObject({ ok: false, error: { class: 'TransientError', message: 'unavailable', certainty: 'definite' } });
     const failedStep = failed.step;
     expect(events(r, 'db').filter((e) => e.step === failedStep)).toEqual([]); // the tool never ran
-    expect(r.log.map((e) => e.label)).toContain('transient:transient');
+    expect(r.log.map((e) => e.label)).toContain('transient:unavailable');
   });
 
   it('lost_reply leaves the effect committed', () => {

@@ -8,9 +8,9 @@ import type { Check } from './types.js';
 const MEANING = {
   status: 'the terminal status of the run',
   calls: 'every attempt is one call, retries included',
-  ledger: 'one ledger row per effect (all tasks)',
+  ledger: 'one ledger row per effect, all tasks counted',
   stock: 'what is left on the shelf',
-  pending: 'the action still pending at the end (kept when its outcome is unknown)',
+  pending: 'the action still pending at the end, kept while its outcome is unknown',
   observations: 'the tools whose results the runner recorded',
 } as const;
 
@@ -25,7 +25,7 @@ function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Ch
     actual,
     message: passed
       ? `${id} is ${JSON.stringify(actual)} as expected`
-      : `${id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)} (${MEANING[id]})`,
+      : `${id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)} — ${MEANING[id]}`,
   };
 }
 

@@ -91,15 +91,16 @@ export function inv2(run: RunResult): Check {
 export function inv3(run: RunResult): Check {
   const problems: string[] = [];
   for (const [decision, attempts] of attemptsByDecision(run)) {
-    const first = attempts[0]!.state.pending!;
+    const first = attempts[0]!.state;
     for (const attempt of attempts.slice(1)) {
       const pending = attempt.state.pending!;
-      if (!same(first, pending)) {
-        const keyChanged = first.args.key !== pending.args.key;
+      if (!same(first.pending, pending)) {
+        const keyChanged = first.pending!.args.key !== pending.args.key;
+        const which = `${pending.name} (decision ${decision}) at call ${attempt.state.calls}`;
         problems.push(
           keyChanged
-            ? `${first.name} (decision ${decision}) attempt ${attempt.state.attempts} used key ${short(pending.args.key)}, attempt ${attempts[0]!.state.attempts} used ${short(first.args.key)}: a retry must reuse the key made when the action was prepared`
-            : `${first.name} (decision ${decision}) attempt ${attempt.state.attempts} changed its args from ${canonicalJson(first.args)} to ${canonicalJson(pending.args)}: a retry must carry the pending action unchanged`,
+            ? `${which} used key ${short(pending.args.key)}, but its first attempt (call ${first.calls}) used ${short(first.pending!.args.key)}: a retry must reuse the key made when the action was prepared`
+            : `${which} changed its args from ${canonicalJson(first.pending!.args)} to ${canonicalJson(pending.args)}: a retry must carry the pending action unchanged`,
         );
       }
     }

@@ -3,12 +3,24 @@
  * the run a broken scenario, not a pass. And a runner that throws is reported as such, with the step.
  */
 import { describeFault } from '../faults/types.js';
+import { isTerminal } from '../runner/state.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { Check } from './types.js';
+
+/** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
+function endedNormally(run: RunResult): boolean {
+  return run.runnerError === null && isTerminal(run.state?.status);
+}
+
+/** A listed fault never fired although the run ended normally: the scenario tested nothing at that point. */
+export function isBrokenScenario(run: RunResult): boolean {
+  return endedNormally(run) && run.faults.some((f) => f.firedAt === null);
+}
 
 export function checkFaultsFired(run: RunResult): Check {
   const unfired = run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec));
   const passed = unfired.length === 0;
+  const early = run.runnerError ? `the runner threw at step ${run.runnerError.step}` : `the run never ended`;
   return {
     id: 'faults_fired',
     kind: 'scenario',
@@ -18,7 +30,9 @@ export function checkFaultsFired(run: RunResult): Check {
     actual: run.faults.length - unfired.length,
     message: passed
       ? `all ${run.faults.length} listed fault(s) fired`
-      : `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`,
+      : endedNormally(run)
+        ? `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`
+        : `${unfired.join('; ')} never fired: the run stopped before that point (${early})`,
   };
 }
 

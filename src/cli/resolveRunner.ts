@@ -1,5 +1,5 @@
 /**
- * `--runner reference | learner | PATH`. The learner's file is loaded from its TypeScript source with tsx,
+ * `--runner reference | learner | mutant:NAME | PATH`. The learner's file is loaded from its TypeScript source with tsx,
  * so an edit shows up at the next run with no build step. Runner classes are recognised by shape (a
  * class whose prototype has `step`), not by identity: a file loaded from source has its own copy of
  * BaseRunner, and that is fine.
@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../paths.js';
+import type { ToolDeps, InventoryTool } from '../inventory/InventoryTool.js';
+import { MUTANTS } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { UsageError } from './io.js';
@@ -16,6 +18,8 @@ export const LEARNER_FILE = join(PACKAGE_ROOT, 'src', 'runner', 'LearnerRunner.t
 
 export interface ResolvedRunner {
   runner: RunnerClass;
+  /** A deliberately broken store goes with some mutants. */
+  tool?: new (deps: ToolDeps) => InventoryTool;
   /** What to call it in messages: `reference`, `learner` or the file path. */
   label: string;
   file?: string;
@@ -23,9 +27,14 @@ export interface ResolvedRunner {
 
 export async function resolveRunner(name: string | undefined, cwd: string): Promise<ResolvedRunner> {
   if (name === undefined || name === 'reference') return { runner: ReferenceRunner, label: 'reference' };
+  if (name.startsWith('mutant:')) {
+    const mutant = MUTANTS.find((m) => m.name === name.slice('mutant:'.length));
+    if (mutant === undefined) throw new UsageError(`--runner ${name}: no such mutant (known: ${MUTANTS.map((m) => `mutant:${m.name}`).join(', ')})`);
+    return { runner: mutant.runner, tool: mutant.tool, label: name };
+  }
   const file = name === 'learner' ? LEARNER_FILE : isAbsolute(name) ? name : resolve(cwd, name);
   if (!existsSync(file)) {
-    throw new UsageError(`--runner ${name}: no such file ${file} (use reference, learner, or a path to a .ts/.js file exporting a runner class)`);
+    throw new UsageError(`--runner ${name}: no such file ${file} (use reference, learner, mutant:NAME, or a path to a .ts/.js file exporting a runner class)`);
   }
   return { runner: await loadRunnerClass(file), label: name === 'learner' ? 'learner' : name, file };
 }

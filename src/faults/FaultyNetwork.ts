@@ -75,7 +75,7 @@ export class FaultyNetwork implements ToolClient {
     const transient = has('transient');
     if (transient) {
       this.#fired(transient);
-      throw this.#fail(request.name, new TransientError('transient', { definite: true }));
+      throw this.#fail(request.name, new TransientError('unavailable', { definite: true }));
     }
     let crashBefore = has('crash_before_commit');
     if (crashBefore && request.name !== 'reserve') {

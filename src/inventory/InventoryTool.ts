@@ -119,7 +119,10 @@ export class InventoryTool {
     if (stored !== undefined) {
       // 1. a receipt for this key: the same request again gets the original answer; another payload is refused
       if (stored.fingerprint !== print) {
-        throw new ContractError('PAYLOAD_CONFLICT', `key ${args.key} was first used with other arguments`);
+        throw new ContractError(
+          'PAYLOAD_CONFLICT',
+          `key ${args.key} already holds the receipt of another request (${stored.item_id} ×${stored.qty}); this one asks ${args.item} ×${args.qty} at expected_version ${args.expected_version} — resend the original arguments, or give a new intent its own key`,
+        );
       }
       return JSON.parse(stored.result) as Receipt;
     }
@@ -155,7 +158,7 @@ interface Statements {
   search: Stmt<[{ p: string }], { doc_id: string }>;
   doc: Stmt<[string], { doc_id: string; title: string; body: string }>;
   item: Stmt<[string], { available: number; version: number }>;
-  receipt: Stmt<[string], { fingerprint: string; result: string }>;
+  receipt: Stmt<[string], { fingerprint: string; result: string; item_id: string; qty: number }>;
   take: Stmt<[number, string]>;
   record: Stmt;
 }
@@ -174,8 +177,8 @@ function prepareStatements(db: Database.Database): Statements {
     item: db.prepare<[string], { available: number; version: number }>(
       'SELECT available, version FROM items WHERE item_id = ?',
     ),
-    receipt: db.prepare<[string], { fingerprint: string; result: string }>(
-      'SELECT fingerprint, result FROM ledger WHERE key = ?',
+    receipt: db.prepare<[string], { fingerprint: string; result: string; item_id: string; qty: number }>(
+      'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
     ),
     take: db.prepare<[number, string]>('UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?'),
     record: db.prepare(

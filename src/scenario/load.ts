@@ -1,6 +1,6 @@
 /**
  * YAML in, typed scenarios out. Targets may be files, folders (their *.yaml, not recursive) or scenario
- * ids (looked up in scenarios/ and scenarios/pillars/). Every problem in every file is collected before
+ * ids (looked up in scenarios/, scenarios/pillars/ and scenarios/lessons/). Every problem in every file is collected before
  * anything is reported, so one run shows a teacher all that is wrong, each at its file, line and column.
  *
  * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
@@ -48,7 +48,7 @@ export function resolveTargets(targets: readonly string[], problems: ScenarioPro
     } else if (existsSync(target)) {
       files.push(target);
     } else {
-      const byId = [join(SCENARIOS_DIR, `${target}.yaml`), join(SCENARIOS_DIR, 'pillars', `${target}.yaml`)].find((f) => existsSync(f));
+      const byId = ['', 'pillars', 'lessons'].map((sub) => join(SCENARIOS_DIR, sub, `${target}.yaml`)).find((f) => existsSync(f));
       if (byId) files.push(byId);
       else problems.push({ file: target, line: 0, col: 0, field: '', message: 'no such file, folder or scenario id (see `faultlab list`)' });
     }

@@ -1,4 +1,5 @@
 /** The table at the end of `faultlab run`: one line per scenario with its figures and verdict. */
+import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../sim/RunResult.js';
 import { pad, padStart } from './format.js';
 import type { Style } from './style.js';
@@ -21,7 +22,9 @@ export function summaryRow(run: RunResult): SummaryRow {
   const stock = Object.keys(run.scenario.expect.stock ?? (camera ? { camera: 0 } : {}))
     .map((item) => `${item} ${run.db.items.find((i) => i.item_id === item)?.available ?? '-'}`)
     .join(', ');
-  const failed = run.checks.find((c) => !c.passed);
+  // The most telling failure first: an exception, then a broken rule, then the figures it led to.
+  const rank = { runner: 0, invariant: 1, scenario: 2, expectation: 3 } as const;
+  const failed = run.checks.filter((c) => !c.passed).sort((a, b) => rank[a.kind] - rank[b.kind])[0];
   return {
     id: run.scenario.id,
     ...(run.scenario.order !== undefined ? { order: run.scenario.order } : {}),
@@ -30,7 +33,7 @@ export function summaryRow(run: RunResult): SummaryRow {
     ledger: String(run.db.ledger.length),
     stock,
     passed: run.passed,
-    broken: run.checks.some((c) => c.id === 'faults_fired' && !c.passed),
+    broken: isBrokenScenario(run),
     ...(failed ? { firstProblem: failed.message } : {}),
   };
 }

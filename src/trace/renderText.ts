@@ -3,8 +3,10 @@
  * what the database really did, the fault that fired, what the runner was told (definite or indefinite),
  * the crash and the recovery — then every check with expected vs actual.
  */
+import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { Check } from '../check/types.js';
 import { describeFault, describeFaults } from '../faults/types.js';
+import { idempotencyKey } from '../inventory/keys.js';
 import type { RunnerState } from '../runner/state.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { TraceEvent, TraceEventOf } from './events.js';
@@ -47,7 +49,7 @@ export function renderEvents(run: RunResult, style: Style): string {
   for (const event of run.trace) {
     switch (event.type) {
       case 'saved':
-        lines.push(savedLine(event, previous, style));
+        lines.push(savedLine(event, previous, run, style));
         previous = event.state;
         truth = null;
         break;
@@ -62,6 +64,9 @@ export function renderEvents(run: RunResult, style: Style): string {
         const who = event.by === 'other' ? 'other client: ' : '';
         if (event.ledgerHit) {
           lines.push(SUB + c.cyan(`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`));
+          if (event.by === 'runner' && previous?.attempts === 1) {
+            lines.push(SUB + c.yellow('  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?'));
+          }
           if (event.by === 'runner') truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
         } else if (event.committed) {
           lines.push(SUB + c.cyan(`${who}db: ${formatDiff(event.diff)} · committed`));
@@ -101,26 +106,39 @@ export function renderEvents(run: RunResult, style: Style): string {
   return lines.join('\n');
 }
 
-function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, style: Style): string {
+function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, run: RunResult, style: Style): string {
   const { c } = style;
   const st = event.state;
   const label = colorLabel(event.label, st, style);
   const head = `${padStart(`${event.t}ms`, 8)} ${padStart(String(event.step), 4)} ${padStart(String(event.seq), 3)}  ${label}${' '.repeat(Math.max(1, 22 - event.label.length))}${padStart(String(st.calls), 5)}  `;
   let detail = '';
   if (event.label === 'started') detail = `task ${st.task.id}`;
-  else if (event.label === 'prepared') detail = `${formatAction(st.pending)}${st.pending?.args.key !== undefined ? c.dim('  ← key made once, here') : ''}`;
-  else if (event.label === 'attempt_started') detail = `${formatAction(st.pending)} · attempt ${st.attempts}`;
+  else if (event.label === 'prepared') detail = `${formatAction(st.pending)}${keyNote(st, run, style)}`;
+  else if (event.label === 'attempt_started') {
+    const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
+    detail = `${formatAction(st.pending)} · attempt ${st.attempts}${changed ? c.red.bold('  ⚠ the key changed since the last save of this action') : ''}`;
+  }
   else if (event.label === 'observed') {
     const name = previous?.pending?.name;
     detail = name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed';
   } else if (event.label.startsWith('transient:')) {
     detail =
       st.status === 'retry_exhausted'
-        ? c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending?.name ?? 'the action'} stays pending (its effect may have happened)`)
+        ? c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending?.name ?? 'the action'} stays pending${st.pending?.name === 'reserve' ? ' (its effect may have happened)' : ''}`)
         : `${st.pending?.name ?? '?'} stays pending · attempt ${st.attempts} of ${st.task.max_retries + 1}`;
   } else if (st.status !== 'running') detail = st.result?.error ? `${st.status}: ${st.result.error}` : st.status;
   else detail = st.pending ? `${formatAction(st.pending)} · attempt ${st.attempts}` : '';
   return head + detail;
+}
+
+/** Where the key on a prepared reserve came from: made from the intent here, or given by the policy. */
+function keyNote(state: RunnerState, run: RunResult, style: Style): string {
+  const action = state.pending;
+  if (action?.name !== 'reserve' || action.args.key === undefined) return '';
+  const step = run.scenario.script[state.decisions - 1];
+  if (step?.kind === 'tool' && step.args.key !== undefined) return style.c.dim('  ← key given by the policy');
+  const derived = idempotencyKey(state.task.id, action.args as { item: unknown; qty: unknown });
+  return action.args.key === derived ? style.c.dim('  ← key made once, here (task, item, qty)') : style.c.red('  ← a key not derived from the intent');
 }
 
 function colorLabel(label: string, state: RunnerState, style: Style): string {
@@ -144,7 +162,7 @@ function replyLines(event: TraceEventOf<'reply'>, truth: string | null, style: S
   const e = event.outcome.error;
   const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
   let meaning: string;
-  if (e.class === 'ContractError') meaning = 'definite: refused, nothing changed — never retried';
+  if (e.class === 'ContractError') meaning = 'definite: this request was refused and changed nothing — never retried';
   else if (e.certainty === 'definite') meaning = 'definite: the tool never ran — safe to retry';
   else meaning = 'INDEFINITE: the effect may have happened — retry only with the same key';
   const lines = [SUB + c.red(`${who}✘ ${name} · `) + (e.certainty === 'indefinite' ? c.red.bold(meaning) : c.red(meaning)) + (event.delivered ? '' : c.dim(' (never delivered)'))];
@@ -181,8 +199,7 @@ export function figures(run: RunResult): string {
 
 export function renderVerdict(run: RunResult, style: Style): string {
   const { c } = style;
-  const broken = run.checks.some((ch) => ch.id === 'faults_fired' && !ch.passed);
-  const word = run.passed ? c.green.bold('PASS') : broken ? c.red.bold('BROKEN SCENARIO') : c.red.bold('FAIL');
+  const word = run.passed ? c.green.bold('PASS') : isBrokenScenario(run) ? c.red.bold('BROKEN SCENARIO') : c.red.bold('FAIL');
   return `  ${word} ${run.scenario.id}: ${figures(run)}${run.crashes > 0 ? ` · ${run.crashes} crash(es) recovered` : ''}\n`;
 }
 

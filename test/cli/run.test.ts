@@ -58,8 +58,8 @@ describe('faultlab run', () => {
     const [s] = JSON.parse(out.stdout).scenarios;
     expect(s.passed).toBe(false);
     expect(s.violations).toEqual([
-      { check: 'calls', expected: 4, actual: 5, message: 'calls: expected 4, got 5 (every attempt is one call, retries included)' },
-      { check: 'ledger', expected: 2, actual: 1, message: 'ledger: expected 2, got 1 (one ledger row per effect (all tasks))' },
+      { check: 'calls', expected: 4, actual: 5, message: 'calls: expected 4, got 5 — every attempt is one call, retries included' },
+      { check: 'ledger', expected: 2, actual: 1, message: 'ledger: expected 2, got 1 — one ledger row per effect, all tasks counted' },
     ]);
   });
 

@@ -19,7 +19,8 @@ import { resolveRunner } from '../resolveRunner.js';
 export const RUN_HELP = `faultlab run [SCENARIO…] [options]
   Run scenarios (files, folders or ids; default: the 17 in scenarios/) and show each trace.
     --seed N          seed for the virtual clock and rng (default ${DEFAULT_SEED}); same seed, same trace
-    --runner NAME     reference (default), learner (src/runner/LearnerRunner.ts), or a .ts/.js file
+    --runner NAME     reference (default), learner (src/runner/LearnerRunner.ts), mutant:NAME (a deliberately
+                      broken runner or store, see src/mutants/catalogue.ts), or a .ts/.js file exporting a runner
     --quiet           the summary only
     --json            one JSON document on stdout, nothing else
     --no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)
@@ -46,7 +47,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (storage !== 'file' && storage !== 'memory') throw new UsageError(`--storage must be file or memory, got ${values.storage}`);
   const loaded = loadAll(positionals);
   if (values['keep-db'] !== undefined && loaded.length !== 1) throw new UsageError('--keep-db needs exactly one scenario');
-  const { runner, label } = await resolveRunner(values.runner, io.cwd);
+  const { runner, tool, label } = await resolveRunner(values.runner, io.cwd);
 
   const rows: SummaryRow[] = [];
   const json: unknown[] = [];
@@ -55,7 +56,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   loaded.forEach((one, index) => {
     const position = `${index + 1}/${total}`;
     if (one.type === 'runner') {
-      const run = simulate(one.scenario, { runner, seed, storage, ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) });
+      const run = simulate(one.scenario, { runner, seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) });
       runs.push(run);
       rows.push(summaryRow(run));
       if (values.json) json.push(runToJson(run));
