@@ -34,3 +34,13 @@ export {
   type DurableOperation,
   type LayerOutcome,
 } from './DurabilityLayer.js';
+
+export {
+  runPillarScenario,
+  renderPillarRun,
+  pillarScenarioSchemaPath,
+  ScenarioInputError,
+  type PillarRun,
+  type PillarScenario,
+  type PillarTraceEvent,
+} from './scenarios/index.js';

@@ -69,7 +69,10 @@ export const resumableTaskExperiment: Experiment = {
     try {
       before = process('process 1');
     } catch (error) {
-      if (!(error instanceof Crashed)) throw error;
+      if (!(error instanceof Crashed)) {
+        db.close();
+        throw error;
+      }
       before = (error as Crashed & { ran: string[] }).ran;
       crashed = true;
       db = crashAndReopen(db);
@@ -77,9 +80,14 @@ export const resumableTaskExperiment: Experiment = {
       ctx.clock.advance(setup.recover_after_ms);
       ctx.emit({ type: 'scenario.recovered', text: 'process 2 starts on the same database' });
     }
-    const after = crashed ? process('process 2') : [];
-    const saved = new CheckpointStore({ db, clock: ctx.clock, config: ctx.config.checkpoint }).list().length;
-    db.close();
+    let after: string[] = [];
+    let saved: number;
+    try {
+      after = crashed ? process('process 2') : [];
+      saved = new CheckpointStore({ db, clock: ctx.clock, config: ctx.config.checkpoint }).list().length;
+    } finally {
+      db.close();
+    }
     return {
       effects_per_phase: effects,
       restored_phase: restoredPhase,
