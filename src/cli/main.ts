@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
+import { gradeCommand, GRADE_HELP } from './commands/grade.js';
 import { listCommand, LIST_HELP } from './commands/list.js';
 import { runCommand, RUN_HELP } from './commands/run.js';
 import { EXIT, processIo, UsageError, type Io } from './io.js';
@@ -16,6 +17,7 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 export const commands = new Map<string, { run: Command; help: string }>([
   ['run', { run: runCommand, help: RUN_HELP }],
   ['list', { run: listCommand, help: LIST_HELP }],
+  ['grade', { run: gradeCommand, help: GRADE_HELP }],
   ['explore', { run: exploreCommand, help: EXPLORE_HELP }],
 ]);
 

@@ -1,0 +1,110 @@
+/**
+ * `faultlab grade [FILE_OR_DIR…]`: grade learners' runners against the scenarios, and say precisely what to
+ * do next. Exit 0 only when every scenario of every submission passes, 1 otherwise, 2 for bad input.
+ */
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { findSubmissions } from '../../grade/findSubmissions.js';
+import { DEFAULT_TIMEOUT_MS, gradeSubmission, gradeSubmissions, ReferenceRuns } from '../../grade/gradeSubmission.js';
+import { HINT_LEVELS } from '../../grade/hints.js';
+import { toExercismFile } from '../../grade/reporters/exercism.js';
+import { toJUnit } from '../../grade/reporters/junit.js';
+import { renderClassSummary, renderFooter, renderHeader, renderScenario, renderSubmission } from '../../grade/reporters/terminal.js';
+import { displayPath, shellWord } from '../../grade/replay.js';
+import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
+import { loadScenarios } from '../../scenario/load.js';
+import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { parseSeed } from '../options.js';
+import { LEARNER_FILE } from '../resolveRunner.js';
+
+export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
+  Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
+  and why, where the run left the reference's path, the command to replay it and the lesson to read; then the
+  score and a hint. A folder holds one submission per .ts/.js file, or per sub-folder with a LearnerRunner.ts.
+    --scenarios DIR   grade against these scenario files instead of the 17 (e.g. held-out cases)
+    --hint N          climb the hint ladder: 1 (default), 2 or 3
+    --json FILE       write Exercism results.json (v3); several submissions: one entry each
+    --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
+    --seed N          seed for the virtual clock and rng (default 42)
+    --timeout MS      stop a scenario whose run takes longer (default ${DEFAULT_TIMEOUT_MS})
+    --no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)`;
+
+function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(`${option} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export async function gradeCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      scenarios: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      hint: { type: 'string' },
+      seed: { type: 'string' },
+      timeout: { type: 'string' },
+      'no-color': { type: 'boolean' },
+    },
+  });
+  const style = chooseStyle(io, { noColor: values['no-color'] });
+  const seed = parseSeed(values.seed);
+  const hintLevel = positiveInteger('--hint', values.hint, 1, HINT_LEVELS);
+  const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS);
+  const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
+  if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
+  const scenarios = loadScenarios((values.scenarios ?? []).map((target) => resolve(io.cwd, target)));
+  if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+
+  // The command that grades the same thing again, for "more: … --hint 2".
+  const sameOptions = [
+    ...(values.scenarios ?? []).flatMap((s) => ['--scenarios', shellWord(s)]),
+    ...(values.seed !== undefined ? ['--seed', values.seed] : []),
+    ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
+  ];
+  const gradeAgain = (files: string[]) =>
+    files.length === 0 && sameOptions.length === 0 ? 'npm run grade --' : ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' ');
+  const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
+  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, references: new ReferenceRuns() };
+
+  let submissions: SubmissionGrade[];
+  if (found.files.length === 1) {
+    // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
+    const file = found.files[0]!;
+    io.stdout.write(renderHeader({ file: displayPath(file, io.cwd) }, scenarios.length, seed, style));
+    const shown: ScenarioGrade[] = [];
+    const submission = await gradeSubmission(file, {
+      ...options,
+      onScenario: (grade) => {
+        io.stdout.write(renderScenario(grade, shown, style));
+        shown.push(grade);
+      },
+    });
+    io.stdout.write(renderFooter(submission, style, terminal));
+    submissions = [submission];
+  } else {
+    const concurrency = Math.min(4, availableParallelism());
+    submissions = await gradeSubmissions(found.files, { ...options, concurrency });
+    for (const submission of submissions) {
+      io.stdout.write(renderSubmission(submission, seed, style, { ...terminal, gradeCommand: gradeAgain([submission.file]) }) + '\n');
+    }
+    io.stdout.write(renderClassSummary(submissions, style));
+  }
+
+  const wrote: string[] = [];
+  if (values.json !== undefined) {
+    writeFileSync(resolve(io.cwd, values.json), JSON.stringify(toExercismFile(submissions), null, 2) + '\n');
+    wrote.push(`${values.json} (Exercism results.json v3)`);
+  }
+  if (values.junit !== undefined) {
+    writeFileSync(resolve(io.cwd, values.junit), toJUnit(submissions, seed));
+    wrote.push(`${values.junit} (JUnit XML)`);
+  }
+  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(' and ')}\n`));
+  return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
+}

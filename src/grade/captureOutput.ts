@@ -1,0 +1,43 @@
+/**
+ * What the learner prints while a scenario runs (console.log and friends, or process.stdout/stderr) is
+ * theirs: it is passed on as it is written — so that what a hanging run printed before it hung survives
+ * the thread being killed — and reported with the scenario (Exercism's per-test `output`) instead of
+ * landing in the middle of the grader's report. Only installed inside the grader's worker thread.
+ */
+import { format } from 'node:util';
+
+/** Pass on at most this much per scenario; reporters cap it further (Exercism: 500 characters). */
+export const MAX_OUTPUT_CHARS = 64 * 1024;
+
+export interface OutputCapture {
+  /** Start counting afresh for the next scenario. */
+  reset(): void;
+}
+
+/** Route the thread's console and standard streams to `sink`, at most MAX_OUTPUT_CHARS per scenario. */
+export function captureOutput(sink: (text: string) => void): OutputCapture {
+  let sent = 0;
+  const append = (chunk: string) => {
+    const room = MAX_OUTPUT_CHARS - sent;
+    if (room <= 0) return;
+    const text = chunk.length > room ? `${chunk.slice(0, room)}\n… (the rest was not kept)\n` : chunk;
+    sent += chunk.length;
+    sink(text);
+  };
+  for (const method of ['log', 'info', 'debug', 'warn', 'error', 'trace'] as const) {
+    console[method] = (...args: unknown[]) => append(format(...args) + '\n');
+  }
+  const write = (chunk: unknown, ...rest: unknown[]) => {
+    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  };
+  process.stdout.write = write as typeof process.stdout.write;
+  process.stderr.write = write as typeof process.stderr.write;
+  return {
+    reset() {
+      sent = 0;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * From a learner's finished run to the one thing to tell them first. An exception comes first (with the
+ * step and the line in their file), then a broken invariant — the rule, with its reason — then the
+ * scenario's figures, and last a fault the run never reached. The same reading serves the grader and
+ * the classroom assertions.
+ */
+import { INVARIANTS } from '../check/invariants.js';
+import type { Check } from '../check/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunResult } from '../sim/RunResult.js';
+import { formatValue } from '../trace/format.js';
+import type { Problem, ProblemId } from './types.js';
+
+const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((inv) => inv.id));
+
+/** `inv3 every attempt of a pending action used its key and args`: how the trace's check list names it. */
+export function checkTitle(check: Check): string {
+  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${check.title}` : check.title;
+}
+
+/** `calls expected 5, got 6` for each scenario figure the run got wrong. */
+export function wrongFigures(run: RunResult): string[] {
+  return run.checks.filter((c) => c.kind === 'expectation' && !c.passed).map((c) => `${c.title} expected ${formatValue(c.expected)}, got ${formatValue(c.actual)}`);
+}
+
+/** What the scenario expects, in the words `figures()` uses for what the run got. */
+export function expectedFigures(scenario: Scenario): string {
+  const e = scenario.expect;
+  const parts: string[] = [];
+  if (e.status !== undefined) parts.push(e.status);
+  if (e.calls !== undefined) parts.push(`calls ${e.calls}`);
+  if (e.ledger !== undefined) parts.push(`ledger ${e.ledger}`);
+  for (const [item, n] of Object.entries(e.stock ?? {})) parts.push(`stock ${item} ${n}`);
+  return parts.join(' · ');
+}
+
+/** The first frame of a stack that lies in `file`, as `path:line` (path as `display` gives it). */
+export function locate(stack: string | undefined, file: string | undefined, display: (path: string) => string): string | undefined {
+  if (stack === undefined || file === undefined) return undefined;
+  for (const line of stack.split('\n')) {
+    const at = line.indexOf(file);
+    if (at === -1) continue;
+    const m = /^(.*?):(\d+)(?::\d+)?\)?$/.exec(line.slice(at));
+    if (m) return `${display(m[1]!)}:${m[2]}`;
+  }
+  return undefined;
+}
+
+function exceptionProblem(run: RunResult, learnerFile: string | undefined, display: (path: string) => string): Problem | null {
+  const error = run.runnerError;
+  if (error === null) return null;
+  const id: ProblemId =
+    error.name === 'NotImplementedError' ? 'not_implemented' : error.name === 'DeterminismError' ? 'determinism' : error.name === 'AsyncStepError' ? 'async_step' : 'runner_error';
+  const where = locate(error.stack, learnerFile, display);
+  return {
+    id,
+    title: `${error.name} at step ${error.step}`,
+    message: `the runner threw ${error.name} at step ${error.step}${where ? ` (${where})` : ''}: ${error.message}`,
+    ...(where ? { where } : {}),
+  };
+}
+
+/** The first problem of a run, or null when every check held. */
+export function firstProblem(run: RunResult, learnerFile?: string, display: (path: string) => string = (p) => p): Problem | null {
+  const thrown = exceptionProblem(run, learnerFile, display);
+  if (thrown !== null) return thrown;
+  const failed = run.checks.filter((c) => !c.passed);
+  const invariant = failed.find((c) => INVARIANT_IDS.has(c.id));
+  if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message };
+  const figure = failed.find((c) => c.kind === 'expectation');
+  if (figure) {
+    const id = (figure.id.startsWith('stock.') ? 'stock' : figure.id) as ProblemId;
+    return { id, title: figure.title, message: figure.message };
+  }
+  const unfired = failed.find((c) => c.id === 'faults_fired');
+  if (unfired) {
+    const what = unfired.message.replace(/^broken scenario: /, '').replace(/ — the run never reached.*$/, '');
+    return { id: 'fault_not_reached', title: 'the scenario\'s fault never fired', message: `${what}: your run never reached the point where it strikes, so this scenario tested nothing there` };
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+/**
+ * Which files are submissions. A file named on the command line is one. A folder holds one per runner
+ * file directly inside it (`alice.ts`, `bob.ts`), and one per sub-folder that has a LearnerRunner file
+ * (`alice/LearnerRunner.ts`, which may import helpers next to it). Declaration files, tests and names
+ * starting with `_` or `.` are not submissions.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const RUNNER_FILE = /^[^_.].*(?<!\.d)(?<!\.test)\.(ts|mts|js|mjs)$/;
+const LEARNER_NAMES = ['LearnerRunner.ts', 'LearnerRunner.mts', 'LearnerRunner.js', 'LearnerRunner.mjs'];
+
+export interface FoundSubmissions {
+  files: string[];
+  /** Targets that are neither a file nor a folder with submissions in it. */
+  problems: string[];
+}
+
+export function findSubmissions(targets: readonly string[], cwd: string): FoundSubmissions {
+  const files: string[] = [];
+  const problems: string[] = [];
+  for (const target of targets) {
+    const path = resolve(cwd, target);
+    if (!existsSync(path)) {
+      problems.push(`${target}: no such file or folder`);
+      continue;
+    }
+    if (!statSync(path).isDirectory()) {
+      files.push(path);
+      continue;
+    }
+    const found: string[] = [];
+    for (const name of readdirSync(path).sort()) {
+      const entry = join(path, name);
+      if (statSync(entry).isDirectory()) {
+        if (name.startsWith('.') || name.startsWith('_') || name === 'node_modules') continue;
+        const learner = LEARNER_NAMES.map((n) => join(entry, n)).find((f) => existsSync(f));
+        if (learner !== undefined) found.push(learner);
+      } else if (RUNNER_FILE.test(name)) {
+        found.push(entry);
+      }
+    }
+    if (found.length === 0) problems.push(`${target}: a folder with no submissions in it (.ts/.js files, or sub-folders with a LearnerRunner.ts)`);
+    files.push(...found);
+  }
+  return { files, problems };
+}

@@ -1,0 +1,70 @@
+/**
+ * One scenario's grade, read from what happened: a finished learner run against the reference run of
+ * the same scenario and seed, or a run that never finished (a hang, a dead thread, a file that would not
+ * load). Pure: the engine and the classroom assertions both read runs this way.
+ */
+import { join, resolve } from 'node:path';
+import { describeFaults } from '../faults/types.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunResult } from '../sim/RunResult.js';
+import { figures } from '../trace/renderText.js';
+import { expectedFigures, firstProblem, wrongFigures } from './diagnose.js';
+import { firstDivergence } from './divergence.js';
+import { lessonFor } from './lessons.js';
+import { displayPath, replayCommand } from './replay.js';
+import type { Problem, ScenarioGrade } from './types.js';
+
+/** Who is graded, and how paths are shown to them. */
+export interface GradeContext {
+  /** The learner's file, absolute (to find their lines in a stack trace); undefined for a class given in code. */
+  file: string | undefined;
+  /** How the runner is named in the replay command: the file as the user typed it, or a placeholder. */
+  runnerArg: string;
+  seed: number;
+  /** Paths in messages are relative to this folder. */
+  cwd: string;
+}
+
+type Identity = Omit<ScenarioGrade, 'status' | 'wrongFigures' | 'figures' | 'divergence' | 'output' | 'durationMs'>;
+
+/** What every grade of a scenario says, whatever happened: its name, number, replay command and lesson. */
+export function identity(scenario: Scenario, index: number, problem: Problem | null, ctx: GradeContext): Identity {
+  const display = (path: string) => displayPath(path, ctx.cwd);
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    taskId: scenario.order ?? index + 1,
+    summary: `${describeFaults(scenario.faults)} → ${expectedFigures(scenario)}`,
+    problem,
+    replay: replayCommand(scenario.file !== undefined ? display(resolve(scenario.file)) : scenario.id, ctx.runnerArg, ctx.seed),
+    lesson: display(join(PACKAGE_ROOT, 'lessons', lessonFor(problem?.id ?? null, scenario.id))),
+  };
+}
+
+/** A run that finished, read against the reference. */
+export function gradeRun(run: RunResult, reference: RunResult, index: number, ctx: GradeContext, extra: { output?: string; durationMs?: number } = {}): ScenarioGrade {
+  const problem = firstProblem(run, ctx.file, (path) => displayPath(path, ctx.cwd));
+  return {
+    ...identity(run.scenario, index, problem, ctx),
+    status: run.passed ? 'pass' : run.runnerError !== null ? 'error' : 'fail',
+    wrongFigures: wrongFigures(run),
+    figures: figures(run),
+    divergence: run.passed ? null : firstDivergence(reference, run),
+    output: extra.output ?? '',
+    durationMs: extra.durationMs ?? 0,
+  };
+}
+
+/** A scenario that produced no run to read: only its problem can be told. */
+export function gradeWithoutRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeContext, extra: Partial<Pick<ScenarioGrade, 'divergence' | 'output' | 'durationMs'>> = {}): ScenarioGrade {
+  return {
+    ...identity(scenario, index, problem, ctx),
+    status: 'error',
+    wrongFigures: [],
+    figures: null,
+    divergence: extra.divergence ?? null,
+    output: extra.output ?? '',
+    durationMs: extra.durationMs ?? 0,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * A grade is data, like a run: the grader computes it once and the reporters (terminal, Exercism JSON,
+ * JUnit XML) only present it.
+ */
+import type { InvariantId } from '../check/invariants.js';
+import type { Divergence } from './divergence.js';
+import type { ThrownInfo } from './protocol.js';
+
+/** Exercism's per-test statuses: `error` when the learner's code threw, hung or could not run. */
+export type TestStatus = 'pass' | 'fail' | 'error';
+
+/** What went wrong first in one scenario; the id picks the hint ladder and the lesson. */
+export type ProblemId =
+  | 'load_error'
+  | 'timeout'
+  | 'worker_crash'
+  | 'not_implemented'
+  | 'determinism'
+  | 'async_step'
+  | 'runner_error'
+  | InvariantId
+  | 'status'
+  | 'calls'
+  | 'ledger'
+  | 'stock'
+  | 'pending'
+  | 'observations'
+  | 'fault_not_reached'
+  | 'reference_fails';
+
+export interface Problem {
+  id: ProblemId;
+  /** A short name: `inv3 every attempt of a pending action used its key and args`, `timeout`… */
+  title: string;
+  /** One line in plain words: what was expected, what happened, why that breaks the rule. */
+  message: string;
+  /** Where in the learner's file it happened (`src/runner/LearnerRunner.ts:31`), for an exception. */
+  where?: string;
+}
+
+export interface ScenarioGrade {
+  id: string;
+  title: string;
+  /** Exercism's task_id: the scenario's number (SPEC §6), or its place in the list for unnumbered ones. */
+  taskId: number;
+  /** The scenario in a line: its faults and what it expects (`lost_reply at reserve attempt 1 → succeeded · calls 5 …`). */
+  summary: string;
+  status: TestStatus;
+  /** The first problem, or null for a pass. */
+  problem: Problem | null;
+  /** The scenario's figures the run got wrong, each as `calls expected 5, got 6`. */
+  wrongFigures: string[];
+  /** What the run ended with: `tool_error · calls 5 · ledger 1 · stock camera 2` (null when there was no run). */
+  figures: string | null;
+  divergence: Divergence | null;
+  /** The command that replays this scenario with this runner and shows the full trace. */
+  replay: string;
+  /** The lesson to read for this problem (a path from the working directory). */
+  lesson: string;
+  /** What the learner's code printed while this scenario ran. */
+  output: string;
+  durationMs: number;
+}
+
+export interface SubmissionGrade {
+  /** The submission's file as the user named it (relative to the working directory when inside it). */
+  file: string;
+  /** The runner class found in it, or null when the file could not be loaded. */
+  runnerName: string | null;
+  loadError: ThrownInfo | null;
+  scenarios: ScenarioGrade[];
+  passed: number;
+  total: number;
+}

@@ -1,0 +1,220 @@
+/**
+ * The grader on real learner files, each run in its worker thread: a correct independent runner scores
+ * 17/17, the stub 0/17, and each broken runner fails exactly the scenarios its mistake reaches — with the
+ * invariant that explains it. A hang, a thread that dies and a file that will not load cost only what they must.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
+import { loadScenarios } from '../../src/scenario/load.js';
+import { failing, gradeAll, learner, ROOT, STUB } from './helpers.js';
+
+const scenarios = (...ids: string[]) => loadScenarios(ids);
+const tmp = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function tmpFile(name: string, text: string): string {
+  const file = join(tmp, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('a correct learner written independently of ReferenceRunner', () => {
+  it('scores 17/17, every scenario passing with the figures of SPEC §6', async () => {
+    const grade = await gradeAll(learner('Correct'));
+    expect(grade.runnerName).toBe('LearnerRunner');
+    expect(grade.loadError).toBeNull();
+    expect([grade.passed, grade.total]).toEqual([17, 17]);
+    expect(grade.scenarios.map((s) => s.figures)).toContain('succeeded · calls 5 · ledger 2 · stock camera 1'); // retry_after_version_moved
+    expect(grade.scenarios.every((s) => s.problem === null && s.divergence === null)).toBe(true);
+  });
+});
+
+describe('the stub as shipped', () => {
+  it('scores 0/17: every scenario errors with "not implemented yet: execute" at step 1, in its own file and line', async () => {
+    const grade = await gradeAll(STUB);
+    expect([grade.passed, grade.total]).toEqual([0, 17]);
+    for (const scenario of grade.scenarios) {
+      expect(scenario.status).toBe('error');
+      expect(scenario.problem?.id).toBe('not_implemented');
+      expect(scenario.problem?.message).toMatch(/^the runner threw NotImplementedError at step 1 \(src\/runner\/LearnerRunner\.ts:\d+\): not implemented yet: execute$/);
+    }
+  });
+
+  it('says what the reference did where the stub threw', async () => {
+    const happy = (await gradeAll(STUB)).scenarios[0]!;
+    expect(happy.divergence).toEqual({
+      step: 1,
+      text: 'step 1: the reference saved prepared (search_docs(query=camera)), yours threw NotImplementedError: not implemented yet: execute',
+    });
+    expect(happy.replay).toBe('npx faultlab run scenarios/happy_path.yaml --runner src/runner/LearnerRunner.ts');
+    expect(happy.lesson).toBe('lessons/08-the-exercise.md#the-contract-of-step');
+  });
+});
+
+describe('broken learner 1: a new idempotency key on every attempt', () => {
+  it('fails exactly the four scenarios where a reserve is retried, each on invariant 3', async () => {
+    const grade = await gradeAll(learner('NewKeyPerAttempt'));
+    expect(failing(grade)).toEqual(['lost_reply', 'crash_after_commit', 'crash_before_commit', 'retry_after_version_moved']);
+    for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
+      expect(scenario.status).toBe('fail');
+      expect(scenario.problem?.id).toBe('inv3_same_key_same_args');
+      expect(scenario.problem?.title).toBe('inv3 every attempt of a pending action used its key and args');
+      expect(scenario.problem?.message).toContain(`used key ${scenario.id}:reserve:call-5`);
+      expect(scenario.problem?.message).toContain('a retry must reuse the key made when the action was prepared');
+    }
+  });
+
+  it('after a lost reply ends in tool_error: the new key meets the moved version', async () => {
+    const lost = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'lost_reply')!;
+    expect(lost.wrongFigures).toEqual(['status expected succeeded, got tool_error', 'pending expected null, got reserve']);
+    expect(lost.divergence?.text).toBe(
+      'step 4 (#12): both saved attempt_started, but your reserve has a new key lost_reply:reserve:call-4, the reference kept lost_reply:reserve:2872d1b4…',
+    );
+    expect(lost.replay).toBe('npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts');
+    expect(lost.lesson).toBe('lessons/02-idempotency-keys.md#reused-unchanged-by-every-retry');
+  });
+
+  it('after a crash before the commit gets every figure right and still breaks invariant 3 (SPEC §7: only 3 can see it)', async () => {
+    const crash = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'crash_before_commit')!;
+    expect(crash.wrongFigures).toEqual([]);
+    expect(crash.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');
+    expect(crash.problem?.id).toBe('inv3_same_key_same_args');
+  });
+});
+
+describe('broken learner 2: retries a ContractError', () => {
+  it('fails exactly the four scenarios that end in a refusal, each on invariant 5 naming the refusal', async () => {
+    const grade = await gradeAll(learner('RetriesContractErrors'));
+    expect(failing(grade)).toEqual(['payload_conflict', 'stale_version', 'insufficient_stock', 'unknown_item']);
+    const codes = { payload_conflict: 'PAYLOAD_CONFLICT', stale_version: 'STALE_VERSION', insufficient_stock: 'INSUFFICIENT_STOCK', unknown_item: 'UNKNOWN_ITEM' };
+    for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
+      expect(scenario.problem?.id).toBe('inv5_contract_error_changes_nothing');
+      expect(scenario.problem?.message).toContain(`again (attempt 2) after ContractError ${codes[scenario.id as keyof typeof codes]}: a contract error is never retried`);
+      expect(scenario.wrongFigures[0]).toBe('status expected tool_error, got retry_exhausted');
+    }
+  });
+
+  it('burns two extra calls on a stale version before giving up', async () => {
+    const stale = (await gradeAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'stale_version')!;
+    expect(stale.wrongFigures).toEqual(['status expected tool_error, got retry_exhausted', 'calls expected 4, got 6']);
+    expect(stale.divergence?.text).toBe(
+      'step 4 (#13): the reference saved tool_error (STALE_VERSION: expected version 0, found 1), yours saved transient:STALE_VERSION: expected version 0, found 1 (reserve pending)',
+    );
+  });
+});
+
+describe('broken learner 3: no budget check before an attempt', () => {
+  it('fails only budget_exhausted among the 17, on invariant 2, with a fifth request on the wire', async () => {
+    const grade = await gradeAll(learner('NoBudgetCheck'));
+    expect(failing(grade)).toEqual(['budget_exhausted']);
+    const budget = grade.scenarios.find((s) => s.id === 'budget_exhausted')!;
+    expect(budget.problem?.id).toBe('inv2_call_budget');
+    expect(budget.problem?.message).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
+    expect(budget.wrongFigures).toEqual([
+      'status expected budget_exhausted, got succeeded',
+      'calls expected 4, got 5',
+      'ledger expected 0, got 1',
+      'stock camera expected 3, got 2',
+    ]);
+  });
+
+  it('also fails a held-out scenario where the budget runs out between two attempts, which the correct learner passes', async () => {
+    const heldOut = loadScenarios([join(ROOT, 'test', 'fixtures', 'scenarios', 'heldout')]);
+    const [broken, correct] = await Promise.all([
+      gradeSubmission(learner('NoBudgetCheck'), { scenarios: heldOut, cwd: ROOT }),
+      gradeSubmission(learner('Correct'), { scenarios: heldOut, cwd: ROOT }),
+    ]);
+    expect(correct.passed).toBe(1);
+    expect(broken.scenarios[0]).toMatchObject({ id: 'retry_over_budget', taskId: 1, status: 'fail', problem: { id: 'inv2_call_budget' } });
+    expect(broken.scenarios[0]!.divergence?.text).toBe('step 5 (#14): the reference saved budget_exhausted, yours saved attempt_started (reserve attempt 2, call 5)');
+  });
+});
+
+describe('a step that never returns', () => {
+  it('is stopped after the timeout with the step it hung in, and grading goes on with the next scenario', async () => {
+    const grade = await gradeSubmission(learner('Looping'), { scenarios: scenarios('transient_read', 'happy_path'), cwd: ROOT, timeoutMs: 1000 });
+    const [hung, next] = grade.scenarios;
+    expect(hung).toMatchObject({ id: 'transient_read', status: 'error', problem: { id: 'timeout', title: 'timeout in step 2' } });
+    expect(hung!.problem!.message).toBe(
+      'no answer after 1000 ms: step 2 never returned — the grader stopped it (an endless loop, or a wait for something that never comes?)',
+    );
+    expect(hung!.divergence?.text).toMatch(/^step 2: in this step the reference saved prepared \(read_doc\(doc_id=camera-care\)\), .* yours never returned$/);
+    expect(hung!.durationMs).toBeGreaterThanOrEqual(1000);
+    expect(next).toMatchObject({ id: 'happy_path', status: 'pass' });
+    expect([grade.passed, grade.total]).toEqual([1, 2]);
+  });
+});
+
+describe('the determinism guard', () => {
+  it('stops a step that calls Math.random, naming the call and the line, and leaves scenarios that never reach it alone', async () => {
+    const grade = await gradeSubmission(learner('RandomKey'), { scenarios: scenarios('happy_path', 'read_only'), cwd: ROOT });
+    const [random, readOnly] = grade.scenarios;
+    expect(random).toMatchObject({ status: 'error', problem: { id: 'determinism', title: 'DeterminismError at step 4' } });
+    expect(random!.problem!.message).toMatch(/^the runner threw DeterminismError at step 4 \(test\/fixtures\/learners\/RandomKey\.ts:\d+\): step\(\) called Math\.random\(\): a runner must be deterministic/);
+    expect(random!.lesson).toBe('lessons/08-the-exercise.md#exceptions-hangs-and-the-determinism-guard');
+    expect(readOnly!.status).toBe('pass');
+  });
+});
+
+describe('what the learner prints', () => {
+  it('is kept with each scenario, apart from the report', async () => {
+    const grade = await gradeSubmission(learner('Chatty'), { scenarios: scenarios('read_only'), cwd: ROOT });
+    const lines = grade.scenarios[0]!.output.trimEnd().split('\n');
+    expect(lines).toHaveLength(3); // read_only takes three steps
+    expect(lines[0]).toMatch(/^\x1b\[33mstep\x1b\[0m <calls 0> & "decisions" 0: ·+$/);
+  });
+});
+
+describe('code that breaks more than a step', () => {
+  it('a file that does not parse: every scenario errors with the compiler message, and nothing else runs', async () => {
+    const file = tmpFile('Unparsable.ts', 'export class LearnerRunner {\n  step(state) { return state\n}\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('happy_path', 'read_only'), cwd: tmp });
+    expect(grade.runnerName).toBeNull();
+    expect(grade.loadError?.message).toContain('Unparsable.ts:');
+    expect(grade.scenarios.map((s) => [s.status, s.problem?.id])).toEqual([
+      ['error', 'load_error'],
+      ['error', 'load_error'],
+    ]);
+    expect(grade.scenarios[0]!.problem!.message).toMatch(/^could not load Unparsable\.ts: /);
+  });
+
+  it('a file that exports no runner class: says what it does export', async () => {
+    const file = tmpFile('NoRunner.mjs', 'export const answer = 42;\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp });
+    expect(grade.scenarios[0]!.problem!.message).toBe(
+      `could not load NoRunner.mjs: NoRunner.mjs: no runner class found (a class with a step(state) method); it exports answer`,
+    );
+  });
+
+  it('a step that ends its thread: that scenario errors, and the next one gets a fresh thread', async () => {
+    const file = tmpFile('Exits.mjs', 'export class LearnerRunner { constructor() {} step(state) { if (state.task.id === "read_only") process.exit(3); return state; } }\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only', 'happy_path'), cwd: tmp });
+    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'worker_crash' } });
+    expect(grade.scenarios[0]!.problem!.message).toContain('exit code 3');
+    // the second scenario ran in a new thread: its runner returned the state unchanged until the step bound
+    expect(grade.scenarios[1]).toMatchObject({ status: 'fail', problem: { id: 'inv7_run_terminates' } });
+  });
+
+  it('an async step: refused with the reason, not a puzzling "returned {}"', async () => {
+    const file = tmpFile('Async.mjs', 'export class LearnerRunner { async step(state) { return state; } }\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp });
+    expect(grade.scenarios[0]!.problem).toMatchObject({ id: 'async_step' });
+    expect(grade.scenarios[0]!.problem!.message).toContain('step() returned a Promise: step must be synchronous');
+  });
+});
+
+describe('a scenario the reference itself fails', () => {
+  it('is reported as broken, not held against the learner', async () => {
+    const wrong = tmpFile(
+      'wrong_figures.yaml',
+      (await import('node:fs')).readFileSync(join(ROOT, 'scenarios', 'happy_path.yaml'), 'utf8').replace('id: happy_path', 'id: wrong_figures').replace('calls: 4', 'calls: 5'),
+    );
+    const grade = await gradeSubmission(learner('Correct'), { scenarios: loadScenarios([wrong]), cwd: ROOT });
+    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'reference_fails' } });
+    const message = grade.scenarios[0]!.problem!.message;
+    expect(message).toMatch(/^this scenario is broken — the reference runner fails it too \(calls: expected 5, got 4\b.*\); no runner can pass it$/);
+  });
+});
