@@ -21,7 +21,8 @@ export type DurabilityErrorCode =
   | 'CHECKPOINT_INVALID_TTL'
   | 'CHECKPOINT_TASK_MISMATCH'
   | 'DLQ_NOT_FOUND'
-  | 'DLQ_INVALID_TRANSITION';
+  | 'DLQ_INVALID_TRANSITION'
+  | 'DLQ_INVALID_TTL';
 
 const BRAND = Symbol.for('faultlab.DurabilityError');
 

@@ -102,7 +102,9 @@ export class DeadLetterQueue {
 
   enqueue(input: EnqueueInput): DlqRecord {
     const ttl = input.ttlSeconds ?? this.#config.defaultTtlSeconds;
-    if (!Number.isFinite(ttl) || ttl <= 0) throw new RangeError(`dlq ttl_seconds must be a number > 0, got ${ttl}`);
+    if (!Number.isFinite(ttl) || ttl <= 0) {
+      throw new DlqError('DLQ_INVALID_TTL', `ttl_seconds must be a number > 0, got ${ttl} (a record born expired would be purged unseen)`);
+    }
     if (!Number.isInteger(input.attempts) || input.attempts < 1) throw new RangeError(`attempts must be an integer >= 1, got ${input.attempts}`);
     const now = this.#clock.nowMs();
     const record = this.#db.transaction(() => {

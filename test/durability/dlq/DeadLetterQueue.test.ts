@@ -44,6 +44,13 @@ describe('enqueue: the whole operation is kept, pending, for 24 h', () => {
     expect(ofType(events, 'dlq.enqueued')).toEqual([{ type: 'dlq.enqueued', atMs: 4_000, record }]);
   });
 
+  it('uses a given ttl, and refuses a ttl of 0', () => {
+    const { dlq } = queue();
+    const input = { agentId: 'a', operationType: 'wiki_write', originalOperation: {}, attempts: 1, lastError: LAST_ERROR };
+    expect(dlq.enqueue({ ...input, ttlSeconds: 60 }).expiresAtMs).toBe(60_000);
+    expect(codeOf(() => dlq.enqueue({ ...input, ttlSeconds: 0 }))).toBe('DLQ_INVALID_TTL');
+  });
+
   it('survives a crash', () => {
     const { put, db, clock } = queue();
     put();
