@@ -7,11 +7,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { INVARIANTS } from '../check/invariants.js';
 import { DEFAULT_DOCS } from '../defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
-import { PACKAGE_ROOT, SCENARIO_SCHEMA_PATH } from '../paths.js';
+import { SCENARIO_SCHEMA_PATH } from '../paths.js';
 import type { Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../sim/canonical.js';
 
@@ -84,32 +83,6 @@ export function writeReplay(spec: ReplaySpec, dir: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${replayId(spec)}.yaml`);
   writeFileSync(file, replayYaml(spec, file));
-  return file;
-}
-
-/**
- * A runner mutant as a runner file that `faultlab run --runner FILE` loads. (A store mutant cannot be one:
- * `--runner` swaps the runner, never the tool.) Returns the file's path.
- */
-export function writeMutantRunner(name: string, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.runner.mts`);
-  // The catalogue as this code loaded it: the TypeScript source (tests, tsx), else the compiled module.
-  const catalogue = import.meta.url.endsWith('.ts')
-    ? fileURLToPath(new URL('../mutants/catalogue.ts', import.meta.url))
-    : join(PACKAGE_ROOT, 'dist', 'src', 'mutants', 'catalogue.js');
-  let spec = relative(dirname(file), catalogue).split('\\').join('/');
-  if (!spec.startsWith('.')) spec = `./${spec}`;
-  writeFileSync(
-    file,
-    [
-      `// The mutant ${name} (src/mutants/catalogue.ts) as a runner file: faultlab run SCENARIO --runner THIS_FILE`,
-      `import { MUTANTS } from ${JSON.stringify(spec)};`,
-      '',
-      `export default MUTANTS.find((mutant) => mutant.name === ${JSON.stringify(name)})!.runner;`,
-      '',
-    ].join('\n'),
-  );
   return file;
 }
 

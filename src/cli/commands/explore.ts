@@ -10,11 +10,10 @@ import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
-import { replayCommand, writeMutantRunner, writeReplay } from '../../explore/replayFile.js';
+import { replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
 import type { RunnerSource } from '../../explore/target.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
-import { ReferenceRunner } from '../../runner/ReferenceRunner.js';
 import { loadScenarios } from '../../scenario/load.js';
 import type { StorageKind } from '../../sim/storage.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
@@ -25,7 +24,7 @@ export const EXPLORE_HELP = `faultlab explore [SCENARIO…] [options]
   Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows
   (depth 1) or two (depth 2), check the invariants of SPEC §7 after each run, and shrink every violation
   to its smallest schedule, written as a scenario file that \`faultlab run\` replays.
-    --runner NAME     reference (default), learner, or a .ts/.js file exporting a runner class
+    --runner NAME     reference (default), learner, mutant:NAME, or a .ts/.js file exporting a runner class
     --depth 1|2       faults added per schedule, at most (default 1)
     --seed N          seed of every run (default ${DEFAULT_SEED})
     --mutants         run every mutant (broken runner or store) over the scenarios and the exploration
@@ -73,8 +72,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       bar?.update(i + 1, MUTANTS.length);
       if (hunt.explored === null) return { hunt, replay: null };
       const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, out);
-      const flags = mutant.runner === ReferenceRunner ? `--mutant ${mutant.name}` : `--runner ${replayPath(writeMutantRunner(mutant.name, out), io.cwd)}`;
-      return { hunt, replay: replayCommand(file, flags, io.cwd) };
+      return { hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) };
     });
     bar?.done();
     io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
@@ -82,8 +80,10 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const resolved = await resolveRunner(values.runner, io.cwd); // validates the name and the file before any work
-  const source: RunnerSource = resolved.file === undefined ? { kind: 'reference' } : { kind: 'file', file: resolved.file };
-  const runnerFlags = resolved.label === 'reference' ? '' : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
+  const source: RunnerSource =
+    resolved.file !== undefined ? { kind: 'file', file: resolved.file } : resolved.label.startsWith('mutant:') ? { kind: 'mutant', name: resolved.label.slice('mutant:'.length) } : { kind: 'reference' };
+  const runnerFlags =
+    source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
   const bar = progressBar(io, `depth ${depth}`);
   const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
