@@ -123,11 +123,11 @@ export class CircuitBreaker {
   /** Report how an admitted call went. Returns false when the report was ignored (no probe in flight). */
   afterCall(success: boolean): boolean {
     const now = this.#clock.nowMs();
-    const before = this.snapshot();
-    const decision = this.#db.transaction(() => {
-      const d = report(this.snapshot(), this.#config, now, success);
+    const { before, decision } = this.#db.transaction(() => {
+      const snapshot = this.snapshot();
+      const d = report(snapshot, this.#config, now, success);
       if (!d.ignored) this.#save(d.next);
-      return d;
+      return { before: snapshot, decision: d };
     })();
     const events: DurabilityEvent[] = [];
     if (decision.ignored) {
@@ -152,9 +152,12 @@ export class CircuitBreaker {
   /** An operator's override: close now, with an empty window. Fires a transition like any other (ours). */
   forceClose(): void {
     const now = this.#clock.nowMs();
-    const before = this.snapshot();
+    const before = this.#db.transaction(() => {
+      const snapshot = this.snapshot();
+      if (snapshot.state !== 'closed') this.#save({ ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] });
+      return snapshot;
+    })();
     if (before.state === 'closed') return;
-    this.#save({ ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] });
     const transition: StateTransition = {
       dependency: this.dependency,
       from: before.state,

@@ -86,10 +86,16 @@ export class IdempotencyStore {
     const skipped = this.#skip(key);
     if (skipped) return skipped;
     const pending: DurabilityEvent[] = [];
-    const result = this.#db.transaction(() => {
-      this.#lazyCleanup(pending);
-      return this.#answer(key);
-    })();
+    let result: CheckResult;
+    try {
+      result = this.#db.transaction(() => {
+        this.#lazyCleanup(pending);
+        return this.#answer(key);
+      })();
+    } catch (error) {
+      if (isBusy(error)) throw new StoreBusyError(`check(${key})`, error);
+      throw error;
+    }
     this.#flush(pending);
     return result;
   }
