@@ -1,4 +1,4 @@
-import type { RunContext } from '../context.js';
+import { ScenarioInputError, type RunContext } from '../context.js';
 import type { Meanings } from '../expect.js';
 
 /** One kind of pillar experiment: runs the scenario's set-up on a RunContext and returns its figures. */
@@ -22,6 +22,6 @@ export function runTimeStep(ctx: RunContext, step: TimeStep): void {
 
 export function onlyKey(step: object, index: number): string {
   const keys = Object.keys(step);
-  if (keys.length !== 1) throw new Error(`step ${index + 1} must have exactly one action, got ${keys.join(', ') || 'none'}`);
+  if (keys.length !== 1) throw new ScenarioInputError(`step ${index + 1} must have exactly one action, got ${keys.join(', ') || 'none'}`);
   return keys[0] as string;
 }
