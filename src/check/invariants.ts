@@ -19,7 +19,7 @@ export const INVARIANTS = [
   { id: 'inv2_call_budget', title: 'calls <= max_calls' },
   { id: 'inv3_same_key_same_args', title: 'every attempt of a pending action used its key and args' },
   { id: 'inv4_log_rebuilds_state', title: 'the event log rebuilds the final state' },
-  { id: 'inv5_contract_error_changes_nothing', title: 'a ContractError changes nothing' },
+  { id: 'inv5_contract_error_changes_nothing', title: 'a ContractError is final and changes nothing' },
   { id: 'inv6_success_has_receipt', title: 'succeeded means one receipt per reserve, observed' },
   { id: 'inv7_run_terminates', title: 'the run ends within the step bound' },
 ] as const;
@@ -201,7 +201,10 @@ export function inv7(run: RunResult, options: InvariantOptions): Check {
   const problems: string[] = [];
   if (!isTerminal(status)) {
     if (run.runnerError) problems.push(`the run never ended: the runner threw at step ${run.runnerError.step} with status ${status ?? 'none'}`);
-    else problems.push(`no terminal status after ${run.steps} steps (bound ${options.maxSteps}): status is still ${status ?? 'none'}`);
+    else {
+      const stuck = run.state?.pending ? ` with ${run.state.pending.name} still pending after ${run.state.attempts} attempt(s) — the run stopped making progress` : '';
+      problems.push(`no terminal status after ${run.steps} steps (bound ${options.maxSteps}): status is still ${status ?? 'none'}${stuck}`);
+    }
   }
   return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', `ended ${status} after ${run.steps} steps`);
 }

@@ -119,9 +119,11 @@ export class FaultyNetwork implements ToolClient {
     const before = readSnapshot(db);
     const midTransaction = crashBefore
       ? () => {
-          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed: false });
+          // A correct store is inside its one transaction here; a broken one may already have committed part of it.
+          const committed = !db.inTransaction;
+          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed });
           this.#fired(crashBefore);
-          this.#d.crash('crash_before_commit', `crash inside ${request.name}'s transaction, before COMMIT`);
+          this.#d.crash('crash_before_commit', committed ? `crash in the middle of ${request.name}, before it finished` : `crash inside ${request.name}'s transaction, before COMMIT`);
         }
       : undefined;
     let value: unknown;

@@ -18,7 +18,7 @@ export interface Flaws {
   dropPendingAfterTransient?: boolean;
   /** When retries run out, start over as a new intent with a new key instead of stopping. */
   reissueExhaustedWithNewKey?: boolean;
-  /** Save the action as observed (pending cleared, a placeholder result) before the request goes out. */
+  /** Save a reserve as observed (pending cleared, a placeholder result) before the request goes out. */
   saveObservationBeforeCommit?: boolean;
   /** Set the terminal status of a finish without saving it. */
   finishNotSaved?: boolean;
@@ -62,7 +62,7 @@ export abstract class FlawedRunner extends BaseRunner {
     }
     this.save(state, 'attempt_started');
     const pending = state.pending;
-    if (flaws.saveObservationBeforeCommit) {
+    if (flaws.saveObservationBeforeCommit && pending.name === 'reserve') {
       state.observations[pending.name] = { placeholder: 'the reply is on its way' };
       state.pending = null;
       this.save(state, 'observed');

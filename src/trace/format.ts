@@ -7,8 +7,8 @@ const KEY_HEX_SHOWN = 8;
 
 export function shortKey(key: unknown): string {
   if (typeof key !== 'string') return JSON.stringify(key) ?? String(key);
-  const m = /^(.*:reserve:)([0-9a-f]{32})$/.exec(key);
-  return m ? `${m[1]}${m[2]!.slice(0, KEY_HEX_SHOWN)}…` : key;
+  const m = /^(.*:reserve:)([0-9a-f]{32})(.*)$/.exec(key);
+  return m ? `${m[1]}${m[2]!.slice(0, KEY_HEX_SHOWN)}…${m[3]}` : key;
 }
 
 export function formatValue(value: unknown): string {

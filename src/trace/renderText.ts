@@ -31,7 +31,9 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   const s = run.scenario;
   const head = `━━ ${options.position ? `${options.position} ` : ''}${s.id} ━ ${s.title} `;
   const lines = [c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)))];
-  lines.push(c.dim(wrap(s.explain, WIDTH, '  ')));
+  // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
+  const story = run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`;
+  lines.push(c.dim(wrap(story, WIDTH, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
   lines.push(`  seed ${run.seed} · ${run.runner} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · stock ${stock}`);
   lines.push(`  faults: ${describeFaults(s.faults)}`);
@@ -46,10 +48,13 @@ export function renderEvents(run: RunResult, style: Style): string {
   let previous: RunnerState | null = null;
   /** The last thing the database really did for the runner in this step: the truth behind an indefinite error. */
   let truth: string | null = null;
+  /** The last refusal the runner was told of, to flag an attempt that repeats it. */
+  let refusedBy: string | null = null;
   for (const event of run.trace) {
     switch (event.type) {
       case 'saved':
-        lines.push(savedLine(event, previous, run, style));
+        lines.push(savedLine(event, previous, run, style, refusedBy));
+        if (event.label === 'attempt_started' || event.state.pending === null) refusedBy = null;
         previous = event.state;
         truth = null;
         break;
@@ -75,6 +80,10 @@ export function renderEvents(run: RunResult, style: Style): string {
           lines.push(SUB + c.cyan(`${who}db: ${formatDiff(event.diff)} · inside the transaction, not committed`));
           truth = 'nothing committed: the transaction rolls back';
         }
+        if (event.committed && !event.ledgerHit && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0 && event.tool === 'reserve') {
+          lines.push(SUB + c.red.bold('  ⚠ an effect committed without its receipt'));
+          if (event.by === 'runner') truth = `committed: ${formatDiff(event.diff)}, with no ledger row`;
+        }
         break;
       }
       case 'fault':
@@ -82,6 +91,7 @@ export function renderEvents(run: RunResult, style: Style): string {
         break;
       case 'reply':
         lines.push(...replyLines(event, truth, style));
+        if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') refusedBy = event.outcome.error.code ?? 'a ContractError';
         break;
       case 'crash':
         lines.push(SUB + c.red.bold(`✖ CRASH (${event.point}): ${event.message} — both connections closed, uncommitted work lost`));
@@ -106,26 +116,36 @@ export function renderEvents(run: RunResult, style: Style): string {
   return lines.join('\n');
 }
 
-function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, run: RunResult, style: Style): string {
+/** Width of the event column; a longer label (a runner's own) is cut with an ellipsis so the columns hold. */
+const LABEL_WIDTH = 22;
+
+function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, run: RunResult, style: Style, refusedBy: string | null): string {
   const { c } = style;
   const st = event.state;
-  const label = colorLabel(event.label, st, style);
-  const head = `${padStart(`${event.t}ms`, 8)} ${padStart(String(event.step), 4)} ${padStart(String(event.seq), 3)}  ${label}${' '.repeat(Math.max(1, 22 - event.label.length))}${padStart(String(st.calls), 5)}  `;
+  const shown = event.label.length > LABEL_WIDTH ? `${event.label.slice(0, LABEL_WIDTH - 1)}…` : event.label;
+  const label = colorLabel(shown, st, style);
+  const head = `${padStart(`${event.t}ms`, 8)} ${padStart(String(event.step), 4)} ${padStart(String(event.seq), 3)}  ${label}${' '.repeat(Math.max(1, LABEL_WIDTH - shown.length))}${padStart(String(st.calls), 5)}  `;
   let detail = '';
   if (event.label === 'started') detail = `task ${st.task.id}`;
   else if (event.label === 'prepared') detail = `${formatAction(st.pending)}${keyNote(st, run, style)}`;
   else if (event.label === 'attempt_started') {
     const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
-    detail = `${formatAction(st.pending)} · attempt ${st.attempts}${changed ? c.red.bold('  ⚠ the key changed since the last save of this action') : ''}`;
-  }
-  else if (event.label === 'observed') {
-    const name = previous?.pending?.name;
+    const flags = [
+      changed ? '⚠ the key changed since the last save of this action' : '',
+      refusedBy !== null ? `⚠ retried after ContractError ${refusedBy}` : '',
+      st.calls > st.task.max_calls ? `⚠ call ${st.calls} exceeds max_calls ${st.task.max_calls}` : '',
+    ].filter(Boolean);
+    detail = `${formatAction(st.pending)} · attempt ${st.attempts}${flags.map((f) => c.red.bold(`  ${f}`)).join('')}`;
+  } else if (event.label === 'observed') {
+    // The action just observed: the one pending before, or else the observation that changed.
+    const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
     detail = name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed';
   } else if (event.label.startsWith('transient:')) {
-    detail =
-      st.status === 'retry_exhausted'
-        ? c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending?.name ?? 'the action'} stays pending${st.pending?.name === 'reserve' ? ' (its effect may have happened)' : ''}`)
-        : `${st.pending?.name ?? '?'} stays pending · attempt ${st.attempts} of ${st.task.max_retries + 1}`;
+    const lostName = previous?.pending?.name ?? 'the action';
+    if (st.pending === null) detail = c.red(`${lostName} dropped — nothing pending${lostName === 'reserve' ? ' (its effect may have happened)' : ''}`);
+    else if (st.status === 'retry_exhausted') {
+      detail = c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending.name} stays pending${st.pending.name === 'reserve' ? ' (its effect may have happened)' : ''}`);
+    } else detail = `${st.pending.name} stays pending · attempt ${st.attempts} of ${st.task.max_retries + 1}`;
   } else if (st.status !== 'running') detail = st.result?.error ? `${st.status}: ${st.result.error}` : st.status;
   else detail = st.pending ? `${formatAction(st.pending)} · attempt ${st.attempts}` : '';
   return head + detail;

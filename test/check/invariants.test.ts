@@ -56,7 +56,9 @@ describe('invariants', () => {
     expect(message('no_budget_check')).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
     expect(message('pending_dropped_after_transient')).toMatch(/no reserve observation/);
     expect(message('finish_not_saved')).toMatch(/differs from the runner's final state in status \(log: "running", runner: "succeeded"\)/);
-    expect(message('waits_for_lost_reply')).toBe('no terminal status after 100 steps (bound 100): status is still running');
+    expect(message('waits_for_lost_reply')).toBe(
+      'no terminal status after 100 steps (bound 100): status is still running with reserve still pending after 1 attempt(s) — the run stopped making progress',
+    );
   });
 });
 
