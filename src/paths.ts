@@ -16,3 +16,4 @@ function findRoot(): string {
 export const PACKAGE_ROOT = findRoot();
 export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
 export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');
+export const PILLAR_SCHEMA_PATH = join(SCENARIOS_DIR, 'pillars', 'pillar.schema.json');

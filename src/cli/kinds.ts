@@ -12,8 +12,10 @@ export interface KindResult {
 }
 
 export interface KindRunner {
-  run(value: unknown, options: { seed: number }): KindResult;
+  run(value: unknown, options: { seed: number; file: string }): KindResult;
   render(result: KindResult, style: Style, position: string): string;
 }
 
-export const otherKindRunners = new Map<string, KindRunner>();
+import { pillarKind } from './pillarKind.js';
+
+export const otherKindRunners = new Map<string, KindRunner>([['pillar', pillarKind]]);

@@ -9,7 +9,7 @@
 import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../paths.js';
+import { PILLAR_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../paths.js';
 import { fastValidator } from './fastValidator.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
@@ -31,7 +31,10 @@ export type Loaded =
   | { type: 'runner'; file: string; scenario: Scenario }
   | { type: 'other'; kind: string; file: string; id: string; title: string; value: unknown };
 
-const kindLoaders = new Map<string, KindLoader<unknown>>();
+const kindLoaders = new Map<string, KindLoader<unknown>>([
+  // The durability pillars' scenarios (src/durability/scenarios): validated here, run by their own engine.
+  ['pillar', { schemaPath: PILLAR_SCHEMA_PATH, build: (data) => data }],
+]);
 
 export function registerScenarioKind<T>(kind: string, loader: KindLoader<T>): void {
   kindLoaders.set(kind, loader as KindLoader<unknown>);

@@ -40,11 +40,12 @@ export function summaryRow(run: RunResult): SummaryRow {
 
 export function renderSummary(rows: SummaryRow[], style: Style, footer: string): string {
   const { c } = style;
-  const lines = [c.bold(`  ${padStart('#', 2)}  ${pad('scenario', 27)}${pad('status', 17)}${padStart('calls', 5)}${padStart('ledger', 8)}  ${pad('stock', 12)}result`)];
+  const idWidth = Math.max(27, ...rows.map((r) => r.id.length + 2));
+  const lines = [c.bold(`  ${padStart('#', 2)}  ${pad('scenario', idWidth)}${pad('status', 17)}${padStart('calls', 5)}${padStart('ledger', 8)}  ${pad('stock', 12)}result`)];
   for (const row of rows) {
     const verdict = row.passed ? c.green('✔ pass') : row.broken ? c.red('✘ broken scenario') : c.red('✘ fail');
     lines.push(
-      `  ${padStart(row.order !== undefined ? String(row.order) : '', 2)}  ${pad(row.id, 27)}${pad(row.status, 17)}${padStart(row.calls, 5)}${padStart(row.ledger, 8)}  ${pad(row.stock, 12)}${verdict}`,
+      `  ${padStart(row.order !== undefined ? String(row.order) : '', 2)}  ${pad(row.id, idWidth)}${pad(row.status, 17)}${padStart(row.calls, 5)}${padStart(row.ledger, 8)}  ${pad(row.stock, 12)}${verdict}`,
     );
     if (!row.passed && row.firstProblem) lines.push(c.red(`      ${row.firstProblem}`));
   }

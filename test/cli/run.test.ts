@@ -24,7 +24,10 @@ describe('faultlab run', () => {
     expect(out.stdout).toContain('TransientError lost_reply · INDEFINITE: the effect may have happened — retry only with the same key');
     expect(out.stdout).toContain('↻ recovered: new connections, a new ReferenceRunner; state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
     expect(out.stdout).toMatch(/ {2}✔ status {17}expected succeeded · actual succeeded/);
-    expect(out.stdout.trimEnd().split('\n').at(-1)).toBe('  17 passed, 0 failed (seed 42, reference runner)');
+    expect(out.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '  17 passed, 0 failed (seed 42, reference runner)',
+      '  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the durability pillars) · npm run grade (the exercise)',
+    ]);
   });
 
   it('runs one scenario by file or by id, with --quiet showing the summary only', async () => {
@@ -137,5 +140,28 @@ describe('the faultlab bin', () => {
     const piped = spawnSync('bash', ['-c', 'node bin/faultlab.js run --no-color | head -1'], { encoding: 'utf8' });
     expect(piped.stdout).toMatch(/^━━ 1\/17 happy_path/);
     expect(piped.stderr).toBe('');
+  });
+});
+
+describe('pillar scenarios', () => {
+  it('run through the same command, with their own trace and figures in --json', async () => {
+    const out = await cli(['run', 'scenarios/pillars', '--quiet']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/13 passed, 0 failed/);
+    const json = JSON.parse((await cli(['run', 'breaker_exact_threshold', '--json'])).stdout);
+    expect(json.scenarios[0]).toMatchObject({ id: 'breaker_exact_threshold', kind: 'pillar', passed: true, violations: [] });
+    const trace = (await cli(['run', 'breaker_trips_and_recovers'])).stdout;
+    expect(trace).toContain('breaker memory_service: closed → open  (failure rate 0.60 over 10 results; refuses calls for 30 s)');
+  });
+
+  it('report input the schema cannot judge as bad input (exit 2)', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'faultlab-pillar-')), 'unknown_dependency.yaml');
+    writeFileSync(path, readFileSync('scenarios/pillars/breaker_exact_threshold.yaml', 'utf8').replaceAll('memory_service', 'nowhere_service'));
+    const out = await cli(['run', path]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/unknown_dependency\.yaml: .*nowhere_service/);
   });
 });

@@ -2,7 +2,7 @@
  * The lessons stay true: every command a lesson shows is run, and every claim under it must hold against
  * the real output (colour off). Quoted traces and code marked as excerpts must still be found in the
  * output or file they quote, links between lessons must resolve, and every lesson ends with a "Try it"
- * section that has something to try. Covers whatever lessons/*.md exist (lesson 08 included, once it does).
+ * section that has something to try. Covers whatever lessons/*.md and lessons/pillars/*.md exist.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,9 +11,13 @@ import { failedClaims, missingInOrder, ROOT, runFaultlab, toArgv } from './lesso
 import { parseLesson, type LessonDoc } from './lessonDoc.js';
 
 const LESSONS_DIR = join(ROOT, 'lessons');
-const lessonFiles = readdirSync(LESSONS_DIR)
-  .filter((name) => name.endsWith('.md') && statSync(join(LESSONS_DIR, name)).isFile())
-  .sort();
+/** The chapter's lessons, then the pillars' (lessons/pillars/): every command of both runs through the CLI. */
+const inFolder = (sub: string) =>
+  readdirSync(join(LESSONS_DIR, sub))
+    .filter((name) => name.endsWith('.md') && statSync(join(LESSONS_DIR, sub, name)).isFile())
+    .sort()
+    .map((name) => (sub === '' ? name : `${sub}/${name}`));
+const lessonFiles = [...inFolder(''), ...inFolder('pillars')];
 
 const docs = new Map<string, LessonDoc>(lessonFiles.map((name) => [name, parseLesson(readFileSync(join(LESSONS_DIR, name), 'utf8'))]));
 const doc = (name: string): LessonDoc => docs.get(name)!;
@@ -103,13 +107,13 @@ describe.each(lessonFiles)('%s', (name) => {
     for (const link of lesson.links) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(link.target)) continue; // https:, mailto:, …
       const [path, anchor] = link.target.split('#', 2) as [string, string | undefined];
-      const file = path === '' ? join(LESSONS_DIR, name) : resolve(LESSONS_DIR, decodeURI(path));
+      const file = path === '' ? join(LESSONS_DIR, name) : resolve(dirname(join(LESSONS_DIR, name)), decodeURI(path));
       if (!existsSync(file)) {
         broken.push(`${where(link.line)} links to ${link.target}: no such file ${relative(ROOT, file)}`);
         continue;
       }
       if (anchor !== undefined && anchor !== '' && file.endsWith('.md')) {
-        const target = dirname(file) === LESSONS_DIR && docs.has(relative(LESSONS_DIR, file)) ? doc(relative(LESSONS_DIR, file)) : parseLesson(readFileSync(file, 'utf8'));
+        const target = docs.has(relative(LESSONS_DIR, file)) ? doc(relative(LESSONS_DIR, file)) : parseLesson(readFileSync(file, 'utf8'));
         if (!target.headings.some((h) => h.slug === anchor)) {
           broken.push(`${where(link.line)} links to ${link.target}: no heading with the anchor #${anchor} (have: ${target.headings.map((h) => h.slug).join(', ')})`);
         }

@@ -64,7 +64,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     } else {
       const kind = otherKindRunners.get(one.kind);
       if (kind === undefined) throw new UsageError(`${one.file}: no runner for scenario kind ${one.kind}`);
-      const result = kind.run(one.value, { seed });
+      const result = kind.run(one.value, { seed, file: one.file });
       rows.push({ id: one.id, status: result.status, calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
       if (values.json) json.push(result.json);
       else if (!values.quiet) io.stdout.write(kind.render(result, style, position) + '\n');
@@ -78,6 +78,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   } else {
     const keep = values['keep-db'] ? ` · databases kept in ${values['keep-db']}` : '';
     io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${label} runner${keep})`));
+    if (positionals.length === 0) {
+      io.stdout.write(style.c.dim('  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the durability pillars) · npm run grade (the exercise)') + '\n');
+    }
   }
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -37,7 +37,7 @@ export function renderPillarRun(run: PillarRun, style: { color: boolean }): stri
   out.push('');
 
   out.push(c.bold('checks'));
-  for (const check of run.checks) out.push(`  ${check.passed ? c.green('✓') : c.red('✗')} ${check.message}`);
+  for (const check of run.checks) out.push(`  ${check.passed ? c.green('✔') : c.red('✘')} ${check.message}`);
   const failed = run.checks.filter((x) => !x.passed).length;
   out.push(
     run.passed
