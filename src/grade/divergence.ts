@@ -15,7 +15,7 @@ type Moment =
   | { kind: 'sent'; step: number; action: ToolAction }
   | { kind: 'crash'; step: number; message: string }
   | { kind: 'threw'; step: number; name: string; message: string }
-  | { kind: 'end'; step: number; status: string };
+  | { kind: 'end'; step: number; status: string; steps: number };
 
 export interface Divergence {
   /** The learner's harness step (or the reference's, where the learner's run has nothing there). */
@@ -32,7 +32,7 @@ function moments(trace: readonly TraceEvent[]): Moment[] {
     else if (event.type === 'request' && event.by === 'runner' && event.delivery !== 2) out.push({ kind: 'sent', step: event.step, action: event.action });
     else if (event.type === 'crash') out.push({ kind: 'crash', step: event.step, message: event.message });
     else if (event.type === 'runner_error') out.push({ kind: 'threw', step: event.step, name: event.errorName, message: event.message });
-    else if (event.type === 'finished') out.push({ kind: 'end', step: event.step, status: event.status });
+    else if (event.type === 'finished') out.push({ kind: 'end', step: event.step, status: event.status, steps: event.steps });
   }
   return out;
 }
@@ -67,7 +67,8 @@ function describe(m: Moment | undefined, who: 'the reference' | 'yours'): string
     case 'threw':
       return `${who} threw ${m.name}: ${shortened(m.message)}`;
     case 'end':
-      return who === 'yours' ? `your run ended with status ${m.status}` : `the reference's run ended with status ${m.status}`;
+      if (who === 'the reference') return `the reference's run ended with status ${m.status}`;
+      return m.status === 'running' ? `your run saved nothing more and stopped still running after ${m.steps} steps` : `your run ended with status ${m.status} without saving it`;
   }
 }
 
@@ -97,8 +98,9 @@ function stateDifference(ref: RunnerState, mine: RunnerState): string {
   return `your task is ${canonicalJson(mine.task)}, the reference's ${canonicalJson(ref.task)}`;
 }
 
+/** The learner's step and event number; where the learner's run had already ended, the reference's step. */
 function where(m: Moment | undefined, fallback: Moment | undefined): { step: number; seq?: number } {
-  const at = m ?? fallback;
+  const at = m === undefined || (m.kind === 'end' && fallback !== undefined) ? (fallback ?? m) : m;
   return at === undefined ? { step: 0 } : { step: at.step, ...(m?.kind === 'saved' ? { seq: m.seq } : {}) };
 }
 

@@ -1,5 +1,6 @@
 /** Set-up shared by the grader's tests: fixture paths, graded submissions (each graded once), the CLI in-process. */
 import { join } from 'node:path';
+import { INVARIANTS } from '../../src/check/invariants.js';
 import { main } from '../../src/cli/main.js';
 import { gradeSubmission, ReferenceRuns } from '../../src/grade/gradeSubmission.js';
 import type { SubmissionGrade } from '../../src/grade/types.js';
@@ -45,3 +46,6 @@ export async function faultlab(argv: string[], cwd = ROOT): Promise<CliOutcome> 
   });
   return { exit, stdout, stderr };
 }
+
+/** How the grader names invariant n (`inv3 every attempt of …`), from the core's own table. */
+export const invariantTitle = (n: number) => `inv${n} ${INVARIANTS[n - 1]!.title}`;

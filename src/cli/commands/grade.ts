@@ -2,7 +2,7 @@
  * `faultlab grade [FILE_OR_DIR…]`: grade learners' runners against the scenarios, and say precisely what to
  * do next. Exit 0 only when every scenario of every submission passes, 1 otherwise, 2 for bad input.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +23,7 @@ export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
   Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
   and why, where the run left the reference's path, the command to replay it and the lesson to read; then the
   score and a hint. A folder holds one submission per .ts/.js file, or per sub-folder with a LearnerRunner.ts.
-    --scenarios DIR   grade against these scenario files instead of the 17 (e.g. held-out cases)
+    --scenarios DIR   grade against these scenario files (or ids) instead of the 17, e.g. held-out cases
     --hint N          climb the hint ladder: 1 (default), 2 or 3
     --json FILE       write Exercism results.json (v3); several submissions: one entry each
     --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
@@ -58,7 +58,8 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS);
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
-  const scenarios = loadScenarios((values.scenarios ?? []).map((target) => resolve(io.cwd, target)));
+  // Paths are relative to the working directory; anything else is a scenario id.
+  const scenarios = loadScenarios((values.scenarios ?? []).map((target) => (existsSync(resolve(io.cwd, target)) ? resolve(io.cwd, target) : target)));
   if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
 
   // The command that grades the same thing again, for "more: … --hint 2".

@@ -116,8 +116,8 @@ export function renderClassSummary(submissions: readonly SubmissionGrade[], styl
   const { c } = style;
   const lines = ['', c.bold(`  ${submissions.length} submissions`)];
   for (const s of submissions) {
-    const score = padStart(`${s.passed}/${s.total}`, 6);
-    lines.push(`  ${s.passed === s.total ? c.green(score) : c.red(score)}  ${s.file}${s.loadError ? c.red('  (could not load)') : ''}`);
+    const score = padStart(`${s.passed}/${s.total}`, 5);
+    lines.push(`    ${s.passed === s.total ? c.green(score) : c.red(score)}  ${s.file}${s.loadError ? c.red('  (could not load)') : ''}`);
   }
   return lines.join('\n') + '\n';
 }

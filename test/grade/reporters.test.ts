@@ -1,0 +1,194 @@
+/**
+ * The teacher's two files. results.json must have Exercism's v3 shape (checked against a JSON Schema written
+ * from the spec) with its statuses and output cap; the JUnit XML must parse — with a strict parser, and with
+ * Python's expat where it is installed — and carry the right counts, messages and escapes.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { capOutput, OUTPUT_LIMIT, toExercism, toExercismFile, TRUNCATION_MARKER } from '../../src/grade/reporters/exercism.js';
+import { className, toJUnit } from '../../src/grade/reporters/junit.js';
+import { escapeAttribute, escapeText } from '../../src/grade/reporters/xml.js';
+import type { SubmissionGrade } from '../../src/grade/types.js';
+import { gradeAll, invariantTitle, learner, STUB } from './helpers.js';
+import { parseXml, type XmlElement } from './xmlParser.js';
+
+/** results.json v3 as exercism.org/docs/building/tooling/test-runners/interface describes it. */
+const EXERCISM_V3 = {
+  type: 'object',
+  required: ['version', 'status', 'tests'],
+  additionalProperties: false,
+  properties: {
+    version: { const: 3 },
+    status: { enum: ['pass', 'fail', 'error'] },
+    message: { type: ['string', 'null'] },
+    tests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'status'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          test_code: { type: 'string' },
+          status: { enum: ['pass', 'fail', 'error'] },
+          message: { type: ['string', 'null'] },
+          output: { type: 'string', maxLength: 500 },
+          task_id: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+  },
+  // the top-level message is required when (and only meaningful when) no test could run
+  if: { properties: { status: { const: 'error' } } },
+  then: { required: ['message'], properties: { message: { type: 'string', minLength: 1 } } },
+  else: { properties: { message: { type: 'null' } } },
+};
+const validate = new Ajv({ allErrors: true }).compile(EXERCISM_V3);
+
+function valid(document: unknown): string[] {
+  return validate(document) ? [] : validate.errors!.map((e) => `${e.instancePath} ${e.message}`);
+}
+
+const child = (node: XmlElement, name: string) => node.children.filter((c) => c.name === name);
+
+describe('Exercism results.json (v3)', () => {
+  it('validates for a passing, a failing and an erroring submission', async () => {
+    for (const file of [learner('Correct'), learner('NewKeyPerAttempt'), STUB]) expect(valid(toExercism(await gradeAll(file)))).toEqual([]);
+  });
+
+  it('has one test per scenario in the order graded, named by id, with the scenario number as task_id', async () => {
+    const results = toExercism(await gradeAll(learner('NewKeyPerAttempt')));
+    expect(results.status).toBe('fail');
+    expect(results.tests.map((t) => t.task_id)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+    const lost = results.tests[4]!;
+    expect(lost.name).toBe('lost_reply: The reply is lost after the commit');
+    expect(lost.status).toBe('fail');
+    expect(lost.message!.split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${invariantTitle(3)} — reserve \\(decision 4\\) .*a retry must reuse the key made when the action was prepared$`)),
+      'figures: status expected succeeded, got tool_error · pending expected null, got reserve',
+      'first divergence from the reference: step 4 (#12): both saved attempt_started, but your reserve has a new key lost_reply:reserve:call-4, the reference kept lost_reply:reserve:2872d1b4…',
+      'replay: npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts',
+      'lesson: lessons/02-idempotency-keys.md#reused-unchanged-by-every-retry',
+    ]);
+    expect(lost.test_code).toBe('npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts\n# lost_reply at reserve attempt 1 → succeeded · calls 5 · ledger 1 · stock camera 2');
+    expect(results.tests[0]).toMatchObject({ status: 'pass', message: null });
+  });
+
+  it("marks the stub's tests as errors (its code threw) and the run as a fail, not an error: the tests did run", async () => {
+    const results = toExercism(await gradeAll(STUB));
+    expect(results.status).toBe('fail');
+    expect(results.message).toBeNull();
+    expect(new Set(results.tests.map((t) => t.status))).toEqual(new Set(['error']));
+  });
+
+  it('reports a file that could not load as a top-level error with its message', async () => {
+    const stub = await gradeAll(STUB);
+    const unloadable: SubmissionGrade = { ...stub, runnerName: null, loadError: { name: 'Error', message: 'Unparsable.ts:2:3: ERROR: Expected "}"' } };
+    const results = toExercism(unloadable);
+    expect(results).toMatchObject({ status: 'error', message: 'could not load src/runner/LearnerRunner.ts: Unparsable.ts:2:3: ERROR: Expected "}"' });
+    expect(valid(results)).toEqual([]);
+  });
+
+  it("caps a test's output at 500 characters, ending with Exercism's truncation message", async () => {
+    expect(capOutput('x'.repeat(OUTPUT_LIMIT))).toBe('x'.repeat(OUTPUT_LIMIT));
+    const capped = capOutput('·'.repeat(OUTPUT_LIMIT + 1));
+    expect([...capped]).toHaveLength(OUTPUT_LIMIT);
+    expect(capped.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true);
+    expect(TRUNCATION_MARKER).toBe('Output was truncated. Please limit to 500 chars');
+    const chatty = toExercism(await gradeAll(learner('Chatty')));
+    const happy = chatty.tests[0]!;
+    expect(happy.output!.startsWith('\x1b[33mstep\x1b[0m <calls 0> & "decisions" 0: ·')).toBe(true);
+    expect(happy.output!.endsWith(TRUNCATION_MARKER)).toBe(true);
+    expect(valid(chatty)).toEqual([]);
+  });
+
+  it('lists each submission with its own v3 document when several are graded', async () => {
+    const [a, b] = [await gradeAll(learner('Correct')), await gradeAll(STUB)];
+    expect(toExercismFile([a])).toEqual(toExercism(a));
+    const file = toExercismFile([a, b]) as { submissions: Array<{ submission: string; results: unknown }> };
+    expect(file.submissions.map((s) => s.submission)).toEqual(['test/fixtures/learners/Correct.ts', 'src/runner/LearnerRunner.ts']);
+    for (const s of file.submissions) expect(valid(s.results)).toEqual([]);
+  });
+});
+
+describe('JUnit XML', () => {
+  it('parses, with one testsuite per submission and one testcase per scenario, and the right counts', async () => {
+    const submissions = [await gradeAll(learner('NewKeyPerAttempt')), await gradeAll(STUB), await gradeAll(learner('Correct'))];
+    const root = parseXml(toJUnit(submissions, 42));
+    expect(root.name).toBe('testsuites');
+    expect(root.attributes).toMatchObject({ tests: '51', failures: '4', errors: '17' });
+    const suites = child(root, 'testsuite');
+    expect(suites.map((s) => [s.attributes.name, s.attributes.tests, s.attributes.failures, s.attributes.errors])).toEqual([
+      ['test/fixtures/learners/NewKeyPerAttempt.ts', '17', '4', '0'],
+      ['src/runner/LearnerRunner.ts', '17', '0', '17'],
+      ['test/fixtures/learners/Correct.ts', '17', '0', '0'],
+    ]);
+    for (const suite of suites) expect(child(suite, 'testcase')).toHaveLength(17);
+  });
+
+  it('makes a broken rule a <failure> whose message is its explanation, and an exception an <error>', async () => {
+    const [newKey, stub] = [await gradeAll(learner('NewKeyPerAttempt')), await gradeAll(STUB)];
+    const root = parseXml(toJUnit([newKey, stub], 42));
+    const [keySuite, stubSuite] = child(root, 'testsuite');
+    const lost = child(keySuite!, 'testcase').find((c) => c.attributes.name === 'lost_reply')!;
+    expect(lost.attributes.classname).toBe('test.fixtures.learners.NewKeyPerAttempt');
+    const [failure] = child(lost, 'failure');
+    expect(failure!.attributes.type).toBe('inv3_same_key_same_args');
+    expect(failure!.attributes.message).toBe(newKey.scenarios[4]!.problem!.message);
+    expect(failure!.text).toContain('replay: npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts');
+    const [error] = child(child(stubSuite!, 'testcase')[0]!, 'error');
+    expect(error!.attributes.type).toBe('not_implemented');
+    expect(error!.attributes.message).toMatch(/not implemented yet: execute$/);
+    expect(child(child(keySuite!, 'properties')[0]!, 'property').map((p) => [p.attributes.name, p.attributes.value])).toEqual([
+      ['runner', 'LearnerRunner'],
+      ['seed', '42'],
+      ['score', '13/17'],
+    ]);
+  });
+
+  it("keeps anything a learner prints or a message holds: markup, quotes, line breaks, and characters XML forbids made visible", async () => {
+    const base = await gradeAll(STUB);
+    const hostile = 'a <b> & "c" \'d\' ]]> \x1b[31mred\x1b[0m nul\u0000 lone\uD800 tab\tline\nnext';
+    const grade: SubmissionGrade = {
+      ...base,
+      scenarios: [{ ...base.scenarios[0]!, problem: { ...base.scenarios[0]!.problem!, message: hostile }, output: hostile }],
+      total: 1,
+    };
+    const xml = toJUnit([grade], 42);
+    const root = parseXml(xml);
+    const testcase = child(child(root, 'testsuite')[0]!, 'testcase')[0]!;
+    const visible = 'a <b> & "c" \'d\' ]]> \\x1B[31mred\\x1B[0m nul\\x00 lone\\xD800 tab\tline\nnext';
+    expect(child(testcase, 'error')[0]!.attributes.message).toBe(visible);
+    expect(child(testcase, 'system-out')[0]!.text).toBe(visible);
+  });
+
+  const python = spawnSync('python3', ['-c', 'import xml.parsers.expat'], { encoding: 'utf8' }).status === 0;
+  it.runIf(python)("is well-formed for Python's expat parser too", async () => {
+    const xml = toJUnit([await gradeAll(learner('Chatty')), await gradeAll(learner('NewKeyPerAttempt'))], 42);
+    const script = 'import sys, xml.dom.minidom as m; d = m.parseString(sys.stdin.buffer.read()); print(len(d.getElementsByTagName("testcase")))';
+    expect(execFileSync('python3', ['-c', script], { input: xml, encoding: 'utf8' }).trim()).toBe('34');
+  });
+
+  it('escapes text and attributes, and names classes after the file', () => {
+    expect(escapeText('1 < 2 && 3 > 2')).toBe('1 &lt; 2 &amp;&amp; 3 &gt; 2');
+    expect(escapeAttribute('say "hi"\n\'there\'')).toBe('say &quot;hi&quot;&#10;&apos;there&apos;');
+    expect(className('submissions/alice/LearnerRunner.ts')).toBe('submissions.alice.LearnerRunner');
+    expect(className('./bob.mjs')).toBe('bob');
+  });
+});
+
+describe('the strict parser these tests rely on', () => {
+  it.each([
+    ['<a><b></a></b>', '</b> was expected'],
+    ['<a x=1/>', 'must be quoted'],
+    ['<a x="1" x="2"/>', 'appears twice'],
+    ['<a>1 < 2</a>', 'an element name was expected'],
+    ['<a>fish & chips</a>', 'starts no reference'],
+    ['<a>&nbsp;</a>', 'unknown entity'],
+    ['<a>\u0001</a>', 'does not allow'],
+    ['<a/><b/>', 'after the root'],
+  ])('refuses %j', (xml, problem) => {
+    expect(() => parseXml(xml)).toThrow(problem);
+  });
+});
