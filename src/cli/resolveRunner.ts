@@ -40,7 +40,11 @@ export async function resolveRunner(name: string | undefined, cwd: string): Prom
 }
 
 export async function loadRunnerClass(file: string, exportName?: string): Promise<RunnerClass> {
-  const module = (await importModule(file)) as Record<string, unknown>;
+  return runnerClassFrom((await importModule(file)) as Record<string, unknown>, file, exportName);
+}
+
+/** The runner class among a module's exports (for a module imported some other way, e.g. by vitest). */
+export function runnerClassFrom(module: Record<string, unknown>, file: string, exportName?: string): RunnerClass {
   const pick = exportName !== undefined ? module[exportName] : pickRunner(module);
   if (typeof pick !== 'function' || typeof (pick as { prototype?: { step?: unknown } }).prototype?.step !== 'function') {
     const found = Object.keys(module).join(', ') || 'nothing';
