@@ -11,34 +11,35 @@ import { loadScenarios } from '../dist/src/scenario/load.js';
 import { replayRuns } from './floor.mjs';
 import { record, type Op } from './record.js';
 
-const REPEATS = 5;
+const REPEATS = 7;
 const cores = Math.min(availableParallelism(), 8);
 const scenarios = loadScenarios();
 
-/** The best of REPEATS timings (ms): the run least disturbed by the rest of the machine. */
-async function best(work: () => Promise<unknown> | unknown): Promise<number> {
-  let fastest = Infinity;
-  for (let i = 0; i < REPEATS; i += 1) {
-    const started = performance.now();
-    await work();
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
+/** Wall time of one piece of work (ms); the best of REPEATS is the one least disturbed by the rest of the machine. */
+async function time(work: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
 }
 
-function floorOnThreads(runs: Op[][], threads: number): Promise<number> {
-  const started = performance.now();
+/**
+ * The floor on several threads: each worker gets its share of the runs and reports how long replaying them
+ * took, from its own start; the slowest share is the time. (Start-up and copying the runs are left out —
+ * generous to the floor, since explore's own figure includes starting its workers.)
+ */
+async function floorOnThreads(runs: Op[][], threads: number): Promise<number> {
   const shares = Array.from({ length: threads }, (_, t) => runs.filter((_, i) => i % threads === t));
-  return Promise.all(
+  const times = await Promise.all(
     shares.map(
       (share) =>
-        new Promise<void>((resolve, reject) => {
+        new Promise<number>((resolve, reject) => {
           const worker = new Worker(new URL('./floor.mjs', import.meta.url), { workerData: { runs: share } });
-          worker.once('message', () => resolve());
+          worker.once('message', (ms: number) => resolve(ms));
           worker.once('error', reject);
         }),
     ),
-  ).then(() => performance.now() - started);
+  );
+  return Math.max(...times);
 }
 
 const { result: recorded, runs } = await record(() => explore(scenarios, { depth: 1, workers: 1 }));
@@ -46,10 +47,14 @@ const schedules = recorded.total.total;
 if (runs.length !== schedules) throw new Error(`recorded ${runs.length} runs for ${schedules} schedules`);
 const ops = runs.reduce((n, r) => n + r.length, 0);
 
-const exploreOne = await best(() => explore(scenarios, { depth: 1, workers: 1 }));
-const exploreAll = await best(() => explore(scenarios, { depth: 1, workers: cores }));
-const floorOne = await best(() => replayRuns(runs));
-const floorAll = await best(() => floorOnThreads(runs, cores));
+// Interleaved, so that whatever else the machine is doing weighs on both sides alike.
+let [exploreOne, exploreAll, floorOne, floorAll] = [Infinity, Infinity, Infinity, Infinity];
+for (let i = 0; i < REPEATS; i += 1) {
+  floorOne = Math.min(floorOne, await time(() => replayRuns(runs)));
+  exploreOne = Math.min(exploreOne, await time(() => explore(scenarios, { depth: 1, workers: 1 })));
+  floorAll = Math.min(floorAll, await floorOnThreads(runs, cores));
+  exploreAll = Math.min(exploreAll, await time(() => explore(scenarios, { depth: 1, workers: cores })));
+}
 
 const rate = (ms: number) => Math.round((schedules * 1000) / ms);
 const row = (label: string, ms: number, floor: number) =>

@@ -163,29 +163,37 @@ interface Statements {
   record: Stmt;
 }
 
+/**
+ * Each statement is prepared on first use and kept for the connection's life: a run opens new connections
+ * after every crash, and most runs never need most of these (a read-only task never reserves).
+ */
 function prepareStatements(db: Database.Database): Statements {
-  return {
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
-    search: db.prepare<[{ p: string }], { doc_id: string }>(
-      "SELECT doc_id FROM docs WHERE title LIKE @p ESCAPE '\\' OR body LIKE @p ESCAPE '\\' ORDER BY doc_id",
-    ),
-    doc: db.prepare<[string], { doc_id: string; title: string; body: string }>(
-      'SELECT doc_id, title, body FROM docs WHERE doc_id = ?',
-    ),
-    item: db.prepare<[string], { available: number; version: number }>(
-      'SELECT available, version FROM items WHERE item_id = ?',
-    ),
-    receipt: db.prepare<[string], { fingerprint: string; result: string; item_id: string; qty: number }>(
-      'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
-    ),
-    take: db.prepare<[number, string]>('UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?'),
-    record: db.prepare(
-      'INSERT INTO ledger(key, fingerprint, task_id, item_id, qty, result, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-  };
+  const sql = {} as Statements;
+  for (const [name, text] of Object.entries(STATEMENT_SQL)) {
+    Object.defineProperty(sql, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const statement = db.prepare(text);
+        Object.defineProperty(sql, name, { value: statement, enumerable: true });
+        return statement;
+      },
+    });
+  }
+  return sql;
 }
+
+const STATEMENT_SQL: Record<keyof Statements, string> = {
+  begin: 'BEGIN IMMEDIATE',
+  commit: 'COMMIT',
+  rollback: 'ROLLBACK',
+  search: "SELECT doc_id FROM docs WHERE title LIKE @p ESCAPE '\\' OR body LIKE @p ESCAPE '\\' ORDER BY doc_id",
+  doc: 'SELECT doc_id, title, body FROM docs WHERE doc_id = ?',
+  item: 'SELECT available, version FROM items WHERE item_id = ?',
+  receipt: 'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
+  take: 'UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?',
+  record: 'INSERT INTO ledger(key, fingerprint, task_id, item_id, qty, result, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+};
 
 export interface ReserveRequest {
   item: string;

@@ -10,12 +10,18 @@ CREATE TABLE docs(doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NU
 `;
 
 export function createToolDatabase(db: Database.Database, inventory: Inventory): void {
-  const seed = db.transaction(() => {
+  // One transaction, begun and committed by hand: db.transaction() would prepare nine statements on every
+  // new connection for this one use.
+  db.exec('BEGIN');
+  try {
     db.exec(TOOL_SCHEMA);
     const item = db.prepare('INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)');
     for (const [id, stock] of Object.entries(inventory.items)) item.run(id, stock.available, stock.version);
     const doc = db.prepare('INSERT INTO docs(doc_id, title, body) VALUES (?, ?, ?)');
     for (const d of inventory.docs) doc.run(d.doc_id, d.title, d.body);
-  });
-  seed();
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
 }

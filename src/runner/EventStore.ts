@@ -25,6 +25,9 @@ export class EventStore {
   readonly #db: Database.Database;
   readonly #insert;
   readonly #onSaved: SavedListener | undefined;
+  /** Prepared on first use, once per connection (recovery reads the last event, the end of a run reads all). */
+  #lastStatement: Database.Statement | undefined;
+  #allStatement: Database.Statement | undefined;
 
   constructor(db: Database.Database, onSaved?: SavedListener) {
     this.#db = db;
@@ -46,14 +49,14 @@ export class EventStore {
   }
 
   lastEvent(): LoggedEvent | null {
-    const row = this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1').get() as
+    const row = (this.#lastStatement ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
       | { seq: number; label: string; state: string }
       | undefined;
     return row === undefined ? null : { seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState };
   }
 
   all(): LoggedEvent[] {
-    const rows = this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq').all() as Array<{ seq: number; label: string; state: string }>;
+    const rows = (this.#allStatement ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq')).all() as Array<{ seq: number; label: string; state: string }>;
     return rows.map((row) => ({ seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState }));
   }
 }
