@@ -57,6 +57,7 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
     title: `${error.name} at step ${error.step}`,
     message: `the runner threw ${error.name} at step ${error.step}${where ? ` (${where})` : ''}: ${error.message}`,
     ...(where ? { where } : {}),
+    thrown: error.message,
   };
 }
 

@@ -36,6 +36,8 @@ export interface Problem {
   message: string;
   /** Where in the learner's file it happened (`src/runner/LearnerRunner.ts:31`), for an exception. */
   where?: string;
+  /** For an exception: the exception's own message, which `message` ends with (shown on a line of its own). */
+  thrown?: string;
 }
 
 export interface ScenarioGrade {

@@ -49,7 +49,13 @@ export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioG
   const twin = earlier.find((g) => g.problem !== null && g.problem.id === problem.id && g.problem.message === problem.message);
   if (twin !== undefined) return `  ${c.red('✘')} ${name}${c.red(problem.title)} ${c.dim(`— the same as ${twin.id}`)}\n`;
   const lines = [`  ${c.red('✘')} ${name}${c.red.bold(problem.title)}`];
-  lines.push(c.red(wrap(problem.message, WIDTH, INDENT)));
+  if (problem.thrown !== undefined && problem.message.endsWith(`: ${problem.thrown}`)) {
+    // the exception's message on a line of its own, never broken in the middle of its first words
+    lines.push(c.red(wrap(problem.message.slice(0, -problem.thrown.length - 1), WIDTH, INDENT)));
+    lines.push(c.red(wrap(problem.thrown, WIDTH, INDENT + '  ')));
+  } else {
+    lines.push(c.red(wrap(problem.message, WIDTH, INDENT)));
+  }
   // After an exception the figures only repeat that the run stopped; they matter when the run went its course.
   if (grade.wrongFigures.length > 0 && grade.status === 'fail') lines.push(field('figures', grade.wrongFigures.join(' · ')));
   if (grade.divergence !== null) lines.push(field('diverges', grade.divergence.text, c.yellow));
