@@ -46,20 +46,23 @@ function savedDetail(m: Extract<Moment, { kind: 'saved' }>): string {
   if (m.label === 'attempt_started') return ` (${st.pending?.name ?? 'no pending action'} attempt ${st.attempts}, call ${st.calls})`;
   if (m.label.startsWith('transient:')) return st.status === 'retry_exhausted' ? ' (retry_exhausted)' : ` (${st.pending?.name ?? 'nothing'} pending)`;
   if (m.label === 'observed') return '';
-  if (st.result?.error) return ` (${st.result.error})`;
+  if (st.result?.error) return ` (${shortened(st.result.error, ERROR_CHARS)})`;
   return '';
 }
 
-/** An exception's message, shortened: the problem line above the divergence has it in full. */
-function shortened(message: string): string {
-  return message.length > 90 ? `${message.slice(0, 89)}…` : message;
+/** Error messages inside a divergence are cut to this: the problem line above has them whole. */
+const ERROR_CHARS = 50;
+
+/** A message cut to `max` characters: the problem line above the divergence has it in full. */
+function shortened(message: string, max = 90): string {
+  return message.length > max ? `${message.slice(0, max - 1)}…` : message;
 }
 
 function describe(m: Moment | undefined, who: 'the reference' | 'yours'): string {
   if (m === undefined) return `${who} had nothing more`;
   switch (m.kind) {
     case 'saved':
-      return `${who} saved ${m.label}${savedDetail(m)}`;
+      return `${who} saved ${shortened(m.label, ERROR_CHARS + 'transient:'.length)}${savedDetail(m)}`;
     case 'sent':
       return `${who} sent ${formatAction(m.action)}`;
     case 'crash':

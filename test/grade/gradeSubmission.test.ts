@@ -97,6 +97,13 @@ describe('broken learner 2: retries a ContractError', () => {
     }
   });
 
+  it('keeps a long refusal short in the divergence: the problem line has it whole', async () => {
+    const conflict = (await gradeAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'payload_conflict')!;
+    const text = conflict.divergence!.text;
+    expect(text).toMatch(/^step 5 \(#16\): the reference saved tool_error \(PAYLOAD_CONFLICT: .+\), yours saved transient:PAYLOAD_CONFLICT: .+ \(reserve pending\)$/);
+    expect(text.length).toBeLessThanOrEqual(200);
+  });
+
   it('burns two extra calls on a stale version before giving up', async () => {
     const stale = (await gradeAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'stale_version')!;
     expect(stale.wrongFigures).toEqual(['status expected tool_error, got retry_exhausted', 'calls expected 4, got 6']);
