@@ -4,7 +4,7 @@
  * Every message says what was expected, what happened, and why that breaks the rule.
  */
 import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.js';
-import { canonicalJson } from '../sim/canonical.js';
+import { canonicalJson, sameJson } from '../sim/canonical.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { TraceEventOf } from '../trace/events.js';
 import { shortKey } from '../trace/format.js';
@@ -32,7 +32,7 @@ function verdict(id: InvariantId, problems: string[], expected: unknown, actual:
 }
 
 const short = shortKey;
-const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+const same = sameJson;
 
 /** The attempts recorded in the log, grouped by the decision they belong to. */
 function attemptsByDecision(run: RunResult): Map<number, Array<{ seq: number; state: RunnerState }>> {
