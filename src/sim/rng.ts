@@ -2,7 +2,7 @@ import seedrandom from 'seedrandom';
 
 /**
  * Chance, as a parameter. Every random draw in faultlab comes from an Rng made from a seed, so the same
- * seed replays the same run. Nothing calls Math.random.
+ * seed replays the same run. There is no unseeded randomness anywhere in the simulator.
  */
 export interface Rng {
   /** A float in [0, 1). */

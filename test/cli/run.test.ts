@@ -87,6 +87,13 @@ describe('faultlab run', () => {
     });
   });
 
+  it('runs a learner file inside the determinism guard, as the grader does', async () => {
+    const out = await cli(['run', 'happy_path', '--runner', 'test/fixtures/learners/RandomKey.ts', '--json']);
+    const [s] = JSON.parse(out.stdout).scenarios;
+    expect(s.violations[0].check).toBe('runner_error');
+    expect(s.violations[0].message).toMatch(/^the runner threw DeterminismError at step 4: step\(\) called Math\.random\(\)/);
+  });
+
   it('says what is wrong with a bad option and exits 2', async () => {
     expect((await cli(['run', '--seed', 'x'])).stderr).toContain('faultlab run: --seed must be an integer, got "x"');
     expect((await cli(['run', '--seed', 'x'])).code).toBe(2);

@@ -14,6 +14,7 @@ import { renderRun } from '../../trace/renderText.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { otherKindRunners } from '../kinds.js';
 import { parseSeed } from '../options.js';
+import { guardRunner } from '../../grade/guardRunner.js';
 import { resolveRunner } from '../resolveRunner.js';
 
 export const RUN_HELP = `faultlab run [SCENARIO…] [options]
@@ -47,7 +48,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (storage !== 'file' && storage !== 'memory') throw new UsageError(`--storage must be file or memory, got ${values.storage}`);
   const loaded = loadAll(positionals);
   if (values['keep-db'] !== undefined && loaded.length !== 1) throw new UsageError('--keep-db needs exactly one scenario');
-  const { runner, tool, label } = await resolveRunner(values.runner, io.cwd);
+  const { runner: runnerClass, tool, label, file } = await resolveRunner(values.runner, io.cwd);
+  // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
+  const runnerFor = () => (file !== undefined ? guardRunner(runnerClass) : runnerClass);
 
   const rows: SummaryRow[] = [];
   const json: unknown[] = [];
@@ -56,7 +59,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   loaded.forEach((one, index) => {
     const position = `${index + 1}/${total}`;
     if (one.type === 'runner') {
-      const run = simulate(one.scenario, { runner, seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) });
+      const run = simulate(one.scenario, { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) });
       runs.push(run);
       rows.push(summaryRow(run));
       if (values.json) json.push(runToJson(run));
