@@ -12,6 +12,7 @@ import type { Policy } from './policy.js';
 import type { Action, RunnerState, ToolAction } from './state.js';
 import type { ToolClient } from './ToolClient.js';
 import { validateAction } from './validateAction.js';
+import { jsonCopy } from '../sim/canonical.js';
 
 export interface RunnerDeps {
   policy: Policy;
@@ -45,7 +46,7 @@ export abstract class BaseRunner implements Runner {
    * Throws on a bad action; the caller turns that into `policy_error`.
    */
   protected decide(state: RunnerState): Action {
-    const action = validateAction(this.policy.nextAction(structuredClone(state)));
+    const action = validateAction(this.policy.nextAction(jsonCopy(state)));
     this.authorize(state.task, action);
     return action;
   }

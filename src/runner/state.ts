@@ -4,6 +4,7 @@
  */
 import type { RunStatus, Task, TerminalStatus } from '../scenario/types.js';
 import { TERMINAL_STATUSES } from '../scenario/types.js';
+import { jsonCopy } from '../sim/canonical.js';
 
 export interface ToolAction {
   kind: 'tool';
@@ -37,7 +38,7 @@ export interface RunnerState {
 
 export function initialState(task: Task): RunnerState {
   return {
-    task: structuredClone(task),
+    task: jsonCopy(task),
     status: 'running',
     pending: null,
     attempts: 0,

@@ -5,6 +5,7 @@
 import { ContractError } from '../inventory/errors.js';
 import type { ToolName } from '../scenario/types.js';
 import type { Action } from './state.js';
+import { jsonCopy } from '../sim/canonical.js';
 
 /** Required arguments per tool; `key` is optional on reserve (the runner adds it). */
 export const REQUIRED_ARGS: Readonly<Record<ToolName, readonly string[]>> = {
@@ -51,5 +52,5 @@ export function validateAction(action: unknown): Action {
       throw new ContractError('INVALID_ACTION', 'a reserve key, when given, must be a non-empty string');
     }
   }
-  return { kind: 'tool', name, args: structuredClone(args) as Record<string, unknown> };
+  return { kind: 'tool', name, args: jsonCopy(args) as Record<string, unknown> };
 }

@@ -24,6 +24,7 @@ import { Crash, type CrashPoint } from './crash.js';
 import { SeededRng } from './rng.js';
 import type { RunnerFailure, RunResult } from './RunResult.js';
 import { openStorage, type StorageKind } from './storage.js';
+import { jsonCopy } from './canonical.js';
 
 export type ToolClass = new (deps: ToolDeps) => InventoryTool;
 
@@ -120,7 +121,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           ({ events, runner } = build());
           const last = events.lastEvent();
           state = last?.state ?? null;
-          trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : structuredClone(state) });
+          trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
           continue;
         }
         runnerError = failure(steps, error);
