@@ -83,8 +83,31 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
       next += slice.length;
       worker.postMessage({ id, tasks: slice } satisfies WorkerRequest);
     };
+    // The main thread works too, from the first moment: a worker spends its first ~0.2 s loading modules,
+    // and with two cores a main thread that only waits leaves one of them idle. It runs a batch at a time
+    // and yields between batches, so the workers are fed as soon as they ask.
+    const spawned = threads - 1;
+    let mainDone = false;
     let exited = 0;
-    for (let t = 0; t < threads; t += 1) {
+    const finish = () => {
+      if (failed || !mainDone || exited < spawned) return;
+      if (done === tasks.length) resolve(results);
+      else fail(new Error(`explore workers stopped after ${done} of ${tasks.length} tasks`));
+    };
+    const mainLoop = async () => {
+      while (!failed && next < tasks.length) {
+        const id = next;
+        const slice = tasks.slice(id, id + batch);
+        next += slice.length;
+        slice.forEach((task, i) => (results[id + i] = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target)));
+        done += slice.length;
+        options.onProgress?.(done, tasks.length);
+        await new Promise<void>((resume) => setImmediate(resume));
+      }
+      mainDone = true;
+      finish();
+    };
+    for (let t = 0; t < spawned; t += 1) {
       const worker = new Worker(entry, { workerData: setup, eval: evaluate });
       workers.push(worker);
       worker.on('message', (message: { ready?: true; id?: number; tallies?: TallyData[]; error?: string }) => {
@@ -99,11 +122,9 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
       worker.on('error', fail);
       worker.on('exit', () => {
         exited += 1;
-        if (exited === threads && !failed) {
-          if (done === tasks.length) resolve(results);
-          else fail(new Error(`explore workers stopped after ${done} of ${tasks.length} tasks`));
-        }
+        finish();
       });
     }
+    mainLoop().catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))));
   });
 }
