@@ -15,6 +15,7 @@ import { Tally, type TallyData } from './tally.js';
 import { runTask, type Task } from './task.js';
 import type { RunnerSource, Target } from './target.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
+import { startWorker } from '../sim/workerThread.js';
 
 export interface PoolOptions {
   scenarios: Scenario[];
@@ -44,24 +45,10 @@ export async function runTasks(tasks: readonly Task[], options: PoolOptions): Pr
   return inWorkers(tasks, threads, options as PoolOptions & { source: RunnerSource });
 }
 
-/**
- * The worker's module: the compiled dist/src/explore/worker.js (also when this code runs from the CLI's
- * bundle) or, when running from the TypeScript sources (tests, tsx), a small bootstrap that registers tsx
- * in the new thread first.
- */
-function workerEntry(): { entry: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'explore', 'worker.js')), eval: false };
-  // require.resolve finds the CommonJS build; the ESM build beside it is the one to import.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const worker = new URL('./worker.ts', import.meta.url).href;
-  return { entry: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`, eval: true };
-}
-
 function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions & { source: RunnerSource }): Promise<Tally[]> {
   const batch = options.depth >= 2 ? 1 : 8;
   const results: Tally[] = new Array<Tally>(tasks.length);
   const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth };
-  const { entry, eval: evaluate } = workerEntry();
   let next = 0;
   let done = 0;
   return new Promise<Tally[]>((resolve, reject) => {
@@ -108,7 +95,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
       finish();
     };
     for (let t = 0; t < spawned; t += 1) {
-      const worker = new Worker(entry, { workerData: setup, eval: evaluate });
+      const worker = startWorker(import.meta.url, 'explore', { workerData: setup });
       workers.push(worker);
       worker.on('message', (message: { ready?: true; id?: number; tallies?: TallyData[]; error?: string }) => {
         if (message.error !== undefined) return fail(new Error(`explore worker: ${message.error}`));

@@ -13,6 +13,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { FromWorker, RunRequest, ThrownInfo, WorkerInit } from './protocol.js';
+import { startWorker } from '../sim/workerThread.js';
 
 /** Heap limit for a learner's thread, so a runaway allocation ends one scenario, not the grader (MB). */
 const LEARNER_HEAP_MB = 512;
@@ -26,18 +27,8 @@ export type ScenarioOutcome =
 
 export type StartOutcome = { kind: 'ready'; worker: LearnerWorker; runnerName: string } | { kind: 'load_error'; error: ThrownInfo };
 
-/**
- * Running compiled (dist/src, or the CLI's bundle), the worker is dist/src/grade/worker.js. Running from
- * source (the tests), the thread first registers tsx so that it can load the worker's TypeScript, exactly
- * as it loads the learner's.
- */
 function spawn(init: WorkerInit): Worker {
-  const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: LEARNER_HEAP_MB }, stdout: true, stderr: true };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'grade', 'worker.js')), options);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { ...options, eval: true });
+  return startWorker(import.meta.url, 'grade', { workerData: init, resourceLimits: { maxOldGenerationSizeMb: LEARNER_HEAP_MB }, stdout: true, stderr: true });
 }
 
 export class LearnerWorker {
