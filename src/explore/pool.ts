@@ -3,11 +3,7 @@
  * pull small batches as they finish, so a slow scenario does not hold the others up; the tallies come back
  * in task order, so the report does not depend on which worker ran what.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { PACKAGE_ROOT } from '../paths.js';
 import { Worker } from 'node:worker_threads';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../sim/storage.js';

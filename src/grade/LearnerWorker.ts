@@ -6,10 +6,7 @@
  *
  * This is the grader's watchdog, so it reads real time (the simulator inside the worker never does).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PACKAGE_ROOT } from '../paths.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { FromWorker, RunRequest, ThrownInfo, WorkerInit } from './protocol.js';

@@ -9,7 +9,7 @@ import { describeFault, describeFaults } from '../faults/types.js';
 import { idempotencyKey } from '../inventory/keys.js';
 import type { RunnerState } from '../runner/state.js';
 import type { RunResult } from '../sim/RunResult.js';
-import type { TraceEvent, TraceEventOf } from './events.js';
+import type { TraceEventOf } from './events.js';
 import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shortKey, wrap } from './format.js';
 import type { Style } from './style.js';
 
