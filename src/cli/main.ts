@@ -25,7 +25,7 @@ function usage(): string {
   return [
     'faultlab — a deterministic simulator for the failures that make retries dangerous',
     '',
-    ...[...commands.values()].map((c) => c.help),
+    [...commands.values()].map((c) => c.help).join('\n\n'),
     '',
     'Exit codes: 0 every check held · 1 a check failed · 2 bad input (unreadable or invalid scenario, bad option).',
     'Lessons: lessons/ · the exercise: src/runner/LearnerRunner.ts',
