@@ -21,16 +21,6 @@ export type ContractCode =
   | 'NOT_AUTHORIZED'
   | 'INVALID_ACTION';
 
-export const CONTRACT_CODES: readonly ContractCode[] = [
-  'NOT_FOUND',
-  'UNKNOWN_ITEM',
-  'PAYLOAD_CONFLICT',
-  'STALE_VERSION',
-  'INSUFFICIENT_STOCK',
-  'NOT_AUTHORIZED',
-  'INVALID_ACTION',
-];
-
 const TRANSIENT = Symbol.for('faultlab.TransientError');
 const CONTRACT = Symbol.for('faultlab.ContractError');
 

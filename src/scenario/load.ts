@@ -19,7 +19,7 @@ import { YamlSource } from './yamlSource.js';
 
 const YAML_FILE = /\.ya?ml$/;
 
-/** Other scenario kinds (the durability pillars) register how to load their `kind:` here. */
+/** How a scenario kind other than the runner's (the durability pillars) is loaded. */
 export interface KindLoader<T> {
   schemaPath: string;
   /** Problems the schema cannot express, each with the path of the value it is about. */
@@ -35,10 +35,6 @@ const kindLoaders = new Map<string, KindLoader<unknown>>([
   // The durability pillars' scenarios (src/durability/scenarios): validated here, run by their own engine.
   ['pillar', { schemaPath: PILLAR_SCHEMA_PATH, build: (data) => data }],
 ]);
-
-export function registerScenarioKind<T>(kind: string, loader: KindLoader<T>): void {
-  kindLoaders.set(kind, loader as KindLoader<unknown>);
-}
 
 const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
 

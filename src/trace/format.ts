@@ -1,5 +1,6 @@
 /** Small, pure formatters shared by the renderers: actions, values, database changes. */
 import type { SnapshotDiff } from '../inventory/snapshot.js';
+import type { RunResult } from '../sim/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
 
 /** Hex digits of a key's digest shown in the trace: enough to tell two keys apart at a glance. */
@@ -47,6 +48,12 @@ export function formatReply(tool: string, value: unknown): string {
   if (tool === 'get_stock' && 'available' in v) return `${formatValue(v.item)}: ${formatValue(v.available)} available, version ${formatValue(v.version)}`;
   if (tool === 'read_doc' && 'title' in v) return `doc ${formatValue(v.doc_id)} "${formatValue(v.title)}"`;
   return JSON.stringify(value);
+}
+
+/** The stock a run's summary shows: the items its scenario expects figures for, or else the camera. */
+export function shownStock(run: RunResult): Array<{ item: string; available: number | undefined }> {
+  const items = Object.keys(run.scenario.expect.stock ?? {});
+  return (items.length > 0 ? items : ['camera']).map((item) => ({ item, available: run.db.items.find((row) => row.item_id === item)?.available }));
 }
 
 export function formatDiff(diff: SnapshotDiff): string {

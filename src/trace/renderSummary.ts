@@ -1,7 +1,7 @@
 /** The table at the end of `faultlab run`: one line per scenario with its figures and verdict. */
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../sim/RunResult.js';
-import { pad, padStart } from './format.js';
+import { pad, padStart, shownStock } from './format.js';
 import type { Style } from './style.js';
 
 export interface SummaryRow {
@@ -18,10 +18,7 @@ export interface SummaryRow {
 }
 
 export function summaryRow(run: RunResult): SummaryRow {
-  const camera = run.db.items.find((i) => i.item_id === 'camera');
-  const stock = Object.keys(run.scenario.expect.stock ?? (camera ? { camera: 0 } : {}))
-    .map((item) => `${item} ${run.db.items.find((i) => i.item_id === item)?.available ?? '-'}`)
-    .join(', ');
+  const stock = shownStock(run).map((s) => `${s.item} ${s.available ?? '-'}`).join(', ');
   // The most telling failure first: an exception, then a broken rule, then the figures it led to.
   const rank = { runner: 0, invariant: 1, scenario: 2, expectation: 3 } as const;
   const failed = run.checks.filter((c) => !c.passed).sort((a, b) => rank[a.kind] - rank[b.kind])[0];

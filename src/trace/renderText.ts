@@ -10,7 +10,7 @@ import { idempotencyKey } from '../inventory/keys.js';
 import type { RunnerState } from '../runner/state.js';
 import type { RunResult } from '../sim/RunResult.js';
 import type { TraceEventOf } from './events.js';
-import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shortKey, wrap } from './format.js';
+import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shownStock, wrap } from './format.js';
 import type { Style } from './style.js';
 
 const WIDTH = 100;
@@ -146,6 +146,9 @@ function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, r
     else if (st.status === 'retry_exhausted') {
       detail = c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending.name} stays pending${st.pending.name === 'reserve' ? ' (its effect may have happened)' : ''}`);
     } else detail = `${st.pending.name} stays pending · attempt ${st.attempts} of ${st.task.max_retries + 1}`;
+  } else if (st.status === 'budget_exhausted') {
+    const next = st.pending ? `the retry of ${st.pending.name}` : 'the next action';
+    detail = `budget_exhausted: ${st.calls} of max_calls ${st.task.max_calls} spent, none left for ${next}`;
   } else if (st.status !== 'running') detail = st.result?.error ? `${st.status}: ${st.result.error}` : st.status;
   else detail = st.pending ? `${formatAction(st.pending)} · attempt ${st.attempts}` : '';
   return head + detail;
@@ -213,8 +216,8 @@ export function renderChecks(checks: Check[], style: Style): string {
 }
 
 export function figures(run: RunResult): string {
-  const stock = run.db.items.filter((i) => run.scenario.inventory.items[i.item_id] && (run.scenario.expect.stock?.[i.item_id] !== undefined || i.item_id === 'camera'));
-  return `${run.state?.status ?? 'no state'} · calls ${run.state?.calls ?? '-'} · ledger ${run.db.ledger.length} · ${stock.map((i) => `stock ${i.item_id} ${i.available}`).join(' · ')}`;
+  const stock = shownStock(run).map((s) => `stock ${s.item} ${s.available ?? '-'}`);
+  return [run.state?.status ?? 'no state', `calls ${run.state?.calls ?? '-'}`, `ledger ${run.db.ledger.length}`, ...stock].join(' · ');
 }
 
 export function renderVerdict(run: RunResult, style: Style): string {
@@ -222,6 +225,3 @@ export function renderVerdict(run: RunResult, style: Style): string {
   const word = run.passed ? c.green.bold('PASS') : isBrokenScenario(run) ? c.red.bold('BROKEN SCENARIO') : c.red.bold('FAIL');
   return `  ${word} ${run.scenario.id}: ${figures(run)}${run.crashes > 0 ? ` · ${run.crashes} crash(es) recovered` : ''}\n`;
 }
-
-/** Shown by `faultlab list`: key in the trace is short; this says how. */
-export const KEY_NOTE = `keys are shown as <task>:reserve:<first 8 hex>… (${shortKey('t:reserve:' + '0'.repeat(32))})`;
