@@ -86,16 +86,7 @@ export class IdempotencyStore {
     const skipped = this.#skip(key);
     if (skipped) return skipped;
     const pending: DurabilityEvent[] = [];
-    let result: CheckResult;
-    try {
-      result = this.#db.transaction(() => {
-        this.#lazyCleanup(pending);
-        return this.#answer(key);
-      })();
-    } catch (error) {
-      if (isBusy(error)) throw new StoreBusyError(`check(${key})`, error);
-      throw error;
-    }
+    const result = this.#transaction(`check(${key})`, 'deferred', pending, () => this.#answer(key));
     this.#flush(pending);
     return result;
   }
@@ -110,26 +101,19 @@ export class IdempotencyStore {
     const skipped = this.#skip(key);
     if (skipped) return skipped;
     const pending: DurabilityEvent[] = [];
-    let result: CheckResult;
-    try {
-      result = this.#db.transaction(() => {
-        this.#lazyCleanup(pending);
-        const answer = this.#answer(key);
-        hooks.whileLocked?.();
-        if (answer.kind === 'duplicate') return answer;
-        this.#db
-          .prepare(
-            `INSERT INTO idempotency_records (key, status, result_json, recorded_at_ms) VALUES (?, 'in_progress', ?, ?)
-             ON CONFLICT (key) DO UPDATE SET status = excluded.status, result_json = excluded.result_json,
-               recorded_at_ms = excluded.recorded_at_ms`,
-          )
-          .run(key, canonicalJson(placeholder ?? null), this.#clock.nowMs());
-        return answer;
-      }).immediate();
-    } catch (error) {
-      if (isBusy(error)) throw new StoreBusyError(`checkAndRecord(${key})`, error);
-      throw error;
-    }
+    const result = this.#transaction(`checkAndRecord(${key})`, 'immediate', pending, () => {
+      const answer = this.#answer(key);
+      hooks.whileLocked?.();
+      if (answer.kind === 'duplicate') return answer;
+      this.#db
+        .prepare(
+          `INSERT INTO idempotency_records (key, status, result_json, recorded_at_ms) VALUES (?, 'in_progress', ?, ?)
+           ON CONFLICT (key) DO UPDATE SET status = excluded.status, result_json = excluded.result_json,
+             recorded_at_ms = excluded.recorded_at_ms`,
+        )
+        .run(key, canonicalJson(placeholder ?? null), this.#clock.nowMs());
+      return answer;
+    });
     pending.push(
       result.kind === 'new' ? { type: 'idempotency.new', atMs: this.#clock.nowMs(), key } : this.#duplicateEvent(key, result),
     );
@@ -156,6 +140,23 @@ export class IdempotencyStore {
     const removed = this.#db.prepare(`DELETE FROM idempotency_records WHERE key = ? AND status = 'in_progress'`).run(key).changes > 0;
     this.#emit({ type: 'idempotency.released', atMs: this.#clock.nowMs(), key, removed });
     return removed;
+  }
+
+  /**
+   * One transaction that first purges what has expired (lazily, no timers), then does `work`. A store
+   * another connection keeps busy past the timeout is a typed StoreBusyError: nothing was written.
+   */
+  #transaction<T>(what: string, mode: 'deferred' | 'immediate', pending: DurabilityEvent[], work: () => T): T {
+    const run = this.#db.transaction(() => {
+      this.#lazyCleanup(pending);
+      return work();
+    });
+    try {
+      return run[mode]();
+    } catch (error) {
+      if (isBusy(error)) throw new StoreBusyError(what, error);
+      throw error;
+    }
   }
 
   /** Delete every record whose window has ended; returns how many. */
