@@ -159,7 +159,8 @@ describe('lazy cleanup: expired rows are purged at check time, every cleanup_int
     s.record('a:t:2', 'recent');
     clock.advanceTo(7_200 * SECOND);
     expect(s.cleanupExpired()).toBe(1);
-    expect(s.peek('a:t:2')).toBeDefined();
+    expect(s.peek('a:t:1')).toBeUndefined();
+    expect(s.peek('a:t:2')).toMatchObject({ key: 'a:t:2', status: 'done', result: 'recent' });
   });
 });
 
