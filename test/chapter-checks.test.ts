@@ -5,17 +5,17 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DOCS, DEFAULT_ITEMS } from '../src/defaults.js';
+import { DEFAULT_DOCS, DEFAULT_ITEMS } from '../src/core/defaults.js';
 import { ContractError, isContractError } from '../src/inventory/errors.js';
 import { InventoryTool, type ReserveRequest } from '../src/inventory/InventoryTool.js';
-import { fingerprint, idempotencyKey } from '../src/inventory/keys.js';
+import { fingerprint, reserveKey } from '../src/inventory/keys.js';
 import { createToolDatabase } from '../src/inventory/schema.js';
 import { readSnapshot } from '../src/inventory/snapshot.js';
 import { ReferenceRunner } from '../src/runner/ReferenceRunner.js';
 import type { Action, RunnerState } from '../src/runner/state.js';
 import type { Task } from '../src/scenario/types.js';
-import { VirtualClock } from '../src/sim/clock.js';
-import { SeededRng } from '../src/sim/rng.js';
+import { VirtualClock } from '../src/core/clock.js';
+import { SeededRng } from '../src/core/rng.js';
 import { camera, events, run } from './support.js';
 
 function inventory() {
@@ -128,9 +128,9 @@ describe('chapter checks', () => {
 
   it('key derivation is canonical and stable across retries', () => {
     const digest = createHash('sha256').update('{"item":"camera","qty":1}').digest('hex').slice(0, 32);
-    expect(idempotencyKey('lost_reply', { item: 'camera', qty: 1 })).toBe(`lost_reply:reserve:${digest}`);
-    expect(idempotencyKey('lost_reply', { qty: 1, item: 'camera' } as never)).toBe(`lost_reply:reserve:${digest}`);
-    expect(idempotencyKey('lost_reply', { item: 'camera', qty: 2 })).not.toBe(`lost_reply:reserve:${digest}`);
+    expect(reserveKey('lost_reply', { item: 'camera', qty: 1 })).toBe(`lost_reply:reserve:${digest}`);
+    expect(reserveKey('lost_reply', { qty: 1, item: 'camera' } as never)).toBe(`lost_reply:reserve:${digest}`);
+    expect(reserveKey('lost_reply', { item: 'camera', qty: 2 })).not.toBe(`lost_reply:reserve:${digest}`);
     const keys = reserveAttempts(run('lost_reply')).map((e) => e.state.pending?.args.key);
     expect(keys).toEqual([`lost_reply:reserve:${digest}`, `lost_reply:reserve:${digest}`]);
   });
@@ -206,7 +206,7 @@ describe('chapter checks', () => {
     expect([reads.state?.status, reads.state?.attempts, reads.state?.pending?.name]).toEqual(['retry_exhausted', 3, 'read_doc']);
     const noRetry = run('lost_reply_no_retry');
     expect([noRetry.state?.status, noRetry.state?.attempts]).toEqual(['retry_exhausted', 1]);
-    expect(noRetry.state?.pending?.args.key).toBe(idempotencyKey('lost_reply_no_retry', { item: 'camera', qty: 1 }));
+    expect(noRetry.state?.pending?.args.key).toBe(reserveKey('lost_reply_no_retry', { item: 'camera', qty: 1 }));
     expect([noRetry.db.ledger.length, camera(noRetry)]).toEqual([1, 2]); // … although the effect happened
   });
 

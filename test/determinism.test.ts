@@ -2,13 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadScenarios } from '../src/scenario/load.js';
-import { simulate } from '../src/sim/simulate.js';
-import { renderRun } from '../src/trace/renderText.js';
-import { PLAIN } from '../src/trace/style.js';
+import { renderRun } from '../src/render/renderText.js';
+import { PLAIN } from '../src/render/style.js';
+import { judged } from './support.js';
 
 const scenarios = loadScenarios();
 const trace = (id: string, seed: number, storage: 'file' | 'memory' = 'file') =>
-  renderRun(simulate(scenarios.find((s) => s.id === id)!, { seed, storage }), PLAIN);
+  renderRun(judged(scenarios.find((s) => s.id === id)!, { seed, storage }), PLAIN);
 
 describe('determinism', () => {
   it.each(scenarios.map((s) => s.id))('%s: the same seed gives a byte-identical trace', (id) => {
@@ -23,8 +23,8 @@ describe('determinism', () => {
   });
 
   it('another seed changes the timings and the receipt ids, never the figures', () => {
-    const a = simulate(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 1 });
-    const b = simulate(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 2 });
+    const a = judged(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 1 });
+    const b = judged(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 2 });
     expect(renderRun(a, PLAIN)).not.toBe(renderRun(b, PLAIN));
     expect(a.db.ledger[0]!.result).not.toEqual(b.db.ledger[0]!.result);
     expect([a.state?.status, a.state?.calls, a.db.ledger.length]).toEqual([b.state?.status, b.state?.calls, b.db.ledger.length]);

@@ -3,9 +3,9 @@ import { main } from '../src/cli/main.js';
 import type { Io } from '../src/cli/io.js';
 import { loadScenario } from '../src/scenario/load.js';
 import type { Scenario } from '../src/scenario/types.js';
-import type { RunResult } from '../src/sim/RunResult.js';
+import { judge, type RunResult } from '../src/check/RunResult.js';
 import { simulate, type SimulateOptions } from '../src/sim/simulate.js';
-import type { TraceEvent, TraceEventOf } from '../src/trace/events.js';
+import type { TraceEvent, TraceEventOf } from '../src/sim/events.js';
 
 const cache = new Map<string, Scenario>();
 
@@ -19,9 +19,14 @@ export function scenario(id: string): Scenario {
   return structuredClone(s);
 }
 
+/** Simulate a scenario and judge the run: the checks included. */
+export function judged(s: Scenario, options: SimulateOptions = {}): RunResult {
+  return judge(simulate(s, options));
+}
+
 /** Run a fixed scenario (in memory unless told otherwise: the crash model is the same). */
 export function run(id: string, options: SimulateOptions = {}): RunResult {
-  return simulate(scenario(id), { storage: 'memory', ...options });
+  return judged(scenario(id), { storage: 'memory', ...options });
 }
 
 export function camera(run: RunResult): number | undefined {

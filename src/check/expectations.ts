@@ -2,7 +2,7 @@
  * A scenario's own expected figures (status, calls, ledger rows, stock, pending, observations), checked on
  * top of the invariants. Each failure message says what the figure means, so a learner knows where to look.
  */
-import type { RunResult } from '../sim/RunResult.js';
+import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
 
 const MEANING = {
@@ -29,7 +29,7 @@ function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Ch
   };
 }
 
-export function checkExpectations(run: RunResult): Check[] {
+export function checkExpectations(run: Run): Check[] {
   const expect = run.scenario.expect;
   const state = run.state;
   const checks: Check[] = [];

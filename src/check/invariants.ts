@@ -4,10 +4,10 @@
  * Every message says what was expected, what happened, and why that breaks the rule.
  */
 import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.js';
-import { canonicalJson, sameJson } from '../sim/canonical.js';
-import type { RunResult } from '../sim/RunResult.js';
-import type { TraceEventOf } from '../trace/events.js';
-import { shortKey } from '../trace/format.js';
+import { canonicalJson, sameJson } from '../core/canonical.js';
+import type { Run } from '../sim/Run.js';
+import type { TraceEventOf } from '../sim/events.js';
+import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
 
 export interface InvariantOptions {
@@ -35,7 +35,7 @@ const short = shortKey;
 const same = sameJson;
 
 /** The attempts recorded in the log, grouped by the decision they belong to. */
-function attemptsByDecision(run: RunResult): Map<number, Array<{ seq: number; state: RunnerState }>> {
+function attemptsByDecision(run: Run): Map<number, Array<{ seq: number; state: RunnerState }>> {
   const groups = new Map<number, Array<{ seq: number; state: RunnerState }>>();
   for (const event of run.log) {
     if (event.label !== 'attempt_started' || event.state.pending == null) continue;
@@ -47,7 +47,7 @@ function attemptsByDecision(run: RunResult): Map<number, Array<{ seq: number; st
 }
 
 /** 1. One ledger row per key; stock and version conserved against the ledger; no more receipts than intents. */
-export function inv1(run: RunResult): Check {
+export function inv1(run: Run): Check {
   const problems: string[] = [];
   const keys = new Map<string, number>();
   for (const row of run.db.ledger) keys.set(row.key, (keys.get(row.key) ?? 0) + 1);
@@ -75,7 +75,7 @@ export function inv1(run: RunResult): Check {
 }
 
 /** 2. The budget: neither the runner's own count nor its real requests on the wire exceed max_calls. */
-export function inv2(run: RunResult): Check {
+export function inv2(run: Run): Check {
   const max = run.scenario.task.max_calls;
   const logged = Math.max(0, ...run.log.map((e) => e.state.calls), run.state?.calls ?? 0);
   const actual = Math.max(logged, run.runnerRequests);
@@ -88,7 +88,7 @@ export function inv2(run: RunResult): Check {
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
-export function inv3(run: RunResult): Check {
+export function inv3(run: Run): Check {
   const problems: string[] = [];
   for (const [decision, attempts] of attemptsByDecision(run)) {
     const first = attempts[0]!.state;
@@ -121,7 +121,7 @@ export function inv3(run: RunResult): Check {
 }
 
 /** 4. Rebuilding from the log gives the final state: nothing the runner holds was left unsaved. */
-export function inv4(run: RunResult): Check {
+export function inv4(run: Run): Check {
   const rebuilt = run.log.at(-1)?.state ?? null;
   const problems: string[] = [];
   if (run.state === null || rebuilt === null) {
@@ -139,7 +139,7 @@ export function inv4(run: RunResult): Check {
 }
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
-export function inv5(run: RunResult): Check {
+export function inv5(run: Run): Check {
   const problems: string[] = [];
   const requests: Array<TraceEventOf<'request'>> = [];
   let refused: Array<{ action: ToolAction; attempt: number | undefined; code: string | undefined }> = [];
@@ -165,7 +165,7 @@ export function inv5(run: RunResult): Check {
 }
 
 /** 6. `succeeded` means each reserve intent has exactly one ledger row, and the runner observed that very receipt. */
-export function inv6(run: RunResult): Check {
+export function inv6(run: Run): Check {
   const problems: string[] = [];
   const state = run.state;
   if (state?.status === 'succeeded') {
@@ -196,7 +196,7 @@ export function inv6(run: RunResult): Check {
 }
 
 /** 7. The run reaches a terminal status within the bound. */
-export function inv7(run: RunResult, options: InvariantOptions): Check {
+export function inv7(run: Run, options: InvariantOptions): Check {
   const status = run.state?.status;
   const problems: string[] = [];
   if (!isTerminal(status)) {
@@ -209,6 +209,6 @@ export function inv7(run: RunResult, options: InvariantOptions): Check {
   return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', `ended ${status} after ${run.steps} steps`);
 }
 
-export function checkInvariants(run: RunResult, options: InvariantOptions): Check[] {
+export function checkInvariants(run: Run, options: InvariantOptions): Check[] {
   return [inv1(run), inv2(run), inv3(run), inv4(run), inv5(run), inv6(run), inv7(run, options)];
 }

@@ -4,20 +4,20 @@
  */
 import { describeFault } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
 
 /** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
-function endedNormally(run: RunResult): boolean {
+function endedNormally(run: Run): boolean {
   return run.runnerError === null && isTerminal(run.state?.status);
 }
 
 /** A listed fault never fired although the run ended normally: the scenario tested nothing at that point. */
-export function isBrokenScenario(run: RunResult): boolean {
+export function isBrokenScenario(run: Run): boolean {
   return endedNormally(run) && run.faults.some((f) => f.firedAt === null);
 }
 
-export function checkFaultsFired(run: RunResult): Check {
+export function checkFaultsFired(run: Run): Check {
   const unfired = run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec));
   const passed = unfired.length === 0;
   const early = run.runnerError ? `the runner threw at step ${run.runnerError.step}` : `the run never ended`;
@@ -36,7 +36,7 @@ export function checkFaultsFired(run: RunResult): Check {
   };
 }
 
-export function checkRunnerError(run: RunResult): Check | null {
+export function checkRunnerError(run: Run): Check | null {
   const error = run.runnerError;
   if (error === null) return null;
   return {

@@ -5,15 +5,16 @@
  * invariant and why), where it first left the reference's path, the command to replay it, and the lesson.
  */
 import { INVARIANTS } from '../check/invariants.js';
-import { MAX_STEPS } from '../defaults.js';
+import { MAX_STEPS } from '../core/defaults.js';
 import { checkTitle } from '../grade/diagnose.js';
 import { problemLine } from '../grade/explain.js';
 import { gradeRun } from '../grade/gradeRun.js';
 import { displayPath } from '../grade/replay.js';
 import type { RunStatus } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { originOf } from './runScenario.js';
+import { judge } from '../check/RunResult.js';
 
 export class RunAssertionError extends Error {
   override readonly name = 'RunAssertionError';
@@ -102,7 +103,7 @@ export class RunExpectation {
     const run = this.#run;
     const cwd = process.cwd();
     const { runnerFile } = originOf(run);
-    const reference = simulate(run.scenario, { seed: run.seed, storage: 'memory', maxSteps: MAX_STEPS });
+    const reference = judge(simulate(run.scenario, { seed: run.seed, storage: 'memory', maxSteps: MAX_STEPS }));
     const grade = gradeRun(run, reference, 0, {
       file: runnerFile,
       runnerArg: runnerFile !== undefined ? displayPath(runnerFile, cwd) : `<the file exporting ${run.runner}>`,

@@ -7,13 +7,14 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadRunnerClass, runnerClassFrom } from '../cli/resolveRunner.js';
-import { DEFAULT_SEED } from '../defaults.js';
+import { loadRunnerClass, runnerClassFrom } from '../runner/load.js';
+import { DEFAULT_SEED } from '../core/defaults.js';
 import { guardRunner } from '../grade/guardRunner.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { loadScenario } from '../scenario/load.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
+import { judge } from '../check/RunResult.js';
 
 export interface RunScenarioOptions {
   /** A runner class, or the path of a .ts/.js file that exports one. */
@@ -54,11 +55,11 @@ export async function runScenario(pathOrId: string, options: RunScenarioOptions)
   const scenario = loadScenario(pathOrId);
   const runnerFile = typeof options.runner === 'string' ? resolve(options.runner) : undefined;
   const Runner = runnerFile !== undefined ? await importRunner(runnerFile) : (options.runner as RunnerClass);
-  const run = simulate(scenario, {
+  const run = judge(simulate(scenario, {
     runner: guardRunner(Runner),
     seed: options.seed ?? DEFAULT_SEED,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-  });
+  }));
   origins.set(run, runnerFile !== undefined ? { runnerFile } : {});
   return run;
 }

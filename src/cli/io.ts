@@ -3,7 +3,7 @@
  * down, so that commands (and tests) never read process.* themselves.
  */
 import chalk from 'chalk';
-import { makeStyle, type Style } from '../trace/style.js';
+import { makeStyle, type Style } from '../render/style.js';
 
 export interface Out {
   write(text: string): unknown;

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../paths.js';
+import { PACKAGE_ROOT } from '../core/paths.js';
+import { RunnerLoadError } from '../runner/load.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
 import { gradeCommand, GRADE_HELP } from './commands/grade.js';
@@ -57,6 +58,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (error) {
     if (error instanceof ScenarioError) {
       io.stderr.write(`${error.message}\nfaultlab: ${error.problems.length} problem(s) in the scenario files; nothing was run\n`);
+      return EXIT.badInput;
+    }
+    if (error instanceof RunnerLoadError) {
+      io.stderr.write(`faultlab ${name}: --runner ${error.message}\n`);
       return EXIT.badInput;
     }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -1,5 +1,5 @@
-import type { Clock } from '../sim/clock.js';
-import type { Rng } from '../sim/rng.js';
+import type { Clock } from '../core/clock.js';
+import type { Rng } from '../core/rng.js';
 import { BreakerRegistry } from './breaker/BreakerRegistry.js';
 import { CheckpointStore, type Checkpoint } from './checkpoint/CheckpointStore.js';
 import { defaultDurabilityConfig } from './config/defaults.js';
@@ -8,9 +8,9 @@ import { DeadLetterQueue, type DlqRecord } from './dlq/DeadLetterQueue.js';
 import { CircuitOpenError, DlqError } from './errors.js';
 import type { EventSink, OperationError } from './events.js';
 import { IdempotencyStore } from './idempotency/IdempotencyStore.js';
-import { idempotencyKey } from './idempotency/key.js';
+import { idempotencyKey } from '../core/key.js';
 import { RetryEngine, type AttemptResult } from './retry/RetryEngine.js';
-import type { Db } from './sqlite.js';
+import type { Db } from '../core/storage.js';
 
 /**
  * One durable write through all five pillars, in the order of PILLARS §6:

@@ -7,6 +7,7 @@
  * Instances are recognised by a global brand rather than by prototype, so a guard also holds for an error
  * thrown by another copy of this module (source loaded by tsx next to the compiled build).
  */
+import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 
 export type DurabilityErrorCode =
   | 'CONFIG_INVALID'
@@ -24,7 +25,15 @@ export type DurabilityErrorCode =
   | 'DLQ_INVALID_TRANSITION'
   | 'DLQ_INVALID_TTL';
 
-const BRAND = Symbol.for('faultlab.DurabilityError');
+/** Why a failure happened, and whether its effect definitely did not happen (`definite`). */
+export interface OperationError {
+  code: string;
+  message: string;
+  /** true: the dependency surely did not apply the effect; false: it may have (a lost reply). */
+  definite: boolean;
+}
+
+const BRAND = brandOf('DurabilityError');
 
 export class DurabilityError extends Error {
   override readonly name: string = 'DurabilityError';
@@ -36,17 +45,17 @@ export class DurabilityError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.definite = options.definite ?? true;
-    Object.defineProperty(this, BRAND, { value: true });
+    setBrand(this, BRAND);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return hasBrand(value, BRAND);
   }
 }
 
 /** True for any durability error; with `code`, only for that code. */
 export function isDurabilityError(value: unknown, code?: DurabilityErrorCode): value is DurabilityError {
-  if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+  if (!hasBrand(value, BRAND)) return false;
   return code === undefined || (value as DurabilityError).code === code;
 }
 
@@ -117,17 +126,8 @@ export class CircuitOpenError extends DurabilityError {
   }
 }
 
-/** `agent_id` or `operation_type` would make an ambiguous key (PILLARS §1, ours). */
-export class KeyPartError extends DurabilityError {
-  override readonly name = 'KeyPartError';
-  readonly part: 'agent_id' | 'operation_type';
-  readonly given: string;
-  constructor(part: 'agent_id' | 'operation_type', given: string, why: string) {
-    super('INVALID_KEY_PART', `${part} ${why}, got ${JSON.stringify(given)}`);
-    this.part = part;
-    this.given = given;
-  }
-}
+/** `agent_id` or `operation_type` would make an ambiguous key (PILLARS §1, ours); made where the key is. */
+export { KeyPartError } from '../core/key.js';
 
 /** Another connection holds the write lock; this call wrote nothing and may simply be tried again. */
 export class StoreBusyError extends DurabilityError {

@@ -1,7 +1,10 @@
 import type { JitterStrategy } from './config/types.js';
+import type { OperationError } from './errors.js';
+
+export type { OperationError } from './errors.js';
 import type { ErrorClass } from './retry/RetryPolicy.js';
-import type { Checkpoint } from './checkpoint/CheckpointStore.js';
-import type { DlqRecord, DlqStatus } from './dlq/DeadLetterQueue.js';
+import type { Checkpoint } from './checkpoint/Checkpoint.js';
+import type { DlqRecord, DlqStatus } from './dlq/DlqRecord.js';
 
 /**
  * What the pillars tell the world, as typed data stamped with virtual time. Each pillar takes an optional
@@ -11,14 +14,6 @@ import type { DlqRecord, DlqStatus } from './dlq/DeadLetterQueue.js';
  */
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
-
-/** Why a failure happened, and whether its effect definitely did not happen (`definite`). */
-export interface OperationError {
-  code: string;
-  message: string;
-  /** true: the dependency surely did not apply the effect; false: it may have (a lost reply). */
-  definite: boolean;
-}
 
 /** Fired on every breaker state change (PILLARS §3), to subscribers and into the trace. */
 export interface StateTransition {

@@ -4,14 +4,14 @@
  */
 export * from './errors.js';
 export type { BreakerState, DurabilityEvent, EventSink, OperationError, StateTransition } from './events.js';
-export { openDatabase, crashAndReopen, type Db, type OpenOptions } from './sqlite.js';
+export { openDatabase, crashAndReopen, type Db, type OpenOptions } from '../core/storage.js';
 
 export type { BreakerConfig, CheckpointConfig, DlqConfig, DurabilityConfig, IdempotencyConfig, JitterStrategy, RetryPolicy } from './config/types.js';
 export { JITTER_STRATEGIES } from './config/types.js';
 export { DEFAULT_DURABILITY_CONFIG, defaultDurabilityConfig, FALLBACK_OPERATION_TYPE } from './config/defaults.js';
 export { loadDurabilityConfig, applyConfigOverrides } from './config/load.js';
 
-export { idempotencyKey, contentHash, keyByteLength } from './idempotency/key.js';
+export { idempotencyKey, contentHash, keyByteLength } from '../core/key.js';
 export { IdempotencyStore, type CheckResult, type IdempotencyRecord } from './idempotency/IdempotencyStore.js';
 
 export { validatePolicy, classifyError, type ErrorClass } from './retry/RetryPolicy.js';
@@ -35,12 +35,3 @@ export {
   type LayerOutcome,
 } from './DurabilityLayer.js';
 
-export {
-  runPillarScenario,
-  renderPillarRun,
-  pillarScenarioSchemaPath,
-  ScenarioInputError,
-  type PillarRun,
-  type PillarScenario,
-  type PillarTraceEvent,
-} from './scenarios/index.js';

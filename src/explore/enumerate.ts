@@ -7,7 +7,7 @@
  */
 import type { FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS } from '../faults/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { attemptFault, eventCrash } from './schedule.js';
 import { firedPosition, reach, timeline } from './timeline.js';
 

@@ -3,15 +3,15 @@
  * (depth 1), then with a second one at every point the first leaves (depth 2), each run judged by the
  * invariants of SPEC §7. Returns a tally per scenario; findings.ts shrinks what broke.
  */
-import { DEFAULT_SEED } from '../defaults.js';
+import { DEFAULT_SEED } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
-import type { StorageKind } from '../sim/storage.js';
+import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules } from './enumerate.js';
 import { defaultWorkers, runTasks } from './pool.js';
-import { judge, runWith } from './runSchedule.js';
+import { runWith, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
 import type { Task } from './task.js';
-import { resolveTarget, type RunnerSource, type Target } from './target.js';
+import { resolveTarget, type RunnerSource, type Target } from '../sim/target.js';
 
 export interface ExploreOptions {
   /** 1: one added fault per schedule; 2: one or two. Default 1. */
@@ -57,7 +57,7 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   scenarios.forEach((scenario, index) => {
     const tally = new Tally();
     const base = runWith(scenario, [], target);
-    tally.add([], judge(base, 0));
+    tally.add([], verdictOf(base, 0));
     explored.push({ scenario, tally });
     for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
   });

@@ -5,10 +5,10 @@
 import { INVARIANTS } from '../check/invariants.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import type { Exploration } from './explore.js';
 import { shrink } from './shrink.js';
-import type { Target } from './target.js';
+import type { Target } from '../sim/target.js';
 
 export interface Finding {
   scenario: Scenario;

@@ -6,15 +6,15 @@
  * invariant its scenario as written keeps: that is what exploring adds to the fixed scenarios.
  */
 import { INVARIANTS } from '../check/invariants.js';
-import { DEFAULT_SEED } from '../defaults.js';
+import { DEFAULT_SEED } from '../core/defaults.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Mutant } from '../mutants/catalogue.js';
 import type { Scenario } from '../scenario/types.js';
-import type { StorageKind } from '../sim/storage.js';
+import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules, secondFaults } from './enumerate.js';
 import { findingFor, type Finding } from './findings.js';
-import { judge, runWith } from './runSchedule.js';
-import type { Target } from './target.js';
+import { runWith, verdictOf } from './runSchedule.js';
+import type { Target } from '../sim/target.js';
 
 export interface Catch {
   scenario: Scenario;
@@ -51,7 +51,7 @@ export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], optio
   const bases = scenarios.map((scenario) => {
     const run = runWith(scenario, [], target);
     runs += 1;
-    const broken = judge(run, 0).broken;
+    const broken = verdictOf(run, 0).broken;
     baseBroken.push(new Set(broken.map((b) => b.invariant)));
     const first = firstBroken(broken);
     if (fixed === null && first) fixed = { scenario, ...first };
@@ -62,7 +62,7 @@ export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], optio
   let fallback: { scenario: Scenario; invariant: string; added: FaultSpec[] } | null = null;
   const judgeSchedule = (scenario: Scenario, index: number, added: FaultSpec[]): Finding | null => {
     runs += 1;
-    const broken = judge(runWith(scenario, added, target), added.length).broken;
+    const broken = verdictOf(runWith(scenario, added, target), added.length).broken;
     const fresh = firstBroken(broken.filter((b) => !baseBroken[index]!.has(b.invariant)));
     if (fresh) return findingFor(scenario, fresh.invariant, added, 1, target);
     const any = firstBroken(broken);

@@ -2,7 +2,7 @@
  * A run's final outcome in one line — status, calls, ledger rows, and the stock of every item that moved —
  * so that the explorer can count how many different endings a scenario has under all its schedules.
  */
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 
 export function outcomeOf(run: RunResult): string {
   const calls = run.state?.calls ?? 0;

@@ -6,12 +6,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Scenario } from '../scenario/types.js';
-import type { StorageKind } from '../sim/storage.js';
+import type { StorageKind } from '../core/storage.js';
 import { Tally, type TallyData } from './tally.js';
 import { runTask, type Task } from './task.js';
-import type { RunnerSource, Target } from './target.js';
+import type { RunnerSource, Target } from '../sim/target.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
-import { startWorker } from '../sim/workerThread.js';
+import { startWorker } from '../core/workerThread.js';
 
 export interface PoolOptions {
   scenarios: Scenario[];

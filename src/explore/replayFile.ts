@@ -8,11 +8,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { INVARIANTS } from '../check/invariants.js';
-import { DEFAULT_DOCS } from '../defaults.js';
+import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
-import { SCENARIO_SCHEMA_PATH } from '../paths.js';
+import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
-import { canonicalJson } from '../sim/canonical.js';
+import { canonicalJson } from '../core/canonical.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);

@@ -5,8 +5,8 @@
  */
 import { INVARIANTS } from '../check/invariants.js';
 import { describeFaults } from '../faults/types.js';
-import { pad, padStart, wrap } from '../trace/format.js';
-import type { Style } from '../trace/style.js';
+import { pad, padStart, wrap } from '../render/format.js';
+import type { Style } from '../render/style.js';
 import type { Exploration } from './explore.js';
 import type { Finding } from './findings.js';
 import type { MutantHunt } from './mutants.js';

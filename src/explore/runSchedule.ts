@@ -6,10 +6,11 @@
 import { INVARIANTS } from '../check/invariants.js';
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { outcomeOf } from './outcome.js';
-import type { Target } from './target.js';
+import type { Target } from '../sim/target.js';
+import { judge } from '../check/RunResult.js';
 
 export interface Broken {
   invariant: string;
@@ -31,16 +32,16 @@ export interface Verdict {
 const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
 
 export function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): RunResult {
-  return simulate(scenario, {
+  return judge(simulate(scenario, {
     runner: target.runner,
     seed: target.seed,
     storage: target.storage,
     extraFaults: added,
     ...(target.tool ? { tool: target.tool } : {}),
-  });
+  }));
 }
 
-export function judge(run: RunResult, addedCount: number): Verdict {
+export function verdictOf(run: RunResult, addedCount: number): Verdict {
   const own = run.faults.length - addedCount;
   const effective = new Set<number>();
   const calls = new Set<number>();

@@ -5,7 +5,7 @@
  */
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
-import { canonicalJson } from '../sim/canonical.js';
+import { canonicalJson } from '../core/canonical.js';
 
 export type Schedule = readonly FaultSpec[];
 

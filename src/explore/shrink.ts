@@ -7,9 +7,9 @@
  */
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { runWith } from './runSchedule.js';
-import type { Target } from './target.js';
+import type { Target } from '../sim/target.js';
 
 /** Above this many candidate faults, drop one at a time instead of trying every subset. */
 const EXHAUSTIVE_UP_TO = 10;

@@ -5,9 +5,9 @@
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { secondFaults } from './enumerate.js';
-import { judge, runWith } from './runSchedule.js';
+import { runWith, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
-import type { Target } from './target.js';
+import type { Target } from '../sim/target.js';
 
 export interface Task {
   /** Index of the scenario in the list being explored. */
@@ -17,11 +17,11 @@ export interface Task {
 
 export function runTask(scenario: Scenario, first: FaultSpec, depth: number, target: Target, tally = new Tally()): Tally {
   const run = runWith(scenario, [first], target);
-  tally.add([first], judge(run, 1));
+  tally.add([first], verdictOf(run, 1));
   if (depth >= 2) {
     for (const second of secondFaults(run, first, scenario.faults.length)) {
       const pair = [first, second];
-      tally.add(pair, judge(runWith(scenario, pair, target), 2));
+      tally.add(pair, verdictOf(runWith(scenario, pair, target), 2));
     }
   }
   return tally;

@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../scenario/types.js';
-import type { StorageKind } from '../sim/storage.js';
+import type { StorageKind } from '../core/storage.js';
 import { runTask, type Task } from './task.js';
-import { resolveTarget, type RunnerSource } from './target.js';
+import { resolveTarget, type RunnerSource } from '../sim/target.js';
 
 export interface WorkerSetup {
   scenarios: Scenario[];

@@ -8,9 +8,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import { judge, type RunResult } from '../check/RunResult.js';
 import type { FromWorker, RunRequest, ThrownInfo, WorkerInit } from './protocol.js';
-import { startWorker } from '../sim/workerThread.js';
+import { startWorker } from '../core/workerThread.js';
 
 /** Heap limit for a learner's thread, so a runaway allocation ends one scenario, not the grader (MB). */
 const LEARNER_HEAP_MB = 512;
@@ -92,7 +92,7 @@ export class LearnerWorker {
       };
       this.#listener = (message) => {
         if (message.type === 'output') output += message.text;
-        else if (message.type === 'result') settle({ kind: 'done', run: message.run, output, durationMs: elapsed() });
+        else if (message.type === 'result') settle({ kind: 'done', run: judge(message.run), output, durationMs: elapsed() });
         else if (message.type === 'run_error') settle({ kind: 'crashed', error: message.error, output, durationMs: elapsed() });
       };
       this.#onExit = (error) => settle({ kind: 'crashed', error, output, durationMs: elapsed() });

@@ -7,8 +7,8 @@
 import { INVARIANTS } from '../check/invariants.js';
 import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
-import { formatValue } from '../trace/format.js';
+import type { RunResult } from '../check/RunResult.js';
+import { formatValue } from '../render/format.js';
 import type { Problem, ProblemId } from './types.js';
 
 const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((inv) => inv.id));

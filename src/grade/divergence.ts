@@ -5,10 +5,11 @@
  * are not compared: taking more steps for the same events is no mistake.
  */
 import type { RunnerState, ToolAction } from '../runner/state.js';
-import { canonicalJson } from '../sim/canonical.js';
-import type { RunResult } from '../sim/RunResult.js';
-import type { TraceEvent } from '../trace/events.js';
-import { formatAction, formatValue, shortKey } from '../trace/format.js';
+import { canonicalJson } from '../core/canonical.js';
+import type { RunResult } from '../check/RunResult.js';
+import type { TraceEvent } from '../sim/events.js';
+import { shortKey } from '../core/key.js';
+import { formatAction, formatValue } from '../render/format.js';
 
 type Moment =
   | { kind: 'saved'; step: number; seq: number; label: string; state: RunnerState }

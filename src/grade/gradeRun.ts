@@ -5,10 +5,10 @@
  */
 import { join, resolve } from 'node:path';
 import { describeFaults } from '../faults/types.js';
-import { PACKAGE_ROOT } from '../paths.js';
+import { PACKAGE_ROOT } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
-import { figures } from '../trace/renderText.js';
+import type { RunResult } from '../check/RunResult.js';
+import { figures } from '../render/renderText.js';
 import { expectedFigures, firstProblem, wrongFigures } from './diagnose.js';
 import { firstDivergence } from './divergence.js';
 import { lessonFor } from './lessons.js';

@@ -6,9 +6,9 @@
  * fresh worker takes the next one.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_SEED, MAX_STEPS } from '../defaults.js';
+import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { checkTitle } from './diagnose.js';
 import { referenceStep } from './divergence.js';
@@ -17,6 +17,7 @@ import { LearnerWorker, type ScenarioOutcome } from './LearnerWorker.js';
 import type { ThrownInfo } from './protocol.js';
 import { displayPath } from './replay.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
+import { judge } from '../check/RunResult.js';
 
 /** Per scenario: far above what any of the 17 needs (a few milliseconds), short enough to wait out. */
 export const DEFAULT_TIMEOUT_MS = 3000;
@@ -46,7 +47,7 @@ export class ReferenceRuns {
     const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}`;
     let run = this.#runs.get(key);
     if (run === undefined) {
-      run = simulate(scenario, { seed, storage: 'memory', maxSteps });
+      run = judge(simulate(scenario, { seed, storage: 'memory', maxSteps }));
       this.#runs.set(key, run);
     }
     return run;

@@ -4,7 +4,7 @@
  * plain data: it crosses a thread boundary by structured clone.
  */
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../sim/RunResult.js';
+import type { Run } from '../sim/Run.js';
 
 export interface WorkerInit {
   /** Absolute path of the learner's file. */
@@ -32,5 +32,5 @@ export type FromWorker =
   | { type: 'load_error'; error: ThrownInfo }
   /** What the learner's code printed, as it prints it. */
   | { type: 'output'; text: string }
-  | { type: 'result'; run: RunResult }
+  | { type: 'result'; run: Run }
   | { type: 'run_error'; error: ThrownInfo };

@@ -3,7 +3,7 @@
  * through `faultlab run`, which prints the whole trace and every check.
  */
 import { isAbsolute, relative } from 'node:path';
-import { DEFAULT_SEED } from '../defaults.js';
+import { DEFAULT_SEED } from '../core/defaults.js';
 
 /** A path as the user would type it from `cwd`: relative when inside it, absolute otherwise. */
 export function displayPath(path: string, cwd: string): string {

@@ -5,7 +5,7 @@
  * it keeps nothing the grader needs (in-memory databases, no files left behind).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadRunnerClass } from '../cli/resolveRunner.js';
+import { loadRunnerClass } from '../runner/load.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { simulate } from '../sim/simulate.js';
 import { captureOutput } from './captureOutput.js';

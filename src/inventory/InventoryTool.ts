@@ -10,9 +10,9 @@
  * original receipt back instead of STALE_VERSION.
  */
 import type Database from 'better-sqlite3';
-import type { Clock } from '../sim/clock.js';
-import { canonicalJson } from '../sim/canonical.js';
-import type { Rng } from '../sim/rng.js';
+import type { Clock } from '../core/clock.js';
+import { canonicalJson } from '../core/canonical.js';
+import type { Rng } from '../core/rng.js';
 import { ContractError } from './errors.js';
 import { fingerprint } from './keys.js';
 

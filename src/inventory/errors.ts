@@ -11,6 +11,7 @@
  * for an error thrown by another copy of this module (a learner's runner loaded from source by tsx while
  * the simulator runs from the compiled build).
  */
+import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 
 export type ContractCode =
   | 'NOT_FOUND'
@@ -21,12 +22,9 @@ export type ContractCode =
   | 'NOT_AUTHORIZED'
   | 'INVALID_ACTION';
 
-const TRANSIENT = Symbol.for('faultlab.TransientError');
-const CONTRACT = Symbol.for('faultlab.ContractError');
-
-function branded(value: unknown, brand: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
-}
+const TRANSIENT = brandOf('TransientError');
+const CONTRACT = brandOf('ContractError');
+const branded = hasBrand;
 
 export class TransientError extends Error {
   override readonly name = 'TransientError';
@@ -37,7 +35,7 @@ export class TransientError extends Error {
   constructor(message: string, options: { definite: boolean; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.definite = options.definite;
-    Object.defineProperty(this, TRANSIENT, { value: true });
+    setBrand(this, TRANSIENT);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -57,7 +55,7 @@ export class ContractError extends Error {
     super(detail ? `${code}: ${detail}` : code);
     this.code = code;
     this.detail = detail;
-    Object.defineProperty(this, CONTRACT, { value: true });
+    setBrand(this, CONTRACT);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {

@@ -1,14 +1,15 @@
 /**
- * Keys and fingerprints (SPEC §3).
+ * The reserve's key and fingerprint (SPEC §3).
  *
  * The idempotency key is bound to the *intent* — task, item, quantity — and is made once, when the
- * runner prepares the action; every retry carries the same key. The fingerprint covers every reserve
- * argument except the key (so it includes `expected_version`): the tool uses it to tell a faithful retry
- * (same key, same fingerprint → the original receipt) from a caller reusing a key for something else
- * (same key, other fingerprint → PAYLOAD_CONFLICT).
+ * runner prepares the action; every retry carries the same key. It is the project's one key derivation
+ * (core/key.ts) with the task as owner and `reserve` as the operation. The fingerprint covers every
+ * reserve argument except the key (so it includes `expected_version`): the tool uses it to tell a faithful
+ * retry (same key, same fingerprint → the original receipt) from a caller reusing a key for something
+ * else (same key, other fingerprint → PAYLOAD_CONFLICT).
  */
-import { KEY_DIGEST_HEX } from '../defaults.js';
-import { canonicalJson, sha256Hex } from '../sim/canonical.js';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { idempotencyKey } from '../core/key.js';
 
 export interface ReserveArgs {
   item: string;
@@ -17,9 +18,9 @@ export interface ReserveArgs {
   key: string;
 }
 
-export function idempotencyKey(taskId: string, args: { item: unknown; qty: unknown }): string {
-  const digest = sha256Hex(canonicalJson({ item: args.item, qty: args.qty }));
-  return `${taskId}:reserve:${digest.slice(0, KEY_DIGEST_HEX)}`;
+/** `{task_id}:reserve:{hash of {item, qty}}`: the same intent always gets the same key. */
+export function reserveKey(taskId: string, args: { item: unknown; qty: unknown }): string {
+  return idempotencyKey(taskId, 'reserve', { item: args.item, qty: args.qty });
 }
 
 export function fingerprint(args: Record<string, unknown>): string {

@@ -3,7 +3,6 @@
  * the checks can fail — every mutant must be caught by some invariant, and every invariant must catch
  * some mutant (SPEC §7: "a check that cannot fail is a defect").
  */
-import type { InvariantId } from '../check/invariants.js';
 import type { ToolDeps } from '../inventory/InventoryTool.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
@@ -18,7 +17,7 @@ export interface Mutant {
   runner: RunnerClass;
   tool: new (deps: ToolDeps) => InventoryTool;
   /** The invariant that catches it on a fixed scenario, and that scenario. */
-  caughtBy: { invariant: InvariantId; scenario: string };
+  caughtBy: { invariant: `inv${number}_${string}`; scenario: string };
 }
 
 function flawed(name: string, flaws: Flaws): RunnerClass {
@@ -27,6 +26,11 @@ function flawed(name: string, flaws: Flaws): RunnerClass {
   };
   Object.defineProperty(cls, 'name', { value: name });
   return cls;
+}
+
+/** The mutant of that name, or undefined. */
+export function mutantNamed(name: string): Mutant | undefined {
+  return MUTANTS.find((m) => m.name === name);
 }
 
 export const MUTANTS: readonly Mutant[] = [

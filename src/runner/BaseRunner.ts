@@ -4,7 +4,7 @@
  * extend it and differ only in `step`, so whatever runs one can run them all.
  */
 import { ContractError } from '../inventory/errors.js';
-import { idempotencyKey } from '../inventory/keys.js';
+import { reserveKey } from '../inventory/keys.js';
 import type { Task, TerminalStatus } from '../scenario/types.js';
 import { authorize } from './authorize.js';
 import type { EventStore } from './EventStore.js';
@@ -12,7 +12,7 @@ import type { Policy } from './policy.js';
 import type { Action, RunnerState, ToolAction } from './state.js';
 import type { ToolClient } from './ToolClient.js';
 import { validateAction } from './validateAction.js';
-import { jsonCopy } from '../sim/canonical.js';
+import { jsonCopy } from '../core/canonical.js';
 
 export interface RunnerDeps {
   policy: Policy;
@@ -62,7 +62,7 @@ export abstract class BaseRunner implements Runner {
    */
   protected prepare(task: Task, action: ToolAction): ToolAction {
     if (action.name !== 'reserve' || action.args.key !== undefined) return action;
-    return { ...action, args: { ...action.args, key: idempotencyKey(task.id, action.args as { item: unknown; qty: unknown }) } };
+    return { ...action, args: { ...action.args, key: reserveKey(task.id, action.args as { item: unknown; qty: unknown }) } };
   }
 
   /** Carry the pending action to the tool as attempt `state.attempts`, call `state.calls`. */

@@ -7,7 +7,7 @@
  * then the runner saves what it observed — that gap is the lesson.
  */
 import type Database from 'better-sqlite3';
-import { canonicalJson } from '../sim/canonical.js';
+import { canonicalJson } from '../core/canonical.js';
 import type { RunnerState } from './state.js';
 
 export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';

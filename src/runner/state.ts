@@ -4,7 +4,7 @@
  */
 import type { RunStatus, Task, TerminalStatus } from '../scenario/types.js';
 import { TERMINAL_STATUSES } from '../scenario/types.js';
-import { jsonCopy } from '../sim/canonical.js';
+import { jsonCopy } from '../core/canonical.js';
 
 export interface ToolAction {
   kind: 'tool';

@@ -5,7 +5,7 @@
 import { ContractError } from '../inventory/errors.js';
 import type { ToolName } from '../scenario/types.js';
 import type { Action } from './state.js';
-import { jsonCopy } from '../sim/canonical.js';
+import { jsonCopy } from '../core/canonical.js';
 
 /** Required arguments per tool; `key` is optional on reserve (the runner adds it). */
 export const REQUIRED_ARGS: Readonly<Record<ToolName, readonly string[]>> = {

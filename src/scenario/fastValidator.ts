@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { PACKAGE_ROOT } from '../paths.js';
+import { PACKAGE_ROOT } from '../core/paths.js';
 
 type Check = ((data: unknown) => boolean) & { schemaSha256?: string };
 

@@ -9,7 +9,7 @@
 import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { PILLAR_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../paths.js';
+import { PILLAR_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
 import { fastValidator } from './fastValidator.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
@@ -38,26 +38,37 @@ const kindLoaders = new Map<string, KindLoader<unknown>>([
 
 const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
 
+/**
+ * Where relative targets are looked for, and what the messages show paths relative to. Without a cwd,
+ * paths are read and shown as given (the library never reads the process's working directory itself).
+ */
+export interface LoadOptions {
+  cwd?: string;
+}
+
 /** Expand targets into scenario files, in a stable order. Unknown targets are problems too. */
-export function resolveTargets(targets: readonly string[], problems: ScenarioProblem[] = []): string[] {
+export function resolveTargets(targets: readonly string[], problems: ScenarioProblem[] = [], options: LoadOptions = {}): string[] {
   const files: string[] = [];
-  for (const target of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
+  const at = (target: string) => (options.cwd === undefined ? target : resolve(options.cwd, target));
+  for (const given of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
+    const target = at(given);
     if (isFolder(target)) {
       files.push(...readdirSync(target).filter((f) => YAML_FILE.test(f)).sort().map((f) => join(target, f)));
     } else if (existsSync(target)) {
       files.push(target);
     } else {
-      const byId = ['', 'pillars', 'lessons'].map((sub) => join(SCENARIOS_DIR, sub, `${target}.yaml`)).find((f) => existsSync(f));
+      const byId = ['', 'pillars', 'lessons'].map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f));
       if (byId) files.push(byId);
-      else problems.push({ file: target, line: 0, col: 0, field: '', message: 'no such file, folder or scenario id (see `faultlab list`)' });
+      else problems.push({ file: given, line: 0, col: 0, field: '', message: 'no such file, folder or scenario id (see `faultlab list`)' });
     }
   }
   return files;
 }
 
-function displayPath(file: string): string {
-  const rel = relative(process.cwd(), resolve(file));
-  return rel.startsWith('..') ? resolve(file) : rel;
+function displayPath(file: string, options: LoadOptions): string {
+  if (options.cwd === undefined) return file;
+  const rel = relative(options.cwd, resolve(options.cwd, file));
+  return rel.startsWith('..') ? resolve(options.cwd, file) : rel;
 }
 
 interface KindPlan {
@@ -125,8 +136,8 @@ function preciseLoad(text: string, file: string, problems: ScenarioProblem[]): L
   return found.length > 0 ? null : plan.build(data, file);
 }
 
-export function parseScenarioFile(file: string, problems: ScenarioProblem[]): Loaded | null {
-  const shown = displayPath(file);
+export function parseScenarioFile(file: string, problems: ScenarioProblem[], options: LoadOptions = {}): Loaded | null {
+  const shown = displayPath(file, options);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -138,12 +149,12 @@ export function parseScenarioFile(file: string, problems: ScenarioProblem[]): Lo
 }
 
 /** Load every target; throws ScenarioError listing every problem found, or returns all scenarios. */
-export function loadAll(targets: readonly string[]): Loaded[] {
+export function loadAll(targets: readonly string[], options: LoadOptions = {}): Loaded[] {
   const problems: ScenarioProblem[] = [];
   const loaded: Loaded[] = [];
   const ids = new Map<string, string>();
-  for (const file of resolveTargets(targets, problems)) {
-    const one = parseScenarioFile(file, problems);
+  for (const file of resolveTargets(targets, problems, options)) {
+    const one = parseScenarioFile(file, problems, options);
     if (one === null) continue;
     const id = one.type === 'runner' ? one.scenario.id : one.id;
     const first = ids.get(id);
@@ -157,19 +168,19 @@ export function loadAll(targets: readonly string[]): Loaded[] {
   }
   if (problems.length > 0) throw new ScenarioError(problems);
   // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named files keep theirs.
-  if (targets.length > 0 && !targets.some(isFolder)) return loaded;
+  if (targets.length > 0 && !targets.some((t) => isFolder(options.cwd === undefined ? t : resolve(options.cwd, t)))) return loaded;
   const rank = (l: Loaded) => (l.type === 'runner' ? (l.scenario.order ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER);
   const idOf = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);
   return [...loaded].sort((a, b) => rank(a) - rank(b) || idOf(a).localeCompare(idOf(b)));
 }
 
 /** The runner scenarios among the targets (the 17 by default). */
-export function loadScenarios(targets: readonly string[] = []): Scenario[] {
-  return loadAll(targets).flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
+export function loadScenarios(targets: readonly string[] = [], options: LoadOptions = {}): Scenario[] {
+  return loadAll(targets, options).flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
 }
 
-export function loadScenario(target: string): Scenario {
-  const [scenario] = loadScenarios([target]);
+export function loadScenario(target: string, options: LoadOptions = {}): Scenario {
+  const [scenario] = loadScenarios([target], options);
   if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: 'not a runner scenario' }]);
   return scenario;
 }

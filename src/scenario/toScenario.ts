@@ -2,7 +2,7 @@
  * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
  * into steps; and the checks a schema cannot express.
  */
-import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../defaults.js';
+import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
 import type { PathSegment } from './yamlSource.js';

@@ -1,15 +1,15 @@
 /**
- * simulate(scenario, options) → RunResult. The harness: it owns the clock, the rng, the databases and the
+ * simulate(scenario, options) → Run (src/check's `judge` turns it into a RunResult with its checks). The harness: it owns the clock, the rng, the databases and the
  * fault plan; it builds a runner, calls `step` until the run ends, and on a crash drops both connections,
  * reopens them, rebuilds the state from the event log and carries on with a NEW runner instance.
  * Nothing in memory survives a crash except what the outside world keeps (the fault plan, the wire's counters).
  */
-import { runChecks } from '../check/runChecks.js';
-import { DEFAULT_SEED, MAX_STEPS, RESTART_MS } from '../defaults.js';
+import { DEFAULT_SEED, MAX_STEPS, RESTART_MS } from '../core/defaults.js';
 import { FaultPlan } from '../faults/FaultPlan.js';
-import { FaultyNetwork, type WireCounters } from '../faults/FaultyNetwork.js';
+import { FaultyNetwork, type WireCounters } from './FaultyNetwork.js';
 import type { FaultSpec } from '../faults/types.js';
-import { InventoryTool, type ToolDeps } from '../inventory/InventoryTool.js';
+import { InventoryTool } from '../inventory/InventoryTool.js';
+import type { ToolClass } from './target.js';
 import { createToolDatabase } from '../inventory/schema.js';
 import { readSnapshot } from '../inventory/snapshot.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
@@ -18,15 +18,14 @@ import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
-import { TraceRecorder } from '../trace/TraceRecorder.js';
-import { VirtualClock } from './clock.js';
-import { Crash, type CrashPoint } from './crash.js';
-import { SeededRng } from './rng.js';
-import type { RunnerFailure, RunResult } from './RunResult.js';
-import { openStorage, type StorageKind } from './storage.js';
-import { jsonCopy } from './canonical.js';
+import { TraceRecorder } from './TraceRecorder.js';
+import { VirtualClock } from '../core/clock.js';
+import { Crash, type CrashPoint } from '../core/crash.js';
+import { SeededRng } from '../core/rng.js';
+import type { Run, RunnerFailure } from './Run.js';
+import { openStorage, type StorageKind } from '../core/storage.js';
+import { jsonCopy } from '../core/canonical.js';
 
-export type ToolClass = new (deps: ToolDeps) => InventoryTool;
 
 export interface SimulateOptions {
   runner?: RunnerClass;
@@ -43,7 +42,7 @@ export interface SimulateOptions {
   keepDir?: string;
 }
 
-export function simulate(scenario: Scenario, options: SimulateOptions = {}): RunResult {
+export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run {
   const RunnerImpl = options.runner ?? ReferenceRunner;
   const ToolImpl = options.tool ?? InventoryTool;
   const seed = options.seed ?? DEFAULT_SEED;
@@ -131,7 +130,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
     }
     trace.emit({ type: 'finished', status: state?.status ?? 'none', steps });
 
-    const result: RunResult = {
+    return {
       scenario,
       seed,
       runner: RunnerImpl.name || 'anonymous runner',
@@ -145,12 +144,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       steps,
       crashes,
       runnerError,
-      checks: [],
-      passed: false,
+      maxSteps,
     };
-    result.checks = runChecks(result, { maxSteps });
-    result.passed = result.checks.every((check) => check.passed);
-    return result;
   } finally {
     storage.dispose();
   }

@@ -7,7 +7,7 @@ import { INVARIANTS } from '../../src/check/invariants.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { FlawedRunner } from '../../src/mutants/FlawedRunner.js';
 import { loadScenarios } from '../../src/scenario/load.js';
-import { simulate } from '../../src/sim/simulate.js';
+import { judged } from '../support.js';
 
 const scenarios = loadScenarios();
 const byId = (id: string) => scenarios.find((s) => s.id === id)!;
@@ -15,7 +15,7 @@ const byId = (id: string) => scenarios.find((s) => s.id === id)!;
 describe('invariants', () => {
   it('hold for the reference runner on all 17 scenarios', () => {
     for (const s of scenarios) {
-      const broken = simulate(s, { storage: 'memory' }).checks.filter((c) => c.kind === 'invariant' && !c.passed);
+      const broken = judged(s, { storage: 'memory' }).checks.filter((c) => c.kind === 'invariant' && !c.passed);
       expect(broken, s.id).toEqual([]);
     }
   });
@@ -24,12 +24,12 @@ describe('invariants', () => {
     class NoFlaw extends FlawedRunner {
       protected readonly flaws = {};
     }
-    for (const s of scenarios) expect(simulate(s, { runner: NoFlaw, storage: 'memory' }).passed, s.id).toBe(true);
+    for (const s of scenarios) expect(judged(s, { runner: NoFlaw, storage: 'memory' }).passed, s.id).toBe(true);
   });
 
   describe.each(MUTANTS.map((m) => [m.name, m] as const))('mutant %s', (_name, mutant) => {
     it(`is caught by ${mutant.caughtBy.invariant} on ${mutant.caughtBy.scenario}`, () => {
-      const run = simulate(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
+      const run = judged(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
       const check = run.checks.find((c) => c.id === mutant.caughtBy.invariant)!;
       expect(check.passed).toBe(false);
       expect(check.message.length).toBeGreaterThan(40); // a sentence that teaches, not a code
@@ -43,7 +43,7 @@ describe('invariants', () => {
   it('name the mistake in their messages', () => {
     const message = (name: string) => {
       const m = MUTANTS.find((x) => x.name === name)!;
-      return simulate(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' }).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
+      return judged(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' }).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
     };
     expect(message('new_key_per_attempt')).toBe(
       'reserve (decision 4) at call 5 used key lost_reply:reserve:attempt-5, but its first attempt (call 4) used lost_reply:reserve:attempt-4: a retry must reuse the key made when the action was prepared',
@@ -67,7 +67,7 @@ describe('invariant 1 also counts receipts against intents', () => {
     // A runner that re-sends an exhausted reserve under a new key AND a fresh version would take a second camera.
     const { ReferenceRunner } = await import('../../src/runner/ReferenceRunner.js');
     const s = byId('lost_reply');
-    const run = simulate(s, { runner: ReferenceRunner, storage: 'memory' });
+    const run = judged(s, { runner: ReferenceRunner, storage: 'memory' });
     expect(run.checks.find((c) => c.id === 'inv1_one_effect_per_intent')?.passed).toBe(true);
     // Forge the end state a double effect would leave: two receipts for the task's one reserve intent.
     const forged = { ...run, db: { ...run.db, ledger: [...run.db.ledger, { ...run.db.ledger[0]!, key: 'lost_reply:reserve:another' }], items: run.db.items.map((i) => (i.item_id === 'camera' ? { ...i, available: 1, version: 2 } : i)) } };

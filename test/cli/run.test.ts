@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCENARIOS_DIR } from '../../src/paths.js';
+import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { cli } from '../support.js';
 
 const ESC = /\x1b\[/;

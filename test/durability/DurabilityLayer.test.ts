@@ -4,8 +4,8 @@ import { applyConfigOverrides } from '../../src/durability/config/load.js';
 import { defaultDurabilityConfig } from '../../src/durability/config/defaults.js';
 import { fail, succeed, type AttemptResult } from '../../src/durability/retry/RetryEngine.js';
 import { KeyPartError, isDurabilityError } from '../../src/durability/errors.js';
-import { crashAndReopen } from '../../src/durability/sqlite.js';
-import { SeededRng } from '../../src/sim/rng.js';
+import { crashAndReopen } from '../../src/core/storage.js';
+import { SeededRng } from '../../src/core/rng.js';
 import { bench, ofType } from './helpers.js';
 
 const NOTE: DurableOperation = { agentId: 'agent-1', operationType: 'memory_write', dependency: 'memory_service', content: { note: 'buy milk' } };

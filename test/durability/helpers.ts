@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualClock } from '../../src/sim/clock.js';
-import { openDatabase, type Db } from '../../src/durability/sqlite.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { openDatabase, type Db } from '../../src/core/storage.js';
 import type { DurabilityEvent } from '../../src/durability/events.js';
 
 /** A virtual clock at 0, an in-memory database, and a list that collects every event. */

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { renderPillarRun, runPillarScenario, type PillarScenario } from '../../src/durability/scenarios/index.js';
+import { renderPillarRun, runPillarScenario, type PillarScenario } from '../../src/labs/index.js';
 
 /**
  * The pillar lessons stay true. Every command a lesson shows (```sh, one per block) is a

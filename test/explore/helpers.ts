@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Target } from '../../src/explore/target.js';
+import type { Target } from '../../src/sim/target.js';
 import type { Mutant } from '../../src/mutants/catalogue.js';
 import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
 import { loadScenarios } from '../../src/scenario/load.js';

@@ -6,15 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { firstDivergence, referenceStep } from '../../src/grade/divergence.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { simulate } from '../../src/sim/simulate.js';
 import { LearnerRunner as Correct } from '../fixtures/learners/Correct.js';
+import { judged } from '../support.js';
 
 const mutant = (name: string) => MUTANTS.find((m) => m.name === name)!;
 
 function diverge(scenarioId: string, runner: (typeof MUTANTS)[number] | typeof Correct) {
   const scenario = loadScenario(scenarioId);
-  const reference = simulate(scenario, { storage: 'memory' });
-  const run = 'runner' in runner ? simulate(scenario, { runner: runner.runner, tool: runner.tool, storage: 'memory' }) : simulate(scenario, { runner, storage: 'memory' });
+  const reference = judged(scenario, { storage: 'memory' });
+  const run = 'runner' in runner ? judged(scenario, { runner: runner.runner, tool: runner.tool, storage: 'memory' }) : judged(scenario, { runner, storage: 'memory' });
   return firstDivergence(reference, run);
 }
 
@@ -55,7 +55,7 @@ describe('firstDivergence', () => {
 
 describe('referenceStep', () => {
   it("tells everything the reference did in a step, for a run that hung there", () => {
-    const reference = simulate(loadScenario('lost_reply'), { storage: 'memory' });
+    const reference = judged(loadScenario('lost_reply'), { storage: 'memory' });
     expect(referenceStep(reference, 5)).toBe(
       'step 5: in this step the reference saved attempt_started (reserve attempt 2, call 5), then sent reserve(item=camera qty=1 expected_version=0 key=lost_reply:reserve:2872d1b4…), then saved observed; yours never returned',
     );

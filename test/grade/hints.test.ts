@@ -10,10 +10,10 @@ import { HINT_LEVELS, hintsFor } from '../../src/grade/hints.js';
 import { EXERCISE_SECTIONS, LESSON_FILES, lessonFor } from '../../src/grade/lessons.js';
 import type { ProblemId } from '../../src/grade/types.js';
 import { loadScenario, loadScenarios } from '../../src/scenario/load.js';
-import { simulate } from '../../src/sim/simulate.js';
 import { LearnerRunner as Skeleton } from '../fixtures/learners/Skeleton.js';
 import { parseLesson } from '../lessons/lessonDoc.js';
 import { ROOT } from './helpers.js';
+import { judged } from '../support.js';
 
 const PROBLEMS: ProblemId[] = [
   'load_error', 'timeout', 'worker_crash', 'not_implemented', 'determinism', 'async_step', 'runner_error',
@@ -37,8 +37,8 @@ describe('the hint ladder', () => {
     const body = fixture.slice(fixture.indexOf('step(state: RunnerState): RunnerState {')).split('\n').map((line) => line.trim()).filter(Boolean);
     expect(body.slice(1, 1 + code.length)).toEqual(code); // the fixture is the hint, line for line
     expect(hintsFor('not_implemented', 1)[0]).toContain('that alone passes happy_path and read_only');
-    for (const id of ['happy_path', 'read_only']) expect(simulate(loadScenario(id), { runner: Skeleton }).passed, id).toBe(true);
-    expect(simulate(loadScenario('transient_read'), { runner: Skeleton }).passed).toBe(false); // the error handling is still to come
+    for (const id of ['happy_path', 'read_only']) expect(judged(loadScenario(id), { runner: Skeleton }).passed, id).toBe(true);
+    expect(judged(loadScenario('transient_read'), { runner: Skeleton }).passed).toBe(false); // the error handling is still to come
   });
 });
 

@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../../src/paths.js';
+import { PACKAGE_ROOT, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../../src/core/paths.js';
 import { fastValidator } from '../../src/scenario/fastValidator.js';
 import { loadAll } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
@@ -20,7 +20,7 @@ const file = (name: string, text: string) => {
 };
 const problems = (...paths: string[]) => {
   try {
-    loadAll(paths);
+    loadAll(paths, { cwd: PACKAGE_ROOT });
   } catch (error) {
     if (error instanceof ScenarioError) return error.message.split('\n').map((line) => line.replace(`${dir}/`, ''));
     throw error;

@@ -5,49 +5,41 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED } from '../../defaults.js';
 import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
-import type { RunnerSource } from '../../explore/target.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
 import { loadScenarios } from '../../scenario/load.js';
-import type { StorageKind } from '../../sim/storage.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { parseSeed } from '../options.js';
-import { LEARNER_FILE, resolveRunner } from '../resolveRunner.js';
+import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { LEARNER_FILE } from '../../runner/load.js';
+import { resolveRunner } from '../../sim/target.js';
 
 export const EXPLORE_HELP = `faultlab explore [SCENARIO…] [options]
   Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows
   (depth 1) or two (depth 2), check the invariants of SPEC §7 after each run, and shrink every violation
   to its smallest schedule, written as a scenario file that \`faultlab run\` replays.
-    --runner NAME     reference (default), learner, mutant:NAME, or a .ts/.js file exporting a runner class
+${sharedHelp('runner')}
     --depth 1|2       faults added per schedule, at most (default 1)
-    --seed N          seed of every run (default ${DEFAULT_SEED})
+${sharedHelp('seed')}
     --mutants         run every mutant (broken runner or store) over the scenarios and the exploration
     --out DIR         where replay files go (default: faultlab-explore/ in the current folder)
-    --json            one JSON document on stdout, nothing else
     --workers N       worker threads (default: one per core)
-    --storage KIND    memory (default: in-memory SQLite, same crash model) or file
-    --no-color        plain text`;
+${sharedHelp('json', 'no-color', 'storage')}`;
 
 export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      runner: { type: 'string' },
+      ...sharedParse('runner', 'seed', 'json', 'no-color', 'storage'),
       depth: { type: 'string' },
-      seed: { type: 'string' },
       mutants: { type: 'boolean' },
       out: { type: 'string' },
-      json: { type: 'boolean' },
       workers: { type: 'string' },
-      storage: { type: 'string' },
-      'no-color': { type: 'boolean' },
     },
   });
   const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
@@ -56,10 +48,9 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   if (depth !== 1 && depth !== 2) throw new UsageError(`--depth must be 1 or 2, got ${JSON.stringify(values.depth)}`);
   const workers = values.workers === undefined ? defaultWorkers() : Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a positive integer, got ${JSON.stringify(values.workers)}`);
-  const storage = (values.storage ?? 'memory') as StorageKind;
-  if (storage !== 'file' && storage !== 'memory') throw new UsageError(`--storage must be memory or file, got ${values.storage}`);
+  const storage = parseStorage(values.storage);
   const out = resolve(io.cwd, values.out ?? 'faultlab-explore');
-  const scenarios = loadScenarios(positionals);
+  const scenarios = loadScenarios(positionals, { cwd: io.cwd });
   if (scenarios.length === 0) throw new UsageError('no runner scenario among the targets');
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
@@ -80,8 +71,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const resolved = await resolveRunner(values.runner, io.cwd); // validates the name and the file before any work
-  const source: RunnerSource =
-    resolved.file !== undefined ? { kind: 'file', file: resolved.file } : resolved.label.startsWith('mutant:') ? { kind: 'mutant', name: resolved.label.slice('mutant:'.length) } : { kind: 'reference' };
+  const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
   const bar = progressBar(io, `depth ${depth}`);

@@ -16,8 +16,8 @@ import { displayPath, shellWord } from '../../grade/replay.js';
 import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadScenarios } from '../../scenario/load.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { parseSeed } from '../options.js';
-import { LEARNER_FILE } from '../resolveRunner.js';
+import { parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { LEARNER_FILE } from '../../runner/load.js';
 
 export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
   Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
@@ -27,9 +27,9 @@ export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
     --hint N          climb the hint ladder: 1 (default), 2 or 3
     --json FILE       write Exercism results.json (v3); several submissions: one entry each
     --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
-    --seed N          seed for the virtual clock and rng (default 42)
+${sharedHelp('seed')}
     --timeout MS      stop a scenario whose run takes longer (default ${DEFAULT_TIMEOUT_MS})
-    --no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)`;
+${sharedHelp('no-color')}`;
 
 function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -47,9 +47,8 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
       json: { type: 'string' },
       junit: { type: 'string' },
       hint: { type: 'string' },
-      seed: { type: 'string' },
+      ...sharedParse('seed', 'no-color'),
       timeout: { type: 'string' },
-      'no-color': { type: 'boolean' },
     },
   });
   const style = chooseStyle(io, { noColor: values['no-color'] });
@@ -59,7 +58,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const scenarios = loadScenarios((values.scenarios ?? []).map((target) => (existsSync(resolve(io.cwd, target)) ? resolve(io.cwd, target) : target)));
+  const scenarios = loadScenarios(values.scenarios ?? [], { cwd: io.cwd });
   if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
 
   // The command that grades the same thing again, for "more: … --hint 2".

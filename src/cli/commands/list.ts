@@ -2,16 +2,17 @@
 import { parseArgs } from 'node:util';
 import { describeFaults } from '../../faults/types.js';
 import { loadAll } from '../../scenario/load.js';
-import { pad, padStart } from '../../trace/format.js';
+import { pad, padStart } from '../../render/format.js';
+import { sharedParse } from '../options.js';
 import { chooseStyle, EXIT, type Io } from '../io.js';
 
 export const LIST_HELP = `faultlab list [SCENARIO…] [--json] [--no-color]
   One line per scenario: id, title, faults, expected status.`;
 
 export async function listCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, 'no-color': { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: sharedParse('json', 'no-color') });
   const { c } = chooseStyle(io, { noColor: values['no-color'], json: values.json });
-  const loaded = loadAll(positionals);
+  const loaded = loadAll(positionals, { cwd: io.cwd });
   const rows = loaded.map((one) => {
     if (one.type === 'runner') {
       const s = one.scenario;

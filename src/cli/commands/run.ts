@@ -3,50 +3,41 @@
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED } from '../../defaults.js';
 import { loadAll } from '../../scenario/load.js';
-import type { RunResult } from '../../sim/RunResult.js';
+import type { RunResult } from '../../check/RunResult.js';
 import { simulate } from '../../sim/simulate.js';
-import type { StorageKind } from '../../sim/storage.js';
-import { runToJson } from '../../trace/renderJson.js';
-import { renderSummary, summaryRow, type SummaryRow } from '../../trace/renderSummary.js';
-import { renderRun } from '../../trace/renderText.js';
+import { runToJson } from '../../render/renderJson.js';
+import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
+import { renderRun } from '../../render/renderText.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { otherKindRunners } from '../kinds.js';
-import { parseSeed } from '../options.js';
+import { runLab } from '../labRun.js';
+import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
 import { guardRunner } from '../../grade/guardRunner.js';
-import { resolveRunner } from '../resolveRunner.js';
+import { resolveRunner } from '../../sim/target.js';
+import { judge } from '../../check/RunResult.js';
 
 export const RUN_HELP = `faultlab run [SCENARIO…] [options]
   Run scenarios (files, folders or ids; default: the 17 in scenarios/) and show each trace.
-    --seed N          seed for the virtual clock and rng (default ${DEFAULT_SEED}); same seed, same trace
-    --runner NAME     reference (default), learner (src/runner/LearnerRunner.ts), mutant:NAME (a deliberately
-                      broken runner or store, see src/mutants/catalogue.ts), or a .ts/.js file exporting a runner
+${sharedHelp('seed', 'runner')}
     --quiet           the summary only
-    --json            one JSON document on stdout, nothing else
-    --no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)
-    --storage KIND    file (default: SQLite files in a temporary folder) or memory
-    --keep-db DIR     keep the SQLite files in DIR to inspect them (one scenario only)`;
+${sharedHelp('json', 'no-color', 'storage')}
+    --keep-db DIR     keep the SQLite files in DIR to inspect them (one scenario; implies --storage file)`;
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      seed: { type: 'string' },
-      runner: { type: 'string' },
+      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage'),
       quiet: { type: 'boolean', short: 'q' },
-      json: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      storage: { type: 'string' },
       'keep-db': { type: 'string' },
     },
   });
   const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
-  const storage = (values.storage ?? 'file') as StorageKind;
-  if (storage !== 'file' && storage !== 'memory') throw new UsageError(`--storage must be file or memory, got ${values.storage}`);
-  const loaded = loadAll(positionals);
+  // Kept databases are files: --keep-db without --storage means --storage file.
+  const storage = values['keep-db'] !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
+  const loaded = loadAll(positionals, { cwd: io.cwd });
   if (values['keep-db'] !== undefined && loaded.length !== 1) throw new UsageError('--keep-db needs exactly one scenario');
   const { runner: runnerClass, tool, label, file } = await resolveRunner(values.runner, io.cwd);
   // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
@@ -59,18 +50,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   loaded.forEach((one, index) => {
     const position = `${index + 1}/${total}`;
     if (one.type === 'runner') {
-      const run = simulate(one.scenario, { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) });
+      const run = judge(simulate(one.scenario, { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) }));
       runs.push(run);
       rows.push(summaryRow(run));
       if (values.json) json.push(runToJson(run));
       else if (!values.quiet) io.stdout.write(renderRun(run, style, { position }) + '\n');
     } else {
-      const kind = otherKindRunners.get(one.kind);
-      if (kind === undefined) throw new UsageError(`${one.file}: no runner for scenario kind ${one.kind}`);
-      const result = kind.run(one.value, { seed, file: one.file });
+      const result = runLab(one, seed);
       rows.push({ id: one.id, status: result.status, calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
       if (values.json) json.push(result.json);
-      else if (!values.quiet) io.stdout.write(kind.render(result, style, position) + '\n');
+      else if (!values.quiet) io.stdout.write(result.render(style, position) + '\n');
     }
   });
 

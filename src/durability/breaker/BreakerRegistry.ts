@@ -1,9 +1,9 @@
-import type { Clock } from '../../sim/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { BreakerConfig } from '../config/types.js';
 import { UnknownDependencyError } from '../errors.js';
 import type { BreakerState, EventSink, StateTransition } from '../events.js';
-import type { Db } from '../sqlite.js';
+import type { Db } from '../../core/storage.js';
 import { CircuitBreaker, type Admission, type TransitionListener } from './CircuitBreaker.js';
 import { validateBreakerConfig } from './config.js';
 import type { BreakerSnapshot } from './machine.js';

@@ -1,8 +1,8 @@
-import type { Clock } from '../../sim/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { BreakerConfig } from '../config/types.js';
 import { CircuitOpenError } from '../errors.js';
 import { ignoreEvents, type BreakerState, type DurabilityEvent, type EventSink, type StateTransition } from '../events.js';
-import type { Db } from '../sqlite.js';
+import type { Db } from '../../core/storage.js';
 import { validateBreakerConfig } from './config.js';
 import { admit, failureRate, INITIAL_SNAPSHOT, report, type BreakerSnapshot } from './machine.js';
 

@@ -1,10 +1,13 @@
-import type { Clock } from '../../sim/clock.js';
-import { canonicalJson } from '../../sim/canonical.js';
+import type { Clock } from '../../core/clock.js';
+import { canonicalJson } from '../../core/canonical.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { CheckpointConfig } from '../config/types.js';
 import { CheckpointError } from '../errors.js';
 import { ignoreEvents, type DurabilityEvent, type EventSink } from '../events.js';
-import type { Db } from '../sqlite.js';
+import type { Db } from '../../core/storage.js';
+import type { Checkpoint } from './Checkpoint.js';
+
+export type { Checkpoint } from './Checkpoint.js';
 
 /**
  * The delivery manifest. Invariant: once save() returns, a restart can restore that phase and its state
@@ -15,18 +18,6 @@ import type { Db } from '../sqlite.js';
  * never reissued after a crash. A checkpoint is live while now < expires_at.
  */
 
-export interface Checkpoint {
-  checkpointId: string;
-  taskId: string;
-  agentId: string;
-  phase: string;
-  state: unknown;
-  createdAtMs: number;
-  expiresAtMs: number;
-  /** The checkpoint this one continues: the task's previous save, or the source of a fork or rewind. */
-  parentCheckpointId: string | null;
-  seq: number;
-}
 
 export interface CheckpointStoreOptions {
   db: Db;

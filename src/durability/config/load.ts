@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import { validateBreakerConfig } from '../breaker/config.js';
 import { ConfigError } from '../errors.js';
 import { validatePolicy } from '../retry/RetryPolicy.js';
@@ -22,7 +22,7 @@ const BREAKER_FIELDS = ['failure_rate_threshold', 'min_request_count', 'reset_ti
 export function loadDurabilityConfig(path: string): DurabilityConfig {
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigError(path, 'a readable YAML file', (error as Error).message);
   }

@@ -1,10 +1,13 @@
-import type { Clock } from '../../sim/clock.js';
-import { canonicalJson } from '../../sim/canonical.js';
+import type { Clock } from '../../core/clock.js';
+import { canonicalJson } from '../../core/canonical.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { DlqConfig } from '../config/types.js';
 import { DlqError } from '../errors.js';
 import { ignoreEvents, type EventSink, type OperationError } from '../events.js';
-import type { Db } from '../sqlite.js';
+import type { Db } from '../../core/storage.js';
+import type { DlqRecord, DlqStatus } from './DlqRecord.js';
+
+export type { DlqRecord, DlqStatus } from './DlqRecord.js';
 
 /**
  * The returns warehouse. Invariant: an operation whose retries were exhausted is kept whole — the
@@ -15,22 +18,7 @@ import type { Db } from '../sqlite.js';
  * decides it, so two replays racing on one record cannot both win.
  */
 
-export type DlqStatus = 'pending' | 'replayed' | 'abandoned';
 
-export interface DlqRecord {
-  dlqId: string;
-  agentId: string;
-  operationType: string;
-  originalOperation: unknown;
-  /** All tries made, the first included. */
-  attempts: number;
-  /** Tries after the first (attempts − 1): the seed's `retry_count`. */
-  retryCount: number;
-  lastError: OperationError;
-  failedAtMs: number;
-  expiresAtMs: number;
-  status: DlqStatus;
-}
 
 export interface EnqueueInput {
   agentId: string;

@@ -1,11 +1,11 @@
-import type { Clock } from '../../sim/clock.js';
-import { canonicalJson } from '../../sim/canonical.js';
+import type { Clock } from '../../core/clock.js';
+import { canonicalJson } from '../../core/canonical.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { IdempotencyConfig } from '../config/types.js';
 import { StoreBusyError } from '../errors.js';
 import { ignoreEvents, type DurabilityEvent, type EventSink } from '../events.js';
-import { isBusy, type Db } from '../sqlite.js';
-import { keyByteLength } from './key.js';
+import { isBusy, type Db } from '../../core/storage.js';
+import { keyByteLength } from '../../core/key.js';
 
 /**
  * Invariant: within the dedup window, a key is answered New at most once; every later caller is answered

@@ -1,5 +1,5 @@
-import type { Clock } from '../../sim/clock.js';
-import type { Rng } from '../../sim/rng.js';
+import type { Clock } from '../../core/clock.js';
+import type { Rng } from '../../core/rng.js';
 import { DEFAULT_DURABILITY_CONFIG, FALLBACK_OPERATION_TYPE } from '../config/defaults.js';
 import { ignoreEvents, type EventSink, type OperationError } from '../events.js';
 import { backoffDelay } from './backoff.js';

@@ -1,6 +1,6 @@
 import { ADDITIVE_JITTER_RATIO, DECORRELATED_GROWTH } from '../config/defaults.js';
 import type { JitterStrategy } from '../config/types.js';
-import type { Rng } from '../../sim/rng.js';
+import type { Rng } from '../../core/rng.js';
 
 /**
  * How long to wait after a failed attempt. Pure: the same inputs and the same Rng stream give the same

@@ -3,8 +3,8 @@
  * and why, where the run left the reference's path, how to replay it, and what to read. A problem already
  * explained for an earlier scenario is only named again. At the end: the score and the hint ladder.
  */
-import { pad, padStart, wrap } from '../../trace/format.js';
-import type { Style } from '../../trace/style.js';
+import { pad, padStart, wrap } from '../../render/format.js';
+import type { Style } from '../../render/style.js';
 import { HINT_LEVELS, hintsFor } from '../hints.js';
 import type { ScenarioGrade, SubmissionGrade } from '../types.js';
 

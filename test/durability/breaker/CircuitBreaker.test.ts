@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../../src/durability/breaker/CircuitBreaker.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { CircuitOpenError, isDurabilityError } from '../../../src/durability/errors.js';
-import { crashAndReopen } from '../../../src/durability/sqlite.js';
+import { crashAndReopen } from '../../../src/core/storage.js';
 import type { BreakerConfig } from '../../../src/durability/config/types.js';
 import type { StateTransition } from '../../../src/durability/events.js';
 import { bench, ofType, SECOND } from '../helpers.js';

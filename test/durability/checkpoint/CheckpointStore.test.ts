@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../../src/durability/checkpoint/CheckpointStore.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { CheckpointError, isDurabilityError } from '../../../src/durability/errors.js';
-import { crashAndReopen } from '../../../src/durability/sqlite.js';
+import { crashAndReopen } from '../../../src/core/storage.js';
 import { bench, HOUR, ofType, SECOND } from '../helpers.js';
 
 function store(config: Partial<typeof DEFAULT_DURABILITY_CONFIG.checkpoint> = {}) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeadLetterQueue } from '../../../src/durability/dlq/DeadLetterQueue.js';
 import { isDurabilityError } from '../../../src/durability/errors.js';
-import { crashAndReopen } from '../../../src/durability/sqlite.js';
+import { crashAndReopen } from '../../../src/core/storage.js';
 import { bench, HOUR, ofType } from '../helpers.js';
 
 const LAST_ERROR = { code: 'SERVICE_UNAVAILABLE', message: 'wiki answered 503', definite: true };

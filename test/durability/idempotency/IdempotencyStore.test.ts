@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../../src/durability/idempotency/IdempotencyStore.js';
-import { idempotencyKey } from '../../../src/durability/idempotency/key.js';
-import { crashAndReopen } from '../../../src/durability/sqlite.js';
+import { idempotencyKey } from '../../../src/core/key.js';
+import { crashAndReopen } from '../../../src/core/storage.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { bench, HOUR, ofType, SECOND } from '../helpers.js';
 

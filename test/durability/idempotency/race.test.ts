@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
-import { VirtualClock } from '../../../src/sim/clock.js';
+import { VirtualClock } from '../../../src/core/clock.js';
 import { IdempotencyStore } from '../../../src/durability/idempotency/IdempotencyStore.js';
-import { openDatabase } from '../../../src/durability/sqlite.js';
+import { openDatabase } from '../../../src/core/storage.js';
 import { StoreBusyError } from '../../../src/durability/errors.js';
 import { tempDir } from '../helpers.js';
 
@@ -21,8 +21,8 @@ function twoConnections(busyTimeoutMs: number): { a: IdempotencyStore; b: Idempo
   const tmp = tempDir();
   const path = tmp.path('race.db');
   const clock = new VirtualClock();
-  const dbA = openDatabase(path, { busyTimeoutMs });
-  const dbB = openDatabase(path, { busyTimeoutMs });
+  const dbA = openDatabase(path, { busyTimeoutMs, shared: true });
+  const dbB = openDatabase(path, { busyTimeoutMs, shared: true });
   cleanup.push(() => {
     dbA.close();
     dbB.close();

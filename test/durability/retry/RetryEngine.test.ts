@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RetryEngine, fail, succeed, type AttemptResult } from '../../../src/durability/retry/RetryEngine.js';
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { PolicyValidationError } from '../../../src/durability/errors.js';
-import { SeededRng } from '../../../src/sim/rng.js';
+import { SeededRng } from '../../../src/core/rng.js';
 import type { RetryPolicy } from '../../../src/durability/config/types.js';
 import { bench, ofType } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { backoffDelay, cappedDelayMs } from '../../../src/durability/retry/backoff.js';
-import { SeededRng } from '../../../src/sim/rng.js';
+import { SeededRng } from '../../../src/core/rng.js';
 import type { JitterStrategy } from '../../../src/durability/config/types.js';
 
 const MCP = { initialDelayMs: 500, maxDelayMs: 10_000, multiplier: 2 };

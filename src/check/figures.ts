@@ -1,0 +1,37 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Check } from './types.js';
+import { jsonCopy } from '../core/canonical.js';
+
+/**
+ * A scenario's `expect:` block, turned into checks. Each key names a figure of the run, or a dotted path
+ * into one (`outcomes.first_try`, `transition_payloads.0.failure_rate`); the check holds when the figure
+ * equals the expected value exactly (figures are rounded where a ratio would otherwise be unreadable).
+ */
+
+export type Meanings = Record<string, string>;
+
+export function lookup(figures: Record<string, unknown>, path: string): { found: boolean; value: unknown } {
+  let value: unknown = figures;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, part)) return { found: false, value: undefined };
+    value = (value as Record<string, unknown>)[part];
+  }
+  return { found: true, value };
+}
+
+const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+export function expectationChecks(expect: Record<string, unknown>, figures: Record<string, unknown>, meanings: Meanings): Check[] {
+  return Object.entries(expect).map(([key, expected]) => {
+    const head = key.split('.')[0] ?? key;
+    const meaning = meanings[head];
+    const { found, value } = lookup(figures, key);
+    const actual = found ? jsonCopy(value) : undefined;
+    const passed = found && isDeepStrictEqual(actual, expected);
+    let message: string;
+    if (passed) message = `${key} = ${show(actual)}, as expected`;
+    else if (!found) message = `expected ${key} = ${show(expected)}, but the run has no such figure (figures: ${Object.keys(figures).join(', ')})`;
+    else message = `expected ${key} = ${show(expected)}, got ${show(actual)}${meaning ? ` — ${meaning}` : ''}`;
+    return { id: key, kind: 'expectation', title: meaning ?? key, passed, expected, actual, message };
+  });
+}

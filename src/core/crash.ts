@@ -1,0 +1,25 @@
+/**
+ * A simulated process crash. It is neither a TransientError nor a ContractError: the process is gone.
+ * The harness has already closed both database connections when this is thrown, so anything the runner
+ * tries after it fails; and the harness recovers even if a runner's `catch` swallowed it.
+ */
+import { brandOf, hasBrand, setBrand } from './brand.js';
+
+const CRASH = brandOf('Crash');
+
+export type CrashPoint = 'crash_before_commit' | 'crash_after_commit' | 'crash_after_event';
+
+export class Crash extends Error {
+  override readonly name = 'Crash';
+  readonly point: CrashPoint;
+
+  constructor(point: CrashPoint, message: string) {
+    super(message);
+    this.point = point;
+    setBrand(this, CRASH);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, CRASH);
+  }
+}

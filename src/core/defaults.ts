@@ -1,0 +1,38 @@
+/**
+ * Every default of the simulator in one place, each with where it comes from.
+ */
+
+/** The seed used when none is given; any integer works, this one is only a convention. */
+export const DEFAULT_SEED = 42;
+
+/** SPEC §6: `max_calls 8`, `max_retries 2` unless a scenario says otherwise. */
+export const DEFAULT_MAX_CALLS = 8;
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** SPEC §6: the camera starts with 3 available at version 0. The tripod lets `unauthorized_action` name a real item. */
+export const DEFAULT_ITEMS: Readonly<Record<string, { available: number; version: number }>> = {
+  camera: { available: 3, version: 0 },
+  tripod: { available: 2, version: 0 },
+};
+
+/** The small library `search_docs` and `read_doc` serve; ordered by id, as search returns them. */
+export const DEFAULT_DOCS: ReadonlyArray<{ doc_id: string; title: string; body: string }> = [
+  { doc_id: 'camera-care', title: 'Camera care', body: 'Carry the camera by its strap and return it charged.' },
+  { doc_id: 'reservation-rules', title: 'Reservation rules', body: 'Check the stock of a camera before you reserve it.' },
+  { doc_id: 'tripod-guide', title: 'Tripod guide', body: 'Fold the legs before you carry a tripod.' },
+];
+
+/**
+ * SPEC §7 invariant 7: a run must reach a terminal status within a bounded number of steps. The 17
+ * scenarios need at most 14 steps; 100 leaves room for any honest runner and still stops a loop quickly.
+ */
+export const MAX_STEPS = 100;
+
+/** Virtual time a tool request takes on the wire, drawn per request from the seeded rng (ms, inclusive). */
+export const TOOL_LATENCY_MS = { min: 5, max: 40 } as const;
+
+/** Virtual time a crashed process takes to come back (ms). */
+export const RESTART_MS = 1000;
+
+/** Task id and key prefix of the other client that `concurrent_reserve` simulates (SPEC §5). */
+export const OTHER_CLIENT_TASK = 'other';

@@ -1,0 +1,99 @@
+import { VirtualClock } from '../../core/clock.js';
+import type { JitterStrategy, RetryPolicy } from '../../durability/config/types.js';
+import { RetryEngine, fail } from '../../durability/retry/RetryEngine.js';
+import { validatePolicy } from '../../durability/retry/RetryPolicy.js';
+import { ScenarioInputError, type RunContext } from '../context.js';
+import type { Experiment } from './types.js';
+
+/**
+ * The redelivery schedule, made visible: each run sends one operation whose every attempt fails with the
+ * same retryable error, so every backoff delay of the policy is spent. Each run draws its jitter from its
+ * own seeded stream; running it again from the same seed must give the same delays.
+ */
+
+interface Run {
+  label: string;
+  operation_type: string;
+  max_attempts?: number;
+  initial_delay_ms?: number;
+  max_delay_ms?: number;
+  multiplier?: number;
+  jitter?: JitterStrategy;
+}
+
+interface Setup {
+  error_code: string;
+  runs: Run[];
+}
+
+export const backoffExperiment: Experiment = {
+  meanings: {
+    delays_ms: 'the waits between attempts, in virtual ms (none after the last attempt)',
+    capped_ms: 'min(initial × multiplier^a, max) for each wait, before jitter',
+    attempts: 'attempts made, the first included',
+    sent_to_dlq: 'whether the exhausted operation would go to the DLQ',
+    strategy: 'the jitter strategy of each run',
+    within_jitter_bounds: 'every delay lies within its strategy’s range (additive30: [capped, 1.3 × capped))',
+    same_seed_same_delays: 'running each run again from the same seed gives the same delays',
+  },
+
+  run(ctx: RunContext): Record<string, unknown> {
+    const setup = ctx.scenario as unknown as Setup;
+    const figures = { delays_ms: {} as Record<string, number[]>, capped_ms: {} as Record<string, number[]>, attempts: {} as Record<string, number>, sent_to_dlq: {} as Record<string, boolean>, strategy: {} as Record<string, string> };
+    let within = true;
+    let same = true;
+    for (const run of setup.runs) {
+      const policy = policyFor(ctx, run);
+      ctx.step(
+        `run ${run.label}: ${run.operation_type}, ${policy.maxAttempts} attempts, ${policy.initialDelayMs}..${policy.maxDelayMs} ms ×${policy.multiplier}, jitter ${policy.jitter}; every attempt fails with ${setup.error_code}`,
+      );
+      const first = ctx.events.length;
+      const engine = new RetryEngine({ clock: ctx.clock, rng: ctx.rng.fork(`backoff/${run.label}`), policies: { [policy.operationType]: policy }, events: ctx.sink });
+      const outcome = engine.execute(policy.operationType, () => fail(setup.error_code, `${setup.error_code} (scripted)`, setup.error_code !== 'NETWORK_TIMEOUT'));
+      const capped = ctx.events.slice(first).flatMap((e) => (e.type === 'retry.backoff' ? [e.cappedMs] : []));
+      figures.delays_ms[run.label] = outcome.delaysMs;
+      figures.capped_ms[run.label] = capped;
+      figures.attempts[run.label] = outcome.attempts;
+      figures.sent_to_dlq[run.label] = outcome.sentToDlq;
+      figures.strategy[run.label] = policy.jitter;
+      within &&= outcome.delaysMs.every((d, i) => inBounds(policy, d, capped[i] ?? Number.NaN));
+
+      const again = new RetryEngine({ clock: new VirtualClock(), rng: ctx.rng.fork(`backoff/${run.label}`), policies: { [policy.operationType]: policy } });
+      const replayed = again.execute(policy.operationType, () => fail(setup.error_code, 'again', true)).delaysMs;
+      same &&= JSON.stringify(replayed) === JSON.stringify(outcome.delaysMs);
+    }
+    return { ...figures, within_jitter_bounds: within, same_seed_same_delays: same };
+  },
+};
+
+function policyFor(ctx: RunContext, run: Run): RetryPolicy {
+  const base = ctx.config.retry.policies[run.operation_type];
+  if (!base) throw new ScenarioInputError(`run ${run.label}: no retry policy for ${run.operation_type}`);
+  return validatePolicy(
+    {
+      ...base,
+      ...(run.max_attempts === undefined ? {} : { maxAttempts: run.max_attempts }),
+      ...(run.initial_delay_ms === undefined ? {} : { initialDelayMs: run.initial_delay_ms }),
+      ...(run.max_delay_ms === undefined ? {} : { maxDelayMs: run.max_delay_ms }),
+      ...(run.multiplier === undefined ? {} : { multiplier: run.multiplier }),
+      ...(run.jitter === undefined ? {} : { jitter: run.jitter }),
+    },
+    `runs.${run.label}`,
+  );
+}
+
+/** The range each strategy promises (see retry/backoff.ts). */
+export function inBounds(policy: RetryPolicy, delayMs: number, cappedMs: number): boolean {
+  switch (policy.jitter) {
+    case 'none':
+      return delayMs === cappedMs;
+    case 'additive30':
+      return delayMs >= cappedMs && delayMs < 1.3 * cappedMs;
+    case 'full':
+      return delayMs >= 0 && delayMs < cappedMs;
+    case 'equal':
+      return delayMs >= cappedMs / 2 && delayMs < cappedMs;
+    case 'decorrelated':
+      return delayMs >= Math.min(policy.initialDelayMs, policy.maxDelayMs) && delayMs <= cappedMs;
+  }
+}

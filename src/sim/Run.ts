@@ -1,0 +1,44 @@
+/**
+ * A run is a value (DESIGN.md): what the simulator returns — the trace, the runner's event log, the final
+ * state, the tool's database — before anyone judges it. The checks (src/check) are a pure function of it,
+ * and everything a user sees is computed from the judged run.
+ */
+import type { PlannedFault } from '../faults/FaultPlan.js';
+import type { ToolSnapshot } from '../inventory/snapshot.js';
+import type { LoggedEvent } from '../runner/EventStore.js';
+import type { RunnerState } from '../runner/state.js';
+import type { Scenario } from '../scenario/types.js';
+import type { TraceEvent } from './events.js';
+import type { StorageKind } from '../core/storage.js';
+
+export interface RunnerFailure {
+  /** The harness step in which the runner threw (or returned something that is not a state). */
+  step: number;
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export interface Run {
+  scenario: Scenario;
+  seed: number;
+  /** The runner's class name (ReferenceRunner, LearnerRunner, …). */
+  runner: string;
+  storage: StorageKind;
+  trace: TraceEvent[];
+  /** The runner's event log as committed, in order. */
+  log: LoggedEvent[];
+  /** The state the last step returned (null if the run never got one). */
+  state: RunnerState | null;
+  /** The tool's database at the end. */
+  db: ToolSnapshot;
+  /** Every planned fault: the scenario's own, then any added; `firedAt` null if it never fired. */
+  faults: PlannedFault[];
+  /** Requests the runner actually put on the wire. */
+  runnerRequests: number;
+  steps: number;
+  crashes: number;
+  runnerError: RunnerFailure | null;
+  /** Invariant 7's bound on harness steps, as the run was given it. */
+  maxSteps: number;
+}

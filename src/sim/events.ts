@@ -1,0 +1,66 @@
+/**
+ * Trace events are data, not strings (DESIGN.md). The harness emits them in order; renderers turn them
+ * into text, JSON or HTML, and the grader compares two lists of them to find where two runs part.
+ */
+import type { CrashPoint } from '../core/crash.js';
+import type { FaultSpec } from '../faults/types.js';
+import type { SnapshotDiff } from '../inventory/snapshot.js';
+import type { RunnerState, ToolAction } from '../runner/state.js';
+
+/** Definite: the effect surely did not happen. Indefinite: it may have. The bit that decides if a retry is safe. */
+export type Certainty = 'definite' | 'indefinite';
+
+/** Who sent a request: the runner under test, or the other client a `concurrent_reserve` fault simulates. */
+export type Sender = 'runner' | 'other';
+
+export interface ErrorInfo {
+  class: 'TransientError' | 'ContractError';
+  code?: string;
+  message: string;
+  certainty: Certainty;
+}
+
+export type ReplyOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+
+interface At {
+  /** Virtual time (ms since the start of the run). */
+  t: number;
+  /** Harness step (0 before the first `step` call). */
+  step: number;
+}
+
+export type TraceEvent = At &
+  (
+    | { type: 'saved'; seq: number; label: string; state: RunnerState }
+    | { type: 'request'; by: Sender; action: ToolAction; call?: number; attempt?: number; delivery?: 1 | 2 }
+    | {
+        type: 'db';
+        by: Sender;
+        tool: string;
+        diff: SnapshotDiff;
+        /** false: the change was made inside a transaction that has not committed (a crash follows). */
+        committed: boolean;
+        /** A reserve answered from the ledger: the key, and the stored receipt's id. */
+        ledgerHit?: { key: string; receiptId: string };
+      }
+    | {
+        type: 'reply';
+        by: Sender;
+        tool: string;
+        outcome: ReplyOutcome;
+        /** false: this reply never reached the sender (the first of a duplicate delivery). */
+        delivered: boolean;
+        /** For a ContractError: did the refused call change the tool's data (it must not)? */
+        changedData?: boolean;
+        /** For a ContractError on reserve: was there already a receipt for this very request (same key and fingerprint)? */
+        receiptExisted?: boolean;
+      }
+    | { type: 'fault'; fault: FaultSpec; index: number; note: string }
+    | { type: 'crash'; point: CrashPoint; message: string }
+    | { type: 'recovered'; seq: number | null; state: RunnerState | null }
+    | { type: 'runner_error'; message: string; errorName: string; stack?: string }
+    | { type: 'finished'; status: string; steps: number }
+  );
+
+export type TraceEventType = TraceEvent['type'];
+export type TraceEventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;
