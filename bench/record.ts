@@ -5,7 +5,7 @@
  * what the storage does inside a crash is recorded as the crash itself (the floor repeats that work).
  */
 import Database from 'better-sqlite3';
-import { MemoryStorage } from '../dist/src/sim/storage.js';
+import { MemoryStorage } from '../dist/src/core/storage.js';
 
 export type Role = 'tool' | 'events';
 export type Op =

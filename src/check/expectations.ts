@@ -3,15 +3,23 @@
  * top of the invariants. Each failure message says what the figure means, so a learner knows where to look.
  */
 import type { Run } from '../sim/Run.js';
+import { durabilityFigures, totalCalls } from './durabilityFigures.js';
 import type { Check } from './types.js';
 
 const MEANING = {
   status: 'the terminal status of the run',
-  calls: 'every attempt is one call, retries included',
+  calls: 'every attempt is one call, retries included (a replay of a dead letter adds its own)',
   ledger: 'one ledger row per effect, all tasks counted',
   stock: 'what is left on the shelf',
   pending: 'the action still pending at the end, kept while its outcome is unknown',
   observations: 'the tools whose results the runner recorded',
+  crashes: 'crashes the run recovered from, each with a new runner built from the event log',
+  'durability.backoff_waits': 'how many times the runner waited on the virtual clock before a retry',
+  'durability.backoff_ms': 'every backoff wait before a retry, in virtual ms — the same seed gives the same waits',
+  'durability.breaker': "the breaker's transitions, in order",
+  'durability.refused_by_breaker': 'attempts the open breaker refused before the wire (each still one call and one attempt)',
+  'durability.dlq': 'the status of every dead-letter record at the end',
+  'durability.replays': 'dead-letter records replayed through a fresh runner, with the same key',
 } as const;
 
 function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Check {
@@ -34,7 +42,7 @@ export function checkExpectations(run: Run): Check[] {
   const state = run.state;
   const checks: Check[] = [];
   if (expect.status !== undefined) checks.push(check('status', expect.status, state?.status ?? null));
-  if (expect.calls !== undefined) checks.push(check('calls', expect.calls, state?.calls ?? null));
+  if (expect.calls !== undefined) checks.push(check('calls', expect.calls, totalCalls(run)));
   if (expect.ledger !== undefined) checks.push(check('ledger', expect.ledger, run.db.ledger.length));
   if (expect.stock !== undefined) {
     for (const [item, available] of Object.entries(expect.stock)) {
@@ -46,6 +54,14 @@ export function checkExpectations(run: Run): Check[] {
   if (expect.pending !== undefined) checks.push(check('pending', expect.pending, state?.pending?.name ?? null));
   if (expect.observations !== undefined) {
     checks.push(check('observations', [...expect.observations].sort(), Object.keys(state?.observations ?? {}).sort()));
+  }
+  if (expect.crashes !== undefined) checks.push(check('crashes', expect.crashes, run.crashes));
+  if (expect.durability !== undefined) {
+    const figures = durabilityFigures(run);
+    for (const [name, expected] of Object.entries(expect.durability)) {
+      const id = `durability.${name}` as keyof typeof MEANING;
+      checks.push(check(id, expected, figures[name as keyof typeof figures]));
+    }
   }
   return checks;
 }

@@ -74,14 +74,30 @@ export function inv1(run: Run): Check {
   return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, 'one effect per intent; stock and versions match the ledger');
 }
 
+/**
+ * Requests the runner put on the wire, per delivery of the task: the run, then each replay of a dead letter
+ * (which starts a fresh budget). Read from the trace, the wire's own record, whatever the runner counts.
+ */
+function wireRequestsPerDelivery(run: Run): number[] {
+  const counts = [0];
+  for (const event of run.trace) {
+    if (event.type === 'replay') counts.push(0);
+    else if (event.type === 'request' && event.by === 'runner' && event.delivery === undefined) counts[counts.length - 1]! += 1;
+  }
+  return counts;
+}
+
 /** 2. The budget: neither the runner's own count nor its real requests on the wire exceed max_calls. */
 export function inv2(run: Run): Check {
   const max = run.scenario.task.max_calls;
   const logged = Math.max(0, ...run.log.map((e) => e.state.calls), run.state?.calls ?? 0);
-  const actual = Math.max(logged, run.runnerRequests);
+  const perDelivery = wireRequestsPerDelivery(run);
+  const wire = Math.max(...perDelivery);
+  const actual = Math.max(logged, wire);
   const problems: string[] = [];
-  if (run.runnerRequests > max) {
-    problems.push(`the runner put ${run.runnerRequests} requests on the wire with max_calls ${max}: the budget must be checked before every attempt, retries included`);
+  if (wire > max) {
+    const which = perDelivery.length > 1 ? ` in ${perDelivery.indexOf(wire) === 0 ? 'the run' : `replay ${perDelivery.indexOf(wire)}`}` : '';
+    problems.push(`the runner put ${wire} requests on the wire${which} with max_calls ${max}: the budget must be checked before every attempt, retries included`);
   }
   if (logged > max) problems.push(`calls reached ${logged} with max_calls ${max}: the budget must be checked before every attempt`);
   return verdict('inv2_call_budget', problems, `<= ${max}`, actual, `${actual} call(s) within max_calls ${max}`);

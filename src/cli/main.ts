@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
+import { dlqCommand, DLQ_HELP } from './commands/dlq.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
 import { gradeCommand, GRADE_HELP } from './commands/grade.js';
 import { listCommand, LIST_HELP } from './commands/list.js';
@@ -20,6 +21,7 @@ export const commands = new Map<string, { run: Command; help: string }>([
   ['list', { run: listCommand, help: LIST_HELP }],
   ['grade', { run: gradeCommand, help: GRADE_HELP }],
   ['explore', { run: exploreCommand, help: EXPLORE_HELP }],
+  ['dlq', { run: dlqCommand, help: DLQ_HELP }],
 ]);
 
 function usage(): string {

@@ -100,10 +100,11 @@ export class FileStorage implements Storage {
   #events: Db;
   readonly #keep: boolean;
 
-  constructor(options: { dir?: string; keep?: boolean } = {}) {
+  /** `reuse`: open the databases already in `dir` (a kept run, to replay a dead letter) instead of fresh ones. */
+  constructor(options: { dir?: string; keep?: boolean; reuse?: boolean } = {}) {
     this.dir = options.dir ?? mkdtempSync(join(tmpdir(), 'faultlab-'));
     this.#keep = options.keep ?? false;
-    if (options.dir) {
+    if (options.dir && !options.reuse) {
       mkdirSync(this.dir, { recursive: true });
       // A kept folder is reused run after run: start from empty databases, not the last run's.
       for (const name of Object.values(FILE_NAMES)) for (const suffix of ['', '-journal']) rmSync(join(this.dir, name + suffix), { force: true });

@@ -1,4 +1,5 @@
 /** The `--json` document: the figures of each run and every failed check, nothing else. */
+import { durabilityFigures, totalCalls, type DurabilityFigures } from '../check/durabilityFigures.js';
 import { toViolation, type Violation } from '../check/types.js';
 import type { RunResult } from '../check/RunResult.js';
 
@@ -10,6 +11,10 @@ export interface ScenarioJson {
   ledger: number;
   /** Final `available` per item. */
   stock: Record<string, number>;
+  /** Crashes recovered, each with a new runner built from the event log. */
+  crashes: number;
+  /** The pillars' figures, for a scenario with a durability block. */
+  durability?: DurabilityFigures;
   passed: boolean;
   violations: Violation[];
 }
@@ -18,9 +23,11 @@ export function runToJson(run: RunResult): ScenarioJson {
   return {
     id: run.scenario.id,
     status: run.state?.status ?? null,
-    calls: run.state?.calls ?? null,
+    calls: totalCalls(run),
     ledger: run.db.ledger.length,
     stock: Object.fromEntries(run.db.items.map((row) => [row.item_id, row.available])),
+    crashes: run.crashes,
+    ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
     passed: run.passed,
     violations: run.checks.filter((check) => !check.passed).map(toViolation),
   };

@@ -1,4 +1,5 @@
 /** The table at the end of `faultlab run`: one line per scenario with its figures and verdict. */
+import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../check/RunResult.js';
 import { pad, padStart, shownStock } from './format.js';
@@ -26,7 +27,7 @@ export function summaryRow(run: RunResult): SummaryRow {
     id: run.scenario.id,
     ...(run.scenario.order !== undefined ? { order: run.scenario.order } : {}),
     status: run.state?.status ?? 'none',
-    calls: String(run.state?.calls ?? '-'),
+    calls: String(totalCalls(run) ?? '-'),
     ledger: String(run.db.ledger.length),
     stock,
     passed: run.passed,

@@ -4,8 +4,11 @@
  * the crash and the recovery — then every check with expected vs actual.
  */
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
+import { totalCalls } from '../check/durabilityFigures.js';
 import type { Check } from '../check/types.js';
 import { describeFault, describeFaults } from '../faults/types.js';
+import { shortKey } from '../core/key.js';
+import type { DurabilityEvent } from '../durability/events.js';
 import { reserveKey } from '../inventory/keys.js';
 import type { RunnerState } from '../runner/state.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -50,9 +53,12 @@ export function renderEvents(run: RunResult, style: Style): string {
   let truth: string | null = null;
   /** The last refusal the runner was told of, to flag an attempt that repeats it. */
   let refusedBy: string | null = null;
+  /** A replay of a dead letter is under way: its ledger hit on attempt 1 is the point, not a shared key. */
+  let replaying = false;
   for (const event of run.trace) {
     switch (event.type) {
       case 'saved':
+        if (event.label === 'prepared') replaying = false;
         lines.push(savedLine(event, previous, run, style, refusedBy));
         if (event.label === 'attempt_started' || event.state.pending === null) refusedBy = null;
         previous = event.state;
@@ -69,7 +75,9 @@ export function renderEvents(run: RunResult, style: Style): string {
         const who = event.by === 'other' ? 'other client: ' : '';
         if (event.ledgerHit) {
           lines.push(SUB + c.cyan(`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`));
-          if (event.by === 'runner' && previous?.attempts === 1) {
+          if (event.by === 'runner' && previous?.attempts === 1 && replaying) {
+            lines.push(SUB + c.green('  the replay finds the receipt of the first delivery: the effect is not applied twice'));
+          } else if (event.by === 'runner' && previous?.attempts === 1) {
             lines.push(SUB + c.yellow('  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?'));
           }
           if (event.by === 'runner') truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
@@ -108,12 +116,62 @@ export function renderEvents(run: RunResult, style: Style): string {
       case 'runner_error':
         lines.push(SUB + c.red.bold(`✘ the runner threw ${event.errorName}: ${event.message}`));
         break;
+      case 'pillar': {
+        const line = pillarLine(event.event, style);
+        if (line !== null) lines.push(SUB + line);
+        break;
+      }
+      case 'replay':
+        lines.push(
+          `${padStart(`${event.t}ms`, 8)}${' '.repeat(15)}` +
+            c.green.bold(`↺ replay of ${event.dlqId}, ${event.afterMs} ms later: a fresh ${run.runner}, the same ${event.action.name} with the same key, a fresh call budget`),
+        );
+        previous = null;
+        replaying = true;
+        break;
       case 'finished':
         if (!run.state || run.state.status === 'running') lines.push(SUB + c.red(`■ stopped after ${event.steps} steps with status ${event.status}`));
         break;
     }
   }
   return lines.join('\n');
+}
+
+/** A durability pillar at the Runner's seams, in one line; null for what the trace need not show. */
+function pillarLine(e: DurabilityEvent, style: Style): string | null {
+  const { c } = style;
+  switch (e.type) {
+    case 'retry.backoff':
+      return c.blue(`⏳ backoff: waits ${e.delayMs} ms before attempt ${e.afterAttempt + 1} (${e.strategy}${e.strategy === 'none' ? '' : ` jitter on ${e.cappedMs} ms`})`);
+    case 'breaker.rejected':
+      return c.red(`⊘ breaker ${e.state === 'open' ? 'open' : 'half-open, every probe slot taken'}: attempt refused before the wire · TransientError circuit_open · definite: nothing was sent`);
+    case 'breaker.transition': {
+      const why =
+        e.reason === 'failure_rate'
+          ? `failure rate ${(e.failureRate ?? 0).toFixed(2)} over ${e.requestCount} results is above the threshold; refuses attempts for ${e.resetTimeoutSeconds} s`
+          : e.reason === 'reset_timeout_elapsed'
+            ? 'the reset timeout has passed: this attempt goes through as the probe'
+            : e.reason === 'probes_succeeded'
+              ? `${e.requestCount} probe(s) succeeded: the route is open again`
+              : e.reason === 'probe_failed'
+                ? `the probe failed; refuses attempts for ${e.resetTimeoutSeconds} s more`
+                : 'forced';
+      return c.magenta.bold(`⚑ breaker ${e.from} → ${e.to}: ${why}`);
+    }
+    case 'breaker.probe_rearmed':
+      return c.magenta(`⚑ breaker: a probe from t=${e.startedAtMs}ms never reported; its slot is re-armed`);
+    case 'breaker.report_ignored':
+      return c.dim(`breaker: a late report (${e.success ? 'success' : 'failure'}) with no probe of its own in flight is ignored`);
+    case 'dlq.enqueued': {
+      const dead = e.record.originalOperation as { intent?: { action?: string; key?: string | null } };
+      const key = dead.intent?.key ? `, key ${shortKey(dead.intent.key)}` : '';
+      return c.yellow.bold(`✉ dead letter ${e.record.dlqId}: ${dead.intent?.action ?? e.record.operationType} kept pending${key} — written in the same transaction as this event`);
+    }
+    case 'dlq.status':
+      return c.yellow(`✉ ${e.dlqId}: ${e.from} → ${e.to}`);
+    default:
+      return null;
+  }
 }
 
 /** Width of the event column; a longer label (a runner's own) is cut with an ellipsis so the columns hold. */
@@ -127,6 +185,7 @@ function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, r
   const head = `${padStart(`${event.t}ms`, 8)} ${padStart(String(event.step), 4)} ${padStart(String(event.seq), 3)}  ${label}${' '.repeat(Math.max(1, LABEL_WIDTH - shown.length))}${padStart(String(st.calls), 5)}  `;
   let detail = '';
   if (event.label === 'started') detail = `task ${st.task.id}`;
+  else if (event.label.startsWith('replay:')) detail = `${formatAction(st.pending)} pending again · attempt 0, calls 0`;
   else if (event.label === 'prepared') detail = `${formatAction(st.pending)}${keyNote(st, run, style)}`;
   else if (event.label === 'attempt_started') {
     const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
@@ -217,7 +276,8 @@ export function renderChecks(checks: Check[], style: Style): string {
 
 export function figures(run: RunResult): string {
   const stock = shownStock(run).map((s) => `stock ${s.item} ${s.available ?? '-'}`);
-  return [run.state?.status ?? 'no state', `calls ${run.state?.calls ?? '-'}`, `ledger ${run.db.ledger.length}`, ...stock].join(' · ');
+  const dlq = run.dlq.length > 0 ? [`dlq ${run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ')}`] : [];
+  return [run.state?.status ?? 'no state', `calls ${totalCalls(run) ?? '-'}`, `ledger ${run.db.ledger.length}`, ...stock, ...dlq].join(' · ');
 }
 
 export function renderVerdict(run: RunResult, style: Style): string {

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
 import type { FaultSpec } from '../faults/types.js';
-import type { Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
+import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
 import type { PathSegment } from './yamlSource.js';
 
 /** The YAML document as the schema admits it. */
@@ -19,6 +19,7 @@ export interface ScenarioDocument {
   task: Omit<Task, 'max_calls' | 'max_retries'> & Partial<Pick<Task, 'max_calls' | 'max_retries'>>;
   policy: { script: Array<Record<string, unknown>> };
   faults?: FaultSpec[];
+  durability?: DurabilitySpec;
   expect: Expectations;
 }
 
@@ -49,6 +50,19 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       }
     }
   });
+  const d = doc.durability;
+  if (doc.expect.durability !== undefined && d === undefined) {
+    issues.push({ path: ['expect', 'durability'], message: 'the pillars have figures only with a durability block (durability: retry, breaker, dlq)', key: true });
+  }
+  if (d?.retry?.max_delay_ms !== undefined && d.retry.initial_delay_ms !== undefined && d.retry.max_delay_ms < d.retry.initial_delay_ms) {
+    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: `must be >= initial_delay_ms (${d.retry.initial_delay_ms}): the cap cannot be below the first wait` });
+  }
+  if (d?.breaker?.min_request_count !== undefined && d.breaker.window_size !== undefined && d.breaker.min_request_count > d.breaker.window_size) {
+    issues.push({
+      path: ['durability', 'breaker', 'min_request_count'],
+      message: `must be <= window_size (${d.breaker.window_size}): a window of ${d.breaker.window_size} results never reaches ${d.breaker.min_request_count}, so the breaker could never open`,
+    });
+  }
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, key: true });
@@ -83,6 +97,7 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     },
     script: scriptOf(doc),
     faults: doc.faults ?? [],
+    ...(doc.durability !== undefined ? { durability: doc.durability } : {}),
     expect: doc.expect,
   };
 }

@@ -52,6 +52,40 @@ export type ScriptStep =
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'finish'; status: string };
 
+/**
+ * The durability pillars at the Runner's seams, as the scenario's YAML says them (snake_case, durability.yaml's
+ * names). Each block present switches its pillar on; a field left out takes the pillar's default, resolved by
+ * the simulator from src/durability's defaults. Absent: the chapter's Runner, exactly.
+ */
+export interface DurabilitySpec {
+  retry?: { initial_delay_ms?: number; max_delay_ms?: number; multiplier?: number; jitter?: string };
+  breaker?: {
+    failure_rate_threshold?: number;
+    min_request_count?: number;
+    window_size?: number;
+    reset_timeout_seconds?: number;
+    probe_success_required?: number;
+    probe_timeout_seconds?: number;
+  };
+  dlq?: { ttl_seconds?: number; replay_after_ms?: number };
+}
+
+/** The pillars' figures a scenario may expect. */
+export interface DurabilityExpectations {
+  /** How many times the runner waited before a retry (seed-independent). */
+  backoff_waits?: number;
+  /** Every backoff wait before a retry, in virtual ms, in order (jitter makes them the seed's). */
+  backoff_ms?: number[];
+  /** The breaker's transitions, e.g. `closed→open`. */
+  breaker?: string[];
+  /** Attempts the open breaker refused before the wire. */
+  refused_by_breaker?: number;
+  /** The status of every dead-letter record at the end, in the order they were written. */
+  dlq?: string[];
+  /** Dead-letter records replayed through a fresh runner. */
+  replays?: number;
+}
+
 export interface Expectations {
   status?: TerminalStatus;
   calls?: number;
@@ -63,6 +97,9 @@ export interface Expectations {
   pending?: string | null;
   /** Names of the tools whose results the runner observed, in any order. */
   observations?: string[];
+  /** Crashes the run recovered from. */
+  crashes?: number;
+  durability?: DurabilityExpectations;
 }
 
 export interface Scenario {
@@ -78,5 +115,7 @@ export interface Scenario {
   task: Task;
   script: ScriptStep[];
   faults: FaultSpec[];
+  /** The pillars at the Runner's seams; absent for the chapter's scenarios. */
+  durability?: DurabilitySpec;
   expect: Expectations;
 }

@@ -86,6 +86,8 @@ function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
       return path[0] === 'policy'
         ? source.problem(path, 'a script step is exactly one entry: `tool_name: {args}` or `finish: succeeded|gave_up`')
         : source.problem(path, `${error.message ?? 'wrong number of fields'}`);
+    case 'dependencies':
+      return source.problem([...path, params.property as string], `comes with ${params.missingProperty as string}: give both or neither`, { key: true });
     case 'propertyNames':
       return source.problem([...path, params.propertyName as string], 'a tool name is snake_case (a-z, 0-9, _)', { key: true });
     default:

@@ -27,6 +27,11 @@ export interface WireCounters {
   runnerRequests: number;
   /** Reservations the simulated other client has attempted (its keys are other:reserve:<n>). */
   otherReservations: number;
+  /**
+   * Calls of the deliveries before this one: a replay of a dead letter counts its calls from 0 again, and the
+   * wire numbers calls across the whole scenario (a fault's `call` and the trace's call numbers are global).
+   */
+  callOffset: number;
 }
 
 export interface NetworkDeps {
@@ -60,11 +65,12 @@ export class FaultyNetwork implements ToolClient {
   execute(action: ToolAction, at: AttemptContext): unknown {
     const { plan, trace, counters } = this.#d;
     const request = jsonCopy(action);
+    const call = at.call + counters.callOffset;
     counters.runnerRequests += 1;
     this.#travel();
-    trace.emit({ type: 'request', by: 'runner', action: request, call: at.call, attempt: at.attempt });
+    trace.emit({ type: 'request', by: 'runner', action: request, call, attempt: at.attempt });
 
-    const hits = plan.atAttempt(request.name, at.call, at.attempt, trace.step);
+    const hits = plan.atAttempt(request.name, call, at.attempt, trace.step);
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
       if (hit.spec.kind === 'concurrent_reserve') {

@@ -41,4 +41,25 @@ export interface Run {
   runnerError: RunnerFailure | null;
   /** Invariant 7's bound on harness steps, as the run was given it. */
   maxSteps: number;
+  /** Dead-letter records replayed through a fresh runner, in order; each starts a new call budget. */
+  replays: ReplayRecord[];
+  /** The dead-letter table at the end (empty without a `durability.dlq` block). */
+  dlq: DlqRow[];
+}
+
+export interface ReplayRecord {
+  dlqId: string;
+  /** The calls of the run that ended in the record: the replay counts its own from 0. */
+  callsBefore: number;
+}
+
+/** One dead-letter record as the run ends: the intent it keeps and what became of it. */
+export interface DlqRow {
+  dlqId: string;
+  status: 'pending' | 'replayed' | 'abandoned';
+  task: string;
+  action: string;
+  key: string | null;
+  attempts: number;
+  lastError: string;
 }

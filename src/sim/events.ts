@@ -3,6 +3,7 @@
  * into text, JSON or HTML, and the grader compares two lists of them to find where two runs part.
  */
 import type { CrashPoint } from '../core/crash.js';
+import type { DurabilityEvent } from '../durability/events.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunnerState, ToolAction } from '../runner/state.js';
@@ -59,6 +60,10 @@ export type TraceEvent = At &
     | { type: 'crash'; point: CrashPoint; message: string }
     | { type: 'recovered'; seq: number | null; state: RunnerState | null }
     | { type: 'runner_error'; message: string; errorName: string; stack?: string }
+    /** A durability pillar at the Runner's seams spoke: a backoff wait, a breaker decision, a DLQ write. */
+    | { type: 'pillar'; event: DurabilityEvent }
+    /** A dead-letter record is replayed through a fresh runner, with the same key, after a virtual delay. */
+    | { type: 'replay'; dlqId: string; afterMs: number; action: ToolAction }
     | { type: 'finished'; status: string; steps: number }
   );
 

@@ -13,7 +13,17 @@ import type { ToolClass } from './target.js';
 import { createToolDatabase } from '../inventory/schema.js';
 import { readSnapshot } from '../inventory/snapshot.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
-import { EVENT_SCHEMA, EventStore } from '../runner/EventStore.js';
+import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
+import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
+import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
+import { DlqError } from '../durability/errors.js';
+import type { DurabilityEvent } from '../durability/events.js';
+import { BackoffClient } from '../durability/seams/BackoffClient.js';
+import { BreakerClient } from '../durability/seams/BreakerClient.js';
+import { deadLetterHook, isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
+import { resolveDurability } from '../durability/seams/plan.js';
+import { EVENT_SCHEMA, EventStore, type LoggedEvent } from '../runner/EventStore.js';
+import type { ToolClient } from '../runner/ToolClient.js';
 import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
@@ -22,8 +32,8 @@ import { TraceRecorder } from './TraceRecorder.js';
 import { VirtualClock } from '../core/clock.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { SeededRng } from '../core/rng.js';
-import type { Run, RunnerFailure } from './Run.js';
-import { openStorage, type StorageKind } from '../core/storage.js';
+import type { DlqRow, ReplayRecord, Run, RunnerFailure } from './Run.js';
+import { FileStorage, openStorage, type StorageKind } from '../core/storage.js';
 import { jsonCopy } from '../core/canonical.js';
 
 
@@ -40,6 +50,12 @@ export interface SimulateOptions {
   tool?: ToolClass;
   /** Keep the database files in this folder instead of a temporary one that is removed. */
   keepDir?: string;
+  /**
+   * Replay a dead letter kept by an earlier run (`--keep-db DIR`): open DIR's databases as they are and, instead
+   * of starting the task, carry that record's intent through a fresh runner with its key. The record holds the
+   * scenario it came from; the run's checks then cover the whole log, the replay included.
+   */
+  replayKept?: { dir: string; dlqId: string };
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run {
@@ -51,15 +67,26 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   const rng = new SeededRng(seed);
   const wireRng = rng.fork('wire');
   const toolRng = rng.fork('tool');
-  const storage = openStorage(options.storage ?? 'file', options.keepDir ? { dir: options.keepDir, keep: true } : {});
+  const backoffRng = rng.fork('backoff');
+  const kept = options.replayKept;
+  const storage = kept ? new FileStorage({ dir: kept.dir, keep: true, reuse: true }) : openStorage(options.storage ?? 'file', options.keepDir ? { dir: options.keepDir, keep: true } : {});
   const trace = new TraceRecorder(clock);
   const plan = new FaultPlan([...scenario.faults, ...(options.extraFaults ?? [])]);
-  const counters: WireCounters = { runnerRequests: 0, otherReservations: 0 };
+  const counters: WireCounters = { runnerRequests: 0, otherReservations: 0, callOffset: 0 };
   const policy = new ScriptedPolicy(scenario.script);
+  const pillars = resolveDurability(scenario.durability);
+  const toTrace = (event: DurabilityEvent) => trace.emit({ type: 'pillar', event });
+  /** What the DLQ says inside a save's transaction is shown after the event it commits with. */
+  const held: DurabilityEvent[] = [];
+  const flushHeld = () => held.splice(0).forEach(toTrace);
+  /** The DLQ record being replayed (the harness is the operator replaying it: this outlives a crash). */
+  let replaying: string | null = null;
 
   try {
-    createToolDatabase(storage.toolDb, scenario.inventory);
-    storage.eventsDb.exec(EVENT_SCHEMA);
+    if (!kept) {
+      createToolDatabase(storage.toolDb, scenario.inventory);
+      storage.eventsDb.exec(EVENT_SCHEMA);
+    }
 
     let crashed: Crash | null = null;
     const crash = (point: CrashPoint, message: string): never => {
@@ -69,16 +96,21 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       throw crashed;
     };
 
+    /** A new process: its runner, event store, wire and pillars, on the connections of the moment. */
     const build = () => {
-      const events = new EventStore(storage.eventsDb, (event) => {
+      const db = storage.eventsDb;
+      const dlq = pillars.dlq ? new DeadLetterQueue({ db, clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => held.push(e) }) : null;
+      const onSaved = (event: LoggedEvent) => {
         trace.emit({ type: 'saved', seq: event.seq, label: event.label, state: event.state });
+        flushHeld();
         const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
         if (hit !== null) {
           trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note: 'the process dies right after this event is saved' });
           crash('crash_after_event', `crash after event #${event.seq} (${event.label})`);
         }
-      });
-      const tools = new FaultyNetwork({
+      };
+      const events = new EventStore(db, onSaved, dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => replaying !== null }) : undefined);
+      const network = new FaultyNetwork({
         tool: new ToolImpl({ db: storage.toolDb, rng: toolRng, clock }),
         db: storage.toolDb,
         plan,
@@ -88,47 +120,95 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
         counters,
         crash,
       });
-      return { events, runner: new RunnerImpl({ policy, events, tools }) };
+      // The pillars wrap the wire from the inside out in SEAM_ORDER's reverse: an attempt first waits (backoff),
+      // then asks the breaker, then goes on the wire.
+      const seams: Record<(typeof SEAM_ORDER)[number], (inner: ToolClient) => ToolClient> = {
+        backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: backoffRng, events: toTrace }) : inner),
+        breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
+      };
+      const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), network);
+      return { events, dlq, runner: new RunnerImpl({ policy, events, tools }) };
     };
 
-    let { events, runner } = build();
+    let { events, dlq, runner } = build();
     let state: RunnerState | null = null;
     let steps = 0;
     let crashes = 0;
     let runnerError: RunnerFailure | null = null;
+    const replays: ReplayRecord[] = [];
+    let start: (() => RunnerState) | null = kept ? null : () => events.save(initialState(scenario.task), 'started');
 
-    for (;;) {
-      try {
-        state ??= events.last() ?? events.save(initialState(scenario.task), 'started');
-        if (state.status !== 'running' || steps >= maxSteps) break;
-        steps += 1;
-        trace.step = steps;
-        const returned = runner.step(state);
-        if (crashed !== null) throw crashed; // the runner swallowed the crash; the process is dead all the same
-        if (!looksLikeState(returned)) {
-          runnerError = { step: steps, name: 'TypeError', message: `step() must return the state, it returned ${describe(returned)}` };
-          trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
-          break;
+    /** Step until the run ends (or the runner fails), recovering from every crash with a new runner. */
+    const drive = (): void => {
+      for (;;) {
+        try {
+          if (start !== null) {
+            const begin = start;
+            start = null;
+            state = begin();
+          }
+          state ??= events.last() ?? events.save(initialState(scenario.task), 'started');
+          if (state.status !== 'running' || steps >= maxSteps) return;
+          steps += 1;
+          trace.step = steps;
+          const returned = runner.step(state);
+          if (crashed !== null) throw crashed; // the runner swallowed the crash; the process is dead all the same
+          if (!looksLikeState(returned)) {
+            runnerError = { step: steps, name: 'TypeError', message: `step() must return the state, it returned ${describe(returned)}` };
+            trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
+            return;
+          }
+          state = returned;
+        } catch (error) {
+          if (crashed !== null) {
+            crashed = null;
+            crashes += 1;
+            clock.advance(RESTART_MS);
+            storage.reopen();
+            ({ events, dlq, runner } = build());
+            const last = events.lastEvent();
+            state = last?.state ?? null;
+            trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
+            continue;
+          }
+          runnerError = failure(steps, error);
+          trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message, ...(runnerError.stack ? { stack: runnerError.stack } : {}) });
+          return;
         }
-        state = returned;
-      } catch (error) {
-        if (crashed !== null) {
-          crashed = null;
-          crashes += 1;
-          clock.advance(RESTART_MS);
-          storage.reopen();
-          ({ events, runner } = build());
-          const last = events.lastEvent();
-          state = last?.state ?? null;
-          trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
-          continue;
-        }
-        runnerError = failure(steps, error);
-        trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message, ...(runnerError.stack ? { stack: runnerError.stack } : {}) });
-        break;
       }
+    };
+
+    /** The operator's replay (PILLARS §5): a pending record, through a fresh runner, with the same key. */
+    const replay = (record: DlqRecord, afterMs: number, callsBefore: number): void => {
+      const dead = record.originalOperation as DeadIntent;
+      clock.advance(afterMs);
+      trace.emit({ type: 'replay', dlqId: record.dlqId, afterMs, action: jsonCopy(dead.state.pending!) });
+      replays.push({ dlqId: record.dlqId, callsBefore });
+      counters.callOffset += callsBefore;
+      replaying = record.dlqId;
+      ({ events, dlq, runner } = build());
+      start = () => events.save(replayState(dead), `replay:${record.dlqId}`);
+      drive();
+      if (runnerError === null && (state as RunnerState | null)?.status === 'succeeded') {
+        dlq!.markReplayed(record.dlqId);
+        flushHeld();
+      }
+    };
+
+    if (kept) {
+      const record = dlq?.get(kept.dlqId);
+      if (record === undefined || dlq === null) throw new DlqError('DLQ_NOT_FOUND', `no dead letter ${kept.dlqId} in ${kept.dir}`);
+      if (record.status !== 'pending') throw new DlqError('DLQ_INVALID_TRANSITION', `${kept.dlqId} is ${record.status}; only a pending record may be replayed`);
+      const previous = events.last();
+      replay(record, 0, previous?.calls ?? 0);
+    } else {
+      drive();
+      const replayAfterMs = pillars.dlq?.replayAfterMs;
+      const ended = state as RunnerState | null;
+      const record = replayAfterMs !== undefined && runnerError === null && ended !== null && isDeadIntent(ended) ? dlq?.listPending().at(-1) : undefined;
+      if (record !== undefined && replayAfterMs !== undefined) replay(record, replayAfterMs, ended!.calls);
     }
-    trace.emit({ type: 'finished', status: state?.status ?? 'none', steps });
+    trace.emit({ type: 'finished', status: (state as RunnerState | null)?.status ?? 'none', steps });
 
     return {
       scenario,
@@ -145,10 +225,20 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       crashes,
       runnerError,
       maxSteps,
+      replays,
+      dlq: dlq === null ? [] : dlq.list().map(dlqRow),
     };
   } finally {
     storage.dispose();
   }
+}
+
+/** The pillars at the wire, outermost first: the runner waits, then asks the breaker, then sends. */
+export const SEAM_ORDER = ['backoff', 'breaker'] as const;
+
+function dlqRow(record: DlqRecord): DlqRow {
+  const dead = record.originalOperation as DeadIntent;
+  return { dlqId: record.dlqId, status: record.status, task: dead.intent.task, action: dead.intent.action, key: dead.intent.key, attempts: record.attempts, lastError: record.lastError.code };
 }
 
 function looksLikeState(value: unknown): value is RunnerState {

@@ -121,7 +121,7 @@ export class CircuitBreaker {
   }
 
   /** Report how an admitted call went. Returns false when the report was ignored (no probe in flight). */
-  afterCall(success: boolean): boolean {
+  afterCall(success: boolean, _ticket?: number): boolean {
     const now = this.#clock.nowMs();
     const { before, decision } = this.#db.transaction(() => {
       const snapshot = this.snapshot();
