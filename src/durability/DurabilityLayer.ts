@@ -5,7 +5,7 @@ import { CheckpointStore, type Checkpoint } from './checkpoint/CheckpointStore.j
 import { defaultDurabilityConfig } from './config/defaults.js';
 import type { DurabilityConfig } from './config/types.js';
 import { DeadLetterQueue, type DlqRecord } from './dlq/DeadLetterQueue.js';
-import { CircuitOpenError, DlqError } from './errors.js';
+import { CircuitOpenError, isDurabilityError } from './errors.js';
 import type { EventSink, OperationError } from './events.js';
 import { IdempotencyStore } from './idempotency/IdempotencyStore.js';
 import { idempotencyKey } from '../core/key.js';
@@ -98,18 +98,23 @@ export class DurabilityLayer {
   /**
    * Re-run a pending DLQ record through the layer with its original key (ours). It becomes `replayed`
    * only when the operation succeeds (or turns out to be a duplicate of one that did); otherwise it stays
-   * pending and no second record is made. A record that is not pending is refused before anything runs.
+   * pending and no second record is made. A record that is not pending, or whose TTL has passed, is
+   * refused before anything runs (DLQ_INVALID_TRANSITION, DLQ_EXPIRED, DLQ_NOT_FOUND). If its TTL passes
+   * while the replay runs (backoffs move the clock), it is not marked: `record` is then undefined — the
+   * record is gone — and `outcome` still says what happened to the operation.
    */
-  replay<T>(dlqId: string, call: DependencyCall<T>): { outcome: LayerOutcome<T>; record: DlqRecord } {
-    const record = this.dlq.get(dlqId);
-    if (!record) throw new DlqError('DLQ_NOT_FOUND', `no DLQ record ${dlqId}`);
-    if (record.status !== 'pending') {
-      throw new DlqError('DLQ_INVALID_TRANSITION', `${dlqId} is ${record.status}; only a pending record may be replayed`);
-    }
+  replay<T>(dlqId: string, call: DependencyCall<T>): { outcome: LayerOutcome<T>; record: DlqRecord | undefined } {
+    const record = this.dlq.pending(dlqId, 'be replayed');
     const { operation, idempotencyKey: key } = record.originalOperation as DlqEnvelope;
     const outcome = this.#run(operation, key, call, dlqId);
     const done = outcome.kind === 'succeeded' || (outcome.kind === 'duplicate' && !outcome.inProgress);
-    return { outcome, record: done ? this.dlq.markReplayed(dlqId) : record };
+    if (!done) return { outcome, record: this.dlq.get(dlqId) };
+    try {
+      return { outcome, record: this.dlq.markReplayed(dlqId) };
+    } catch (error) {
+      if (isDurabilityError(error, 'DLQ_EXPIRED')) return { outcome, record: undefined };
+      throw error;
+    }
   }
 
   #run<T>(operation: DurableOperation, key: string, call: DependencyCall<T>, replayOf: string | undefined): LayerOutcome<T> {
