@@ -18,6 +18,7 @@ import type { Db } from '../core/storage.js';
  *   2 breaker.beforeCall         — Open: fail fast, nothing reaches the dependency (the key is released).
  *   3 retry.execute              — transient failure: back off on the virtual clock, try again.
  *   4 success                    — breaker.afterCall(true), idempotency.record, checkpoint.save(next phase).
+ *     (every breaker report carries the ticket of this operation's admission, so it counts for this call only)
  *   5 exhausted                  — dlq.enqueue, breaker.afterCall(false), idempotency.release.
  *     non-retryable              — breaker.afterCall(false), idempotency.release; no DLQ record.
  * Invariant: an operation is either recorded (its result answers every duplicate in the window), or
@@ -137,7 +138,7 @@ export class DurabilityLayer {
 
     // 4. Delivered.
     if (outcome.success) {
-      this.breakers.afterCall(operation.dependency, true);
+      this.breakers.afterCall(operation.dependency, true, admission.ticket);
       this.idempotency.record(key, outcome.result);
       const checkpoint =
         operation.checkpoint &&
@@ -153,11 +154,11 @@ export class DurabilityLayer {
         replayOf === undefined
           ? this.dlq.enqueue({ agentId: operation.agentId, operationType: operation.operationType, originalOperation: envelope, attempts, lastError: finalError })
           : undefined;
-      this.breakers.afterCall(operation.dependency, false);
+      this.breakers.afterCall(operation.dependency, false, admission.ticket);
       this.idempotency.release(key);
       return { kind: 'dead_lettered', key, finalError, attempts, delaysMs, ...(dlqRecord ? { dlqRecord } : {}) };
     }
-    this.breakers.afterCall(operation.dependency, false);
+    this.breakers.afterCall(operation.dependency, false, admission.ticket);
     this.idempotency.release(key);
     return { kind: 'non_retryable', key, finalError, attempts, delaysMs };
   }

@@ -31,7 +31,7 @@ export interface RetryPolicy {
 
 export interface BreakerConfig {
   dependency: string;
-  /** Opens when the failure rate is strictly greater than this; in (0, 1]. */
+  /** Opens when the failure rate is strictly greater than this, or every result failed (so 1.0 can open); in (0, 1]. */
   failureRateThreshold: number;
   minRequestCount: number;
   resetTimeoutSeconds: number;
