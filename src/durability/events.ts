@@ -31,7 +31,13 @@ export interface StateTransition {
 }
 
 export type DurabilityEvent =
-  | { type: 'idempotency.new'; atMs: number; key: string }
+  | {
+      type: 'idempotency.new';
+      atMs: number;
+      key: string;
+      /** Set when this New took the key over from a placeholder whose in-progress lease had ended. */
+      leaseExpired?: { placeholderAtMs: number; expiredAtMs: number };
+    }
   | {
       type: 'idempotency.duplicate';
       atMs: number;

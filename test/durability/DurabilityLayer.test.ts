@@ -229,4 +229,23 @@ describe('a crash in the middle of an operation', () => {
     expect(outcome).toMatchObject({ kind: 'duplicate', inProgress: true });
     expect(isDurabilityError(outcome)).toBe(false);
   });
+
+  it('…until the in-progress lease ends: then the same write takes the key over and runs, once', () => {
+    const { layer: l, db, clock, events } = layer();
+    let crashedDb = db;
+    const dies = (): AttemptResult<string> => {
+      crashedDb = crashAndReopen(db);
+      throw new Error('crash');
+    };
+    expect(() => l.execute(NOTE, dies)).toThrow('crash');
+    const again = new DurabilityLayer({ db: crashedDb, clock, rng: new SeededRng(42), events: (e) => events.push(e) });
+    const dep = dependency();
+    clock.advanceTo(900_000 - 1);
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'duplicate', inProgress: true });
+    clock.advance(1);
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'succeeded', result: 'r-1' });
+    expect(ofType(events, 'idempotency.new').at(-1)).toMatchObject({ leaseExpired: { placeholderAtMs: 0, expiredAtMs: 900_000 } });
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'duplicate', inProgress: false, originalResult: 'r-1' });
+    expect(dep.effects()).toBe(1);
+  });
 });
