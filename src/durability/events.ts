@@ -91,6 +91,8 @@ export type DurabilityEvent =
   | { type: 'checkpoint.restored'; atMs: number; checkpoint: Checkpoint }
   | { type: 'checkpoint.evicted'; atMs: number; checkpointId: string }
   | { type: 'checkpoint.cleanup'; atMs: number; removed: number }
+  /** clearTask: every checkpoint of the task (of one agent, when agentId is set) was deleted. */
+  | { type: 'checkpoint.cleared'; atMs: number; taskId: string; agentId?: string; removed: number }
   | { type: 'dlq.enqueued'; atMs: number; record: DlqRecord }
   | { type: 'dlq.status'; atMs: number; dlqId: string; from: DlqStatus; to: DlqStatus }
   | { type: 'dlq.cleanup'; atMs: number; removed: number };
