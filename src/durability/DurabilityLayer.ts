@@ -105,7 +105,7 @@ export class DurabilityLayer {
    * record is gone — and `outcome` still says what happened to the operation.
    */
   replay<T>(dlqId: string, call: DependencyCall<T>): { outcome: LayerOutcome<T>; record: DlqRecord | undefined } {
-    const record = this.dlq.pending(dlqId, 'be replayed');
+    const record = this.dlq.requirePending(dlqId, 'be replayed');
     const { operation, idempotencyKey: key } = record.originalOperation as DlqEnvelope;
     const outcome = this.#run(operation, key, call, dlqId);
     const done = outcome.kind === 'succeeded' || (outcome.kind === 'duplicate' && !outcome.inProgress);

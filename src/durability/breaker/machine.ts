@@ -20,8 +20,9 @@ import type { BreakerState, StateTransition } from '../events.js';
  * reissued. A report that carries its ticket counts only for that call: in HalfOpen, only while that very
  * probe is in flight (a re-armed probe's late report is ignored — without tickets it was taken for the
  * live probe's and could close the breaker); in Closed, only if the call was admitted in the current
- * closed period (an older one reports on a window it was never part of). A report without a ticket
- * follows the older rule: Closed → into the window; HalfOpen → the oldest live probe.
+ * closed period (an older one reports on a window it was never part of; closed calls are not tracked one
+ * by one — the window counts results — so a closed ticket reported twice counts twice). A report without
+ * a ticket follows the older rule: Closed → into the window; HalfOpen → the oldest live probe.
  *
  * `settle` is what time alone does — an open breaker past its reset timeout reads half_open, a probe past
  * its timeout reads re-armed — so state() can say what a call made now would meet without writing.

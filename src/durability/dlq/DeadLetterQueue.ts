@@ -89,7 +89,9 @@ export class DeadLetterQueue {
         failed_at_ms INTEGER NOT NULL,
         expires_at_ms INTEGER NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('pending', 'replayed', 'abandoned'))
-      );`);
+      );
+      -- every access purges by expiry first: keep that a range scan, not a table scan
+      CREATE INDEX IF NOT EXISTS dlq_by_expiry ON dlq_records (expires_at_ms);`);
   }
 
   enqueue(input: EnqueueInput): DlqRecord {
@@ -123,7 +125,7 @@ export class DeadLetterQueue {
    * The record, when it may still move (live and pending): what a replay starts from. Throws
    * DLQ_NOT_FOUND, DLQ_EXPIRED or DLQ_INVALID_TRANSITION (saying it may not `purpose`); moves nothing.
    */
-  pending(dlqId: string, purpose: string): DlqRecord {
+  requirePending(dlqId: string, purpose: string): DlqRecord {
     const { value, expired } = this.#access(dlqId, () => this.#row(dlqId));
     return this.#mayMove(dlqId, value, expired, purpose);
   }
