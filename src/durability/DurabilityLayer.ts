@@ -5,7 +5,7 @@ import { CheckpointStore, type Checkpoint } from './checkpoint/CheckpointStore.j
 import { defaultDurabilityConfig } from './config/defaults.js';
 import type { DurabilityConfig } from './config/types.js';
 import { DeadLetterQueue, type DlqRecord } from './dlq/DeadLetterQueue.js';
-import { CircuitOpenError, DlqError } from './errors.js';
+import { CircuitOpenError, isDurabilityError } from './errors.js';
 import type { EventSink, OperationError } from './events.js';
 import { IdempotencyStore } from './idempotency/IdempotencyStore.js';
 import { idempotencyKey } from '../core/key.js';
@@ -18,6 +18,7 @@ import type { Db } from '../core/storage.js';
  *   2 breaker.beforeCall         — Open: fail fast, nothing reaches the dependency (the key is released).
  *   3 retry.execute              — transient failure: back off on the virtual clock, try again.
  *   4 success                    — breaker.afterCall(true), idempotency.record, checkpoint.save(next phase).
+ *     (every breaker report carries the ticket of this operation's admission, so it counts for this call only)
  *   5 exhausted                  — dlq.enqueue, breaker.afterCall(false), idempotency.release.
  *     non-retryable              — breaker.afterCall(false), idempotency.release; no DLQ record.
  * Invariant: an operation is either recorded (its result answers every duplicate in the window), or
@@ -98,18 +99,23 @@ export class DurabilityLayer {
   /**
    * Re-run a pending DLQ record through the layer with its original key (ours). It becomes `replayed`
    * only when the operation succeeds (or turns out to be a duplicate of one that did); otherwise it stays
-   * pending and no second record is made. A record that is not pending is refused before anything runs.
+   * pending and no second record is made. A record that is not pending, or whose TTL has passed, is
+   * refused before anything runs (DLQ_INVALID_TRANSITION, DLQ_EXPIRED, DLQ_NOT_FOUND). If its TTL passes
+   * while the replay runs (backoffs move the clock), it is not marked: `record` is then undefined — the
+   * record is gone — and `outcome` still says what happened to the operation.
    */
-  replay<T>(dlqId: string, call: DependencyCall<T>): { outcome: LayerOutcome<T>; record: DlqRecord } {
-    const record = this.dlq.get(dlqId);
-    if (!record) throw new DlqError('DLQ_NOT_FOUND', `no DLQ record ${dlqId}`);
-    if (record.status !== 'pending') {
-      throw new DlqError('DLQ_INVALID_TRANSITION', `${dlqId} is ${record.status}; only a pending record may be replayed`);
-    }
+  replay<T>(dlqId: string, call: DependencyCall<T>): { outcome: LayerOutcome<T>; record: DlqRecord | undefined } {
+    const record = this.dlq.requirePending(dlqId, 'be replayed');
     const { operation, idempotencyKey: key } = record.originalOperation as DlqEnvelope;
     const outcome = this.#run(operation, key, call, dlqId);
     const done = outcome.kind === 'succeeded' || (outcome.kind === 'duplicate' && !outcome.inProgress);
-    return { outcome, record: done ? this.dlq.markReplayed(dlqId) : record };
+    if (!done) return { outcome, record: this.dlq.get(dlqId) };
+    try {
+      return { outcome, record: this.dlq.markReplayed(dlqId) };
+    } catch (error) {
+      if (isDurabilityError(error, 'DLQ_EXPIRED')) return { outcome, record: undefined };
+      throw error;
+    }
   }
 
   #run<T>(operation: DurableOperation, key: string, call: DependencyCall<T>, replayOf: string | undefined): LayerOutcome<T> {
@@ -132,7 +138,7 @@ export class DurabilityLayer {
 
     // 4. Delivered.
     if (outcome.success) {
-      this.breakers.afterCall(operation.dependency, true);
+      this.breakers.afterCall(operation.dependency, true, admission.ticket);
       this.idempotency.record(key, outcome.result);
       const checkpoint =
         operation.checkpoint &&
@@ -148,11 +154,11 @@ export class DurabilityLayer {
         replayOf === undefined
           ? this.dlq.enqueue({ agentId: operation.agentId, operationType: operation.operationType, originalOperation: envelope, attempts, lastError: finalError })
           : undefined;
-      this.breakers.afterCall(operation.dependency, false);
+      this.breakers.afterCall(operation.dependency, false, admission.ticket);
       this.idempotency.release(key);
       return { kind: 'dead_lettered', key, finalError, attempts, delaysMs, ...(dlqRecord ? { dlqRecord } : {}) };
     }
-    this.breakers.afterCall(operation.dependency, false);
+    this.breakers.afterCall(operation.dependency, false, admission.ticket);
     this.idempotency.release(key);
     return { kind: 'non_retryable', key, finalError, attempts, delaysMs };
   }

@@ -23,6 +23,7 @@ export type DurabilityErrorCode =
   | 'CHECKPOINT_TASK_MISMATCH'
   | 'DLQ_NOT_FOUND'
   | 'DLQ_INVALID_TRANSITION'
+  | 'DLQ_EXPIRED'
   | 'DLQ_INVALID_TTL';
 
 /** Why a failure happened, and whether its effect definitely did not happen (`definite`). */

@@ -20,7 +20,7 @@ export interface StateTransition {
   dependency: string;
   from: BreakerState;
   to: BreakerState;
-  /** closed → open only: the rate that was strictly above the threshold. */
+  /** closed → open only: the rate that tripped it (above the threshold, or 1 when every result failed). */
   failureRate?: number;
   /** How many reported results the decision rests on (window length, or probe reports; 0 when time-driven). */
   requestCount: number;
@@ -31,7 +31,13 @@ export interface StateTransition {
 }
 
 export type DurabilityEvent =
-  | { type: 'idempotency.new'; atMs: number; key: string }
+  | {
+      type: 'idempotency.new';
+      atMs: number;
+      key: string;
+      /** Set when this New took the key over from a placeholder whose in-progress lease had ended. */
+      leaseExpired?: { placeholderAtMs: number; expiredAtMs: number };
+    }
   | {
       type: 'idempotency.duplicate';
       atMs: number;
@@ -59,8 +65,8 @@ export type DurabilityEvent =
   | { type: 'retry.gave_up'; atMs: number; operationType: string; reason: 'exhausted' | 'non_retryable'; attempts: number; sentToDlq: boolean }
   | ({ type: 'breaker.transition' } & StateTransition)
   | { type: 'breaker.rejected'; atMs: number; dependency: string; state: 'open' | 'half_open'; retryAfterMs: number }
-  | { type: 'breaker.probe_admitted'; atMs: number; dependency: string; inFlight: number; slots: number }
-  | { type: 'breaker.probe_rearmed'; atMs: number; dependency: string; startedAtMs: number }
+  | { type: 'breaker.probe_admitted'; atMs: number; dependency: string; ticket: number; inFlight: number; slots: number }
+  | { type: 'breaker.probe_rearmed'; atMs: number; dependency: string; ticket: number; startedAtMs: number }
   | {
       type: 'breaker.result';
       atMs: number;
@@ -70,11 +76,23 @@ export type DurabilityEvent =
       failureRate: number | null;
       windowLength: number;
     }
-  | { type: 'breaker.report_ignored'; atMs: number; dependency: string; state: BreakerState; success: boolean }
+  | {
+      type: 'breaker.report_ignored';
+      atMs: number;
+      dependency: string;
+      state: BreakerState;
+      success: boolean;
+      /** The ticket the report carried, if any. */
+      ticket?: number;
+      /** no_probe_in_flight: a ticketless report found no call to count for; ticket_not_in_flight: its call was re-armed, already reported, from an earlier closed period, or never issued. */
+      reason: 'no_probe_in_flight' | 'ticket_not_in_flight';
+    }
   | { type: 'checkpoint.saved'; atMs: number; checkpoint: Checkpoint }
   | { type: 'checkpoint.restored'; atMs: number; checkpoint: Checkpoint }
   | { type: 'checkpoint.evicted'; atMs: number; checkpointId: string }
   | { type: 'checkpoint.cleanup'; atMs: number; removed: number }
+  /** clearTask: every checkpoint of the task (of one agent, when agentId is set) was deleted. */
+  | { type: 'checkpoint.cleared'; atMs: number; taskId: string; agentId?: string; removed: number }
   | { type: 'dlq.enqueued'; atMs: number; record: DlqRecord }
   | { type: 'dlq.status'; atMs: number; dlqId: string; from: DlqStatus; to: DlqStatus }
   | { type: 'dlq.cleanup'; atMs: number; removed: number };

@@ -12,14 +12,14 @@ export { DEFAULT_DURABILITY_CONFIG, defaultDurabilityConfig, FALLBACK_OPERATION_
 export { loadDurabilityConfig, applyConfigOverrides } from './config/load.js';
 
 export { idempotencyKey, contentHash, keyByteLength } from '../core/key.js';
-export { IdempotencyStore, type CheckResult, type IdempotencyRecord } from './idempotency/IdempotencyStore.js';
+export { IdempotencyStore, type CheckResult, type IdempotencyRecord, type LeaseExpired } from './idempotency/IdempotencyStore.js';
 
 export { validatePolicy, classifyError, type ErrorClass } from './retry/RetryPolicy.js';
 export { backoffDelay, cappedDelayMs, type Backoff, type BackoffInput } from './retry/backoff.js';
 export { RetryEngine, succeed, fail, type AttemptResult, type RetryOutcome } from './retry/RetryEngine.js';
 
 export { validateBreakerConfig } from './breaker/config.js';
-export type { BreakerSnapshot } from './breaker/machine.js';
+export type { BreakerSnapshot, Probe } from './breaker/machine.js';
 export { CircuitBreaker, type Admission, type TransitionListener } from './breaker/CircuitBreaker.js';
 export { BreakerRegistry } from './breaker/BreakerRegistry.js';
 

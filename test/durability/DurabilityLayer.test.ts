@@ -134,7 +134,7 @@ describe('replay: through the layer, with the original key, so one effect (ours)
     clock.advance(60_000);
     const { outcome, record } = l.replay('dlq-000001', dep.call);
     expect(outcome).toMatchObject({ kind: 'succeeded', result: 'r-1' });
-    expect(record.status).toBe('replayed');
+    expect(record?.status).toBe('replayed');
     expect(dep.calls.at(-1)).toMatchObject({ key: first.key, replayOf: 'dlq-000001' });
     expect(dep.effects()).toBe(1);
   });
@@ -146,7 +146,7 @@ describe('replay: through the layer, with the original key, so one effect (ours)
     l.execute(wiki, dep.call);
     const { outcome, record } = l.replay('dlq-000001', dep.call);
     expect(outcome.kind).toBe('dead_lettered');
-    expect(record.status).toBe('pending');
+    expect(record?.status).toBe('pending');
     expect(l.dlq.list()).toHaveLength(1);
   });
 
@@ -159,6 +159,39 @@ describe('replay: through the layer, with the original key, so one effect (ours)
     const before = dep.calls.length;
     expect(() => l.replay('dlq-000001', dep.call)).toThrow(/only a pending record may be replayed/);
     expect(dep.calls).toHaveLength(before);
+  });
+});
+
+describe('replay of an expired DLQ record', () => {
+  const wiki: DurableOperation = { agentId: 'agent-1', operationType: 'wiki_write', dependency: 'wiki_service', content: { page: 'Home' } };
+
+  it('refuses a record whose TTL has passed with DLQ_EXPIRED, before calling anything', () => {
+    const { layer: l, clock } = layer({ dlq: { default_ttl_seconds: 60 } });
+    const dep = dependency(Array(3).fill('SERVICE_UNAVAILABLE'));
+    const first = l.execute(wiki, dep.call);
+    if (first.kind !== 'dead_lettered' || !first.dlqRecord) throw new Error('expected a DLQ record');
+    clock.advanceTo(first.dlqRecord.expiresAtMs);
+    let caught: unknown;
+    try {
+      l.replay('dlq-000001', dep.call);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isDurabilityError(caught, 'DLQ_EXPIRED')).toBe(true);
+    expect(dep.calls).toHaveLength(3);
+    expect(l.dlq.list()).toEqual([]);
+  });
+
+  it('does not mark replayed a record whose TTL passed while the replay was backing off; the outcome still says it succeeded', () => {
+    const { layer: l, events } = layer({ dlq: { default_ttl_seconds: 2 } });
+    // 3 failures: dead-lettered; the replay then fails twice (backoffs of 1 s and 2 s, plus jitter) and succeeds
+    const dep = dependency(Array(5).fill('SERVICE_UNAVAILABLE'));
+    l.execute(wiki, dep.call);
+    const { outcome, record } = l.replay('dlq-000001', dep.call);
+    expect(outcome).toMatchObject({ kind: 'succeeded', result: 'r-1', attempts: 3 });
+    expect(record).toBeUndefined();
+    expect(ofType(events, 'dlq.status')).toEqual([]);
+    expect(ofType(events, 'dlq.cleanup')).toMatchObject([{ removed: 1 }]);
   });
 });
 
@@ -195,5 +228,24 @@ describe('a crash in the middle of an operation', () => {
     const outcome = again.execute(NOTE, dependency().call);
     expect(outcome).toMatchObject({ kind: 'duplicate', inProgress: true });
     expect(isDurabilityError(outcome)).toBe(false);
+  });
+
+  it('…until the in-progress lease ends: then the same write takes the key over and runs, once', () => {
+    const { layer: l, db, clock, events } = layer();
+    let crashedDb = db;
+    const dies = (): AttemptResult<string> => {
+      crashedDb = crashAndReopen(db);
+      throw new Error('crash');
+    };
+    expect(() => l.execute(NOTE, dies)).toThrow('crash');
+    const again = new DurabilityLayer({ db: crashedDb, clock, rng: new SeededRng(42), events: (e) => events.push(e) });
+    const dep = dependency();
+    clock.advanceTo(900_000 - 1);
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'duplicate', inProgress: true });
+    clock.advance(1);
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'succeeded', result: 'r-1' });
+    expect(ofType(events, 'idempotency.new').at(-1)).toMatchObject({ leaseExpired: { placeholderAtMs: 0, expiredAtMs: 900_000 } });
+    expect(again.execute(NOTE, dep.call)).toMatchObject({ kind: 'duplicate', inProgress: false, originalResult: 'r-1' });
+    expect(dep.effects()).toBe(1);
   });
 });

@@ -62,8 +62,9 @@ export class BreakerRegistry {
     return this.breaker(dependency).beforeCall();
   }
 
-  afterCall(dependency: string, success: boolean): boolean {
-    return this.breaker(dependency).afterCall(success);
+  /** Forwarded as is: pass the ticket of the admission when you have it (see CircuitBreaker.afterCall). */
+  afterCall(dependency: string, success: boolean, ticket?: number): boolean {
+    return this.breaker(dependency).afterCall(success, ticket);
   }
 
   forceClose(dependency: string): void {

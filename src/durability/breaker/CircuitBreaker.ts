@@ -4,17 +4,26 @@ import { CircuitOpenError } from '../errors.js';
 import { ignoreEvents, type BreakerState, type DurabilityEvent, type EventSink, type StateTransition } from '../events.js';
 import type { Db } from '../../core/storage.js';
 import { validateBreakerConfig } from './config.js';
-import { admit, failureRate, INITIAL_SNAPSHOT, report, type BreakerSnapshot } from './machine.js';
+import { admit, closedAfresh, failureRate, INITIAL_SNAPSHOT, report, settle, type BreakerSnapshot, type Probe } from './machine.js';
 
 /**
  * Closing the flooded route for one dependency. Invariant: the persisted row is the breaker — state,
- * window, open time, probes in flight — and every decision is a read-modify-write of that row in one
- * transaction. Commit point: the UPDATE of `breaker_state` for this dependency; only after it commits
- * are events emitted and transition subscribers called, so a crash never leaves a reported transition
- * that did not happen (a reopened breaker resumes exactly where the last commit left it).
+ * window, open time, probes in flight with their tickets, the ticket sequence — and every decision is a
+ * read-modify-write of that row in one transaction. Commit point: the UPDATE of `breaker_state` for this
+ * dependency; only after it commits are events emitted and transition subscribers called, so a crash
+ * never leaves a reported transition that did not happen, and a reopened breaker resumes exactly where
+ * the last commit left it — tickets included, so none is ever issued twice.
+ *
+ * Reading is not deciding: state() and snapshot() say what a call made now would meet (an open breaker
+ * past its reset timeout reads half_open; a probe past its timeout reads re-armed) and write nothing.
+ * The transition itself is made, persisted and announced by the next beforeCall.
  */
 
-export type Admission = { admitted: true; probe: boolean } | { admitted: false; error: CircuitOpenError };
+/**
+ * An admitted call carries its ticket (unique for this breaker, from a persisted sequence): report it back
+ * with afterCall(success, ticket) so the result counts for that very call and no other (see machine.ts).
+ */
+export type Admission = { admitted: true; probe: boolean; ticket: number } | { admitted: false; error: CircuitOpenError };
 
 export type TransitionListener = (transition: StateTransition) => void;
 
@@ -31,6 +40,8 @@ interface Row {
   opened_at_ms: number | null;
   probes_json: string;
   probe_successes: number;
+  next_ticket: number;
+  closed_since_ticket: number;
 }
 
 export class CircuitBreaker {
@@ -52,7 +63,9 @@ export class CircuitBreaker {
         window_json TEXT NOT NULL,
         opened_at_ms INTEGER,
         probes_json TEXT NOT NULL,
-        probe_successes INTEGER NOT NULL
+        probe_successes INTEGER NOT NULL,
+        next_ticket INTEGER NOT NULL,
+        closed_since_ticket INTEGER NOT NULL
       );`);
   }
 
@@ -76,18 +89,12 @@ export class CircuitBreaker {
     return () => this.#listeners.delete(listener);
   }
 
+  /** The breaker as a call made now would meet it (time applied, nothing written): see the file header. */
   snapshot(): BreakerSnapshot {
-    const row = this.#db.prepare('SELECT * FROM breaker_state WHERE dependency = ?').get(this.dependency) as Row | undefined;
-    if (!row) return { ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] };
-    return {
-      state: row.state,
-      window: JSON.parse(row.window_json) as boolean[],
-      openedAtMs: row.opened_at_ms,
-      probeStartsMs: JSON.parse(row.probes_json) as number[],
-      probeSuccesses: row.probe_successes,
-    };
+    return settle(this.#stored(), this.#config, this.#clock.nowMs()).view;
   }
 
+  /** closed, open, or half_open — as a call made now would meet it; reading writes nothing. */
   state(): BreakerState {
     return this.snapshot().state;
   }
@@ -96,11 +103,11 @@ export class CircuitBreaker {
   beforeCall(): Admission {
     const now = this.#clock.nowMs();
     const decision = this.#db.transaction(() => {
-      const d = admit(this.snapshot(), this.#config, now);
+      const d = admit(this.#stored(), this.#config, now);
       this.#save(d.next);
       return d;
     })();
-    const events: DurabilityEvent[] = rearmEvents(decision.rearmedStartsMs, this.dependency, now);
+    const events: DurabilityEvent[] = rearmEvents(decision.rearmed, this.dependency, now);
     if (decision.transition) events.push({ type: 'breaker.transition', ...decision.transition });
     if (!decision.admitted) {
       events.push({ type: 'breaker.rejected', atMs: now, dependency: this.dependency, state: decision.state, retryAfterMs: decision.retryAfterMs });
@@ -112,26 +119,39 @@ export class CircuitBreaker {
         type: 'breaker.probe_admitted',
         atMs: now,
         dependency: this.dependency,
-        inFlight: decision.next.probeStartsMs.length,
+        ticket: decision.ticket,
+        inFlight: decision.next.probes.length,
         slots: this.#config.probeSuccessRequired,
       });
     }
     this.#publish(events, decision.transition);
-    return { admitted: true, probe: decision.probe };
+    return { admitted: true, probe: decision.probe, ticket: decision.ticket };
   }
 
-  /** Report how an admitted call went. Returns false when the report was ignored (no probe in flight). */
-  afterCall(success: boolean, _ticket?: number): boolean {
+  /**
+   * Report how an admitted call went. With its ticket, the report counts only for that call (a re-armed,
+   * already reported or unknown ticket is ignored); without one, Closed takes it into the window and
+   * HalfOpen gives it to the oldest live probe. Returns false when the report was ignored.
+   */
+  afterCall(success: boolean, ticket?: number): boolean {
     const now = this.#clock.nowMs();
     const { before, decision } = this.#db.transaction(() => {
-      const snapshot = this.snapshot();
-      const d = report(snapshot, this.#config, now, success);
+      const snapshot = this.#stored();
+      const d = report(snapshot, this.#config, now, success, ticket);
       if (!d.ignored) this.#save(d.next);
       return { before: snapshot, decision: d };
     })();
-    const events: DurabilityEvent[] = [];
+    const events: DurabilityEvent[] = rearmEvents(decision.rearmed, this.dependency, now);
     if (decision.ignored) {
-      events.push({ type: 'breaker.report_ignored', atMs: now, dependency: this.dependency, state: before.state, success });
+      events.push({
+        type: 'breaker.report_ignored',
+        atMs: now,
+        dependency: this.dependency,
+        state: settle(before, this.#config, now).view.state,
+        success,
+        ...(ticket === undefined ? {} : { ticket }),
+        reason: decision.reason,
+      });
     } else {
       const window = before.state === 'closed' ? decision.next.window : before.window;
       events.push({
@@ -153,8 +173,8 @@ export class CircuitBreaker {
   forceClose(): void {
     const now = this.#clock.nowMs();
     const before = this.#db.transaction(() => {
-      const snapshot = this.snapshot();
-      if (snapshot.state !== 'closed') this.#save({ ...INITIAL_SNAPSHOT, window: [], probeStartsMs: [] });
+      const snapshot = this.#stored();
+      if (snapshot.state !== 'closed') this.#save(closedAfresh(snapshot));
       return snapshot;
     })();
     if (before.state === 'closed') return;
@@ -169,21 +189,38 @@ export class CircuitBreaker {
     this.#publish([{ type: 'breaker.transition', ...transition }], transition);
   }
 
+  /** The row as committed (no time applied): what every decision starts from. */
+  #stored(): BreakerSnapshot {
+    const row = this.#db.prepare('SELECT * FROM breaker_state WHERE dependency = ?').get(this.dependency) as Row | undefined;
+    if (!row) return { ...INITIAL_SNAPSHOT, window: [], probes: [] };
+    return {
+      state: row.state,
+      window: JSON.parse(row.window_json) as boolean[],
+      openedAtMs: row.opened_at_ms,
+      probes: JSON.parse(row.probes_json) as Probe[],
+      probeSuccesses: row.probe_successes,
+      nextTicket: row.next_ticket,
+      closedSinceTicket: row.closed_since_ticket,
+    };
+  }
+
   #save(s: BreakerSnapshot): void {
     this.#db
       .prepare(
-        `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes)
-         VALUES (@dependency, @state, @window, @openedAt, @probes, @successes)
+        `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes, next_ticket, closed_since_ticket)
+         VALUES (@dependency, @state, @window, @openedAt, @probes, @successes, @nextTicket, @closedSince)
          ON CONFLICT (dependency) DO UPDATE SET state = @state, window_json = @window, opened_at_ms = @openedAt,
-           probes_json = @probes, probe_successes = @successes`,
+           probes_json = @probes, probe_successes = @successes, next_ticket = @nextTicket, closed_since_ticket = @closedSince`,
       )
       .run({
         dependency: this.dependency,
         state: s.state,
         window: JSON.stringify(s.window),
         openedAt: s.openedAtMs,
-        probes: JSON.stringify(s.probeStartsMs),
+        probes: JSON.stringify(s.probes),
         successes: s.probeSuccesses,
+        nextTicket: s.nextTicket,
+        closedSince: s.closedSinceTicket,
       });
   }
 
@@ -193,6 +230,6 @@ export class CircuitBreaker {
   }
 }
 
-function rearmEvents(rearmedStartsMs: number[], dependency: string, atMs: number): DurabilityEvent[] {
-  return rearmedStartsMs.map((startedAtMs) => ({ type: 'breaker.probe_rearmed', atMs, dependency, startedAtMs }) as const);
+function rearmEvents(rearmed: Probe[], dependency: string, atMs: number): DurabilityEvent[] {
+  return rearmed.map(({ ticket, startedAtMs }) => ({ type: 'breaker.probe_rearmed', atMs, dependency, ticket, startedAtMs }) as const);
 }

@@ -11,8 +11,9 @@ export type { Checkpoint } from './Checkpoint.js';
 
 /**
  * The delivery manifest. Invariant: once save() returns, a restart can restore that phase and its state
- * until expires_at — which is stored, never recomputed, so a reopened store does not revive an expired
- * checkpoint (ours: the original reset expiry on load). Commit point: the INSERT into `checkpoints`
+ * until expires_at (unless max_checkpoints evicts it or clearTask removes it on purpose) — expires_at is
+ * stored, never recomputed, so a reopened store does not revive an expired checkpoint (ours: the
+ * original reset expiry on load). Commit point: the INSERT into `checkpoints`
  * (with its id, in one transaction). "Latest" is the highest sequence number, never a timestamp (two
  * saves in the same millisecond stay ordered), and ids are `cp-` + that sequence: deterministic, and
  * never reissued after a crash. A checkpoint is live while now < expires_at.
@@ -137,6 +138,21 @@ export class CheckpointStore {
     }
     if (chain.length === 0) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `no checkpoint ${checkpointId}`);
     return chain;
+  }
+
+  /**
+   * Tear up a task's manifest: delete its checkpoints — one agent's, or every agent's when `agentId` is
+   * left out — in one DELETE (its commit is the point). Returns how many. The task's next save starts a
+   * fresh chain (no parent); ids are never reissued (AUTOINCREMENT), and a fork of a cleared checkpoint
+   * keeps its copy, its lineage stopping where the parent was removed.
+   */
+  clearTask(taskId: string, agentId?: string): number {
+    const removed =
+      agentId === undefined
+        ? this.#db.prepare('DELETE FROM checkpoints WHERE task_id = ?').run(taskId).changes
+        : this.#db.prepare('DELETE FROM checkpoints WHERE task_id = ? AND agent_id = ?').run(taskId, agentId).changes;
+    this.#emit({ type: 'checkpoint.cleared', atMs: this.#clock.nowMs(), taskId, ...(agentId === undefined ? {} : { agentId }), removed });
+    return removed;
   }
 
   /** All stored checkpoints, expired ones included until cleaned, in sequence order. */

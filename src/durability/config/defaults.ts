@@ -46,7 +46,10 @@ const DENIED = ['PERMISSION_DENIED', 'INVALID_SCHEMA'];
 
 const DEFAULTS: DurabilityConfig = {
   // seed, pillar 1: dedup_window_seconds 3600, max_key_length 256, cleanup_interval_seconds 7200.
-  idempotency: { enabled: true, dedupWindowSeconds: 3600, maxKeyLength: 256, cleanupIntervalSeconds: 7200 },
+  // in_progress_expiration_seconds 900 (ours; the seed has no lease): AWS Lambda Powertools sets a
+  // placeholder's in_progress_expiration to the invocation's remaining time, which can never exceed Lambda's
+  // longest timeout, 15 min = 900 s — so 900 s is the longest lease Powertools ever gives.
+  idempotency: { enabled: true, dedupWindowSeconds: 3600, maxKeyLength: 256, cleanupIntervalSeconds: 7200, inProgressExpirationSeconds: 900 },
   retry: {
     policies: {
       // seed, pillar 2 ([retry.mcp_call] is quoted there in full); the other four: PILLARS §2 table.

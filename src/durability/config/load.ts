@@ -37,13 +37,16 @@ export function applyConfigOverrides(base: DurabilityConfig, raw: unknown, prefi
 
   if (top.idempotency !== undefined) {
     const p = at('idempotency');
-    const r = object(top.idempotency, p, ['enabled', 'dedup_window_seconds', 'max_key_length', 'cleanup_interval_seconds']);
+    const r = object(top.idempotency, p, ['enabled', 'dedup_window_seconds', 'max_key_length', 'cleanup_interval_seconds', 'in_progress_expiration_seconds']);
     const c = config.idempotency;
     if (r.enabled !== undefined) c.enabled = checkBoolean(ConfigError, `${p}.enabled`, r.enabled);
     if (r.dedup_window_seconds !== undefined) c.dedupWindowSeconds = checkNumber(ConfigError, `${p}.dedup_window_seconds`, r.dedup_window_seconds, { above: 0 });
     if (r.max_key_length !== undefined) c.maxKeyLength = checkNumber(ConfigError, `${p}.max_key_length`, r.max_key_length, { integer: true, min: 1 });
     if (r.cleanup_interval_seconds !== undefined) {
       c.cleanupIntervalSeconds = checkNumber(ConfigError, `${p}.cleanup_interval_seconds`, r.cleanup_interval_seconds, { above: 0 });
+    }
+    if (r.in_progress_expiration_seconds !== undefined) {
+      c.inProgressExpirationSeconds = checkNumber(ConfigError, `${p}.in_progress_expiration_seconds`, r.in_progress_expiration_seconds, { above: 0 });
     }
   }
 

@@ -14,6 +14,11 @@ export interface IdempotencyConfig {
   /** In UTF-8 bytes. A longer key is not deduplicated (a warning goes into the trace). */
   maxKeyLength: number;
   cleanupIntervalSeconds: number;
+  /**
+   * The in-progress lease: a placeholder older than this is taken to belong to a caller that crashed, and
+   * the next checkAndRecord takes its key over (ours; AWS Powertools' `in_progress_expiration`).
+   */
+  inProgressExpirationSeconds: number;
 }
 
 export interface RetryPolicy {
@@ -31,7 +36,7 @@ export interface RetryPolicy {
 
 export interface BreakerConfig {
   dependency: string;
-  /** Opens when the failure rate is strictly greater than this; in (0, 1]. */
+  /** Opens when the failure rate is strictly greater than this, or every result failed (so 1.0 can open); in (0, 1]. */
   failureRateThreshold: number;
   minRequestCount: number;
   resetTimeoutSeconds: number;

@@ -8,18 +8,33 @@ import { isBusy, type Db } from '../../core/storage.js';
 import { keyByteLength } from '../../core/key.js';
 
 /**
- * Invariant: within the dedup window, a key is answered New at most once; every later caller is answered
- * Duplicate and handed the original result. A record is live while its age is strictly below the window.
- * Commit point: the INSERT of the placeholder row in checkAndRecord's IMMEDIATE transaction — the read and
- * the write happen under one write lock, so of many racing connections exactly one commits that row.
+ * Invariant: within the dedup window, a key holding a recorded result is answered New at most once; every
+ * later caller is answered Duplicate and handed the original result. A key holding only a placeholder (its
+ * operation still running) is answered New at most once per in-progress lease. A record is live while its
+ * age is strictly below the window; a placeholder, while its age is also strictly below
+ * in_progress_expiration_seconds. Commit point: the INSERT (or takeover UPDATE) of the placeholder row in
+ * checkAndRecord's IMMEDIATE transaction — the read and the write happen under one write lock, so of many
+ * racing connections exactly one commits that row.
  * `record` replaces the placeholder (and restarts the window); `release` deletes a placeholder whose
- * operation failed, so the failure does not block the key for an hour (ours).
+ * operation failed, so the failure does not block the key for an hour (ours). The lease (ours, after AWS
+ * Powertools' in_progress_expiration): a placeholder left by a caller that crashed blocks its key only
+ * until the lease ends; then the next checkAndRecord takes the key over and its `idempotency.new` event
+ * says so. The store cannot tell a crashed caller from a slow one: a caller that outlives its lease may
+ * still record or release after the takeover, so the lease must exceed the longest run, retries included.
  * Cleanup is lazy: a check purges expired rows when cleanup_interval_seconds have passed since the last
  * purge. No timers.
  */
 
+/** An in-progress placeholder whose lease had ended: New, and checkAndRecord takes the key over. */
+export interface LeaseExpired {
+  /** When the placeholder was stored (by a caller now taken to have crashed). */
+  placeholderAtMs: number;
+  /** When its lease ended: placeholderAtMs + in_progress_expiration_seconds. */
+  expiredAtMs: number;
+}
+
 export type CheckResult =
-  | { kind: 'new'; skipped?: 'key_too_long' | 'disabled' }
+  | { kind: 'new'; skipped?: 'key_too_long' | 'disabled'; leaseExpired?: LeaseExpired }
   | {
       kind: 'duplicate';
       originalResult: unknown;
@@ -27,6 +42,8 @@ export type CheckResult =
       dedupWindowExpiresAtMs: number;
       /** The original is still running (its placeholder is all there is). */
       inProgress: boolean;
+      /** In progress only: when its lease ends and the key may be taken over (never after the window ends). */
+      inProgressExpiresAtMs?: number;
     };
 
 export type RecordStatus = 'in_progress' | 'done';
@@ -115,7 +132,9 @@ export class IdempotencyStore {
       return answer;
     });
     pending.push(
-      result.kind === 'new' ? { type: 'idempotency.new', atMs: this.#clock.nowMs(), key } : this.#duplicateEvent(key, result),
+      result.kind === 'new'
+        ? { type: 'idempotency.new', atMs: this.#clock.nowMs(), key, ...(result.leaseExpired ? { leaseExpired: result.leaseExpired } : {}) }
+        : this.#duplicateEvent(key, result),
     );
     this.#flush(pending);
     return result;
@@ -206,12 +225,17 @@ export class IdempotencyStore {
     const row = this.#db.prepare('SELECT * FROM idempotency_records WHERE key = ?').get(key) as Row | undefined;
     const now = this.#clock.nowMs();
     if (!row || now - row.recorded_at_ms >= this.#windowMs()) return { kind: 'new' };
+    const windowEndsMs = row.recorded_at_ms + this.#windowMs();
+    const inProgress = row.status === 'in_progress';
+    const leaseEndsMs = row.recorded_at_ms + this.#config.inProgressExpirationSeconds * 1000;
+    if (inProgress && now >= leaseEndsMs) return { kind: 'new', leaseExpired: { placeholderAtMs: row.recorded_at_ms, expiredAtMs: leaseEndsMs } };
     return {
       kind: 'duplicate',
       originalResult: JSON.parse(row.result_json),
       originalTimestampMs: row.recorded_at_ms,
-      dedupWindowExpiresAtMs: row.recorded_at_ms + this.#windowMs(),
-      inProgress: row.status === 'in_progress',
+      dedupWindowExpiresAtMs: windowEndsMs,
+      inProgress,
+      ...(inProgress ? { inProgressExpiresAtMs: Math.min(leaseEndsMs, windowEndsMs) } : {}),
     };
   }
 

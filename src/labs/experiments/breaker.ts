@@ -94,7 +94,7 @@ export const breakerExperiment: Experiment = {
             state: s.state,
             failure_rate: rate === null ? null : round4(rate),
             window_length: s.window.length,
-            probes_in_flight: s.probeStartsMs.length,
+            probes_in_flight: s.probes.length,
             probe_successes: s.probeSuccesses,
           };
           const failures = s.window.filter(Boolean).length;

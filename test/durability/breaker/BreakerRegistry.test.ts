@@ -41,6 +41,21 @@ describe('one breaker per dependency', () => {
     ]);
   });
 
+  it('forwards the ticket both ways: a re-armed probe’s late success is ignored through the registry too', () => {
+    const { reg, clock } = registry();
+    for (let i = 0; i < 5; i += 1) reg.afterCall('external_mcp_client', false);
+    clock.advance(60_000);
+    const stray = reg.beforeCall('external_mcp_client');
+    clock.advance(30_000); // probe timeout: the slot is re-armed
+    const live = reg.beforeCall('external_mcp_client');
+    if (!stray.admitted || !live.admitted) throw new Error('both probes should be admitted');
+    expect(live.ticket).toBe(stray.ticket + 1);
+    expect(reg.afterCall('external_mcp_client', true, stray.ticket)).toBe(false);
+    expect(reg.state('external_mcp_client')).toBe('half_open');
+    expect(reg.afterCall('external_mcp_client', true, live.ticket)).toBe(true);
+    expect(reg.state('external_mcp_client')).toBe('closed');
+  });
+
   it('refuses an unknown dependency with a typed error that says where to configure it', () => {
     const { reg } = registry();
     expect(() => reg.beforeCall('payments')).toThrow(UnknownDependencyError);

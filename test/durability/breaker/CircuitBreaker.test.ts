@@ -81,6 +81,32 @@ describe('closed: a count-based window, judged once it holds min_request_count r
   });
 });
 
+describe('failure_rate_threshold 1.0: opens only when every result in the window failed', () => {
+  // "strictly greater" alone would make 1.0 a breaker that can never open: no rate exceeds 1.
+  const TOTAL_OUTAGE: BreakerConfig = { ...MEMORY, failureRateThreshold: 1, minRequestCount: 5 };
+
+  it('stays closed at 19 failures of 20 (0.95), and opens when the one success slides out (20 of 20)', () => {
+    const t = breaker(TOTAL_OUTAGE);
+    t.calls(1, true);
+    t.calls(19, false);
+    expect(t.cb.state()).toBe('closed');
+    expect(t.cb.snapshot().window).toHaveLength(20);
+    t.calls(1, false);
+    expect(t.cb.state()).toBe('open');
+    expect(t.transitions).toEqual([
+      { dependency: 'memory_service', from: 'closed', to: 'open', failureRate: 1, requestCount: 20, resetTimeoutSeconds: 30, reason: 'failure_rate', atMs: 0 },
+    ]);
+  });
+
+  it('opens at min_request_count failures in a row, and not one result earlier', () => {
+    const t = breaker(TOTAL_OUTAGE);
+    t.calls(4, false);
+    expect(t.cb.state()).toBe('closed');
+    t.calls(1, false);
+    expect(t.cb.state()).toBe('open');
+  });
+});
+
 describe('open: refuse until reset_timeout has elapsed; the first call after it is the first probe', () => {
   it('refuses with CircuitOpen, definite (the call never left), saying when it will probe', () => {
     const t = breaker();
@@ -101,7 +127,7 @@ describe('open: refuse until reset_timeout has elapsed; the first call after it 
     t.clock.advanceTo(openedAt + 30 * SECOND - 1);
     expect(t.cb.beforeCall().admitted).toBe(false);
     t.clock.advance(1);
-    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true });
+    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 11 });
     expect(t.transitions[1]).toEqual({
       dependency: 'memory_service',
       from: 'open',
@@ -121,16 +147,51 @@ describe('open: refuse until reset_timeout has elapsed; the first call after it 
   });
 });
 
+describe('state() and snapshot() say what a call made now would meet, without writing', () => {
+  it('reads open until the reset timeout, then half_open with no probe in flight — and fires nothing until a call comes', () => {
+    const t = breaker();
+    const openedAt = open(t);
+    t.clock.advanceTo(openedAt + 30 * SECOND - 1);
+    expect(t.cb.state()).toBe('open');
+    t.clock.advance(1);
+    expect(t.cb.state()).toBe('half_open');
+    expect(t.cb.snapshot()).toMatchObject({ state: 'half_open', probes: [], probeSuccesses: 0 });
+    expect(t.transitions.map((x) => `${x.from}→${x.to}`)).toEqual(['closed→open']); // reading wrote nothing
+    t.clock.advance(5 * SECOND);
+    expect(t.cb.beforeCall()).toMatchObject({ admitted: true, probe: true });
+    expect(t.transitions[1]).toMatchObject({ from: 'open', to: 'half_open', atMs: openedAt + 35 * SECOND });
+  });
+
+  it('reads a probe past probe_timeout_seconds as re-armed: its slot is free', () => {
+    const t = breaker(MCP); // one probe slot
+    t.clock.advance(open(t) + 60 * SECOND);
+    const probeAt = t.clock.nowMs();
+    t.cb.beforeCall();
+    expect(t.cb.snapshot().probes).toHaveLength(1);
+    t.clock.advanceTo(probeAt + 30 * SECOND);
+    expect(t.cb.snapshot().probes).toEqual([]);
+    expect(ofType(t.events, 'breaker.probe_rearmed')).toEqual([]); // announced by the call that reuses the slot
+  });
+
+  it('a reopened breaker reads the same', () => {
+    const t = breaker();
+    const openedAt = open(t);
+    t.clock.advanceTo(openedAt + 30 * SECOND);
+    const again = new CircuitBreaker({ db: crashAndReopen(t.db), clock: t.clock, config: MEMORY });
+    expect(again.state()).toBe('half_open');
+  });
+});
+
 describe('half-open: at most probe_success_required probes; that many successes close, one failure reopens', () => {
   it('counts the transition call as the first probe: with 2 slots, a third concurrent call is refused (ghost-probe fix)', () => {
     const t = breaker();
     t.clock.advance(open(t) + 30 * SECOND);
-    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true }); // probe 1: the transition call
-    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true }); // probe 2
+    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 11 }); // probe 1: the transition call
+    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 12 }); // probe 2
     const third = t.cb.beforeCall(); // the original's ghost probe would have been admitted here
     expect(third.admitted).toBe(false);
     if (!third.admitted) expect(third.error.state).toBe('half_open');
-    expect(t.cb.snapshot().probeStartsMs).toHaveLength(2);
+    expect(t.cb.snapshot().probes).toHaveLength(2);
     expect(ofType(t.events, 'breaker.probe_admitted').map((e) => [e.inFlight, e.slots])).toEqual([
       [1, 2],
       [2, 2],
@@ -181,9 +242,9 @@ describe('half-open: at most probe_success_required probes; that many successes 
     t.clock.advanceTo(probeAt + 30 * SECOND - 1);
     expect(t.cb.beforeCall().admitted).toBe(false);
     t.clock.advance(1);
-    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true });
+    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 7 });
     expect(ofType(t.events, 'breaker.probe_rearmed')).toEqual([
-      { type: 'breaker.probe_rearmed', atMs: probeAt + 30 * SECOND, dependency: 'external_mcp_client', startedAtMs: probeAt },
+      { type: 'breaker.probe_rearmed', atMs: probeAt + 30 * SECOND, dependency: 'external_mcp_client', ticket: 6, startedAtMs: probeAt },
     ]);
     t.cb.afterCall(true);
     expect(t.cb.state()).toBe('closed');
@@ -250,6 +311,121 @@ describe('a crash loses nothing committed', () => {
     t.clock.advanceTo(openedAt + 30 * SECOND - 1);
     expect(again.beforeCall().admitted).toBe(false);
     t.clock.advance(1);
-    expect(again.beforeCall()).toEqual({ admitted: true, probe: true });
+    expect(again.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 11 });
+  });
+});
+
+describe('tickets: each admitted call has its own, and a report with a ticket counts only for that call', () => {
+  it('numbers admitted calls 1, 2, 3 …; a refused call takes no ticket', () => {
+    const t = breaker(MCP);
+    const tickets: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const a = t.cb.beforeCall();
+      if (a.admitted) tickets.push(a.ticket);
+      t.cb.afterCall(false);
+    }
+    expect(t.cb.beforeCall().admitted).toBe(false); // open: refused, no ticket
+    t.clock.advance(60 * SECOND);
+    expect(t.cb.beforeCall()).toEqual({ admitted: true, probe: true, ticket: 6 });
+    expect(tickets).toEqual([1, 2, 3, 4, 5]);
+    expect(ofType(t.events, 'breaker.probe_admitted')).toEqual([
+      { type: 'breaker.probe_admitted', atMs: 60 * SECOND, dependency: 'external_mcp_client', ticket: 6, inFlight: 1, slots: 1 },
+    ]);
+  });
+
+  it('ignores a stray SUCCESS from a re-armed probe: it does not close the breaker; the live probe does', () => {
+    const t = breaker(MCP); // one probe slot, probe timeout 30 s
+    t.clock.advance(open(t) + 60 * SECOND);
+    const stray = t.cb.beforeCall(); // its caller stalls past the probe timeout
+    t.clock.advance(30 * SECOND);
+    const live = t.cb.beforeCall(); // the slot was re-armed: a new probe
+    if (!stray.admitted || !live.admitted) throw new Error('both probes should be admitted');
+    expect(ofType(t.events, 'breaker.probe_rearmed')).toEqual([
+      { type: 'breaker.probe_rearmed', atMs: t.clock.nowMs(), dependency: 'external_mcp_client', ticket: stray.ticket, startedAtMs: t.clock.nowMs() - 30 * SECOND },
+    ]);
+    expect(t.cb.afterCall(true, stray.ticket)).toBe(false); // before tickets this closed the breaker
+    expect(t.cb.state()).toBe('half_open');
+    expect(ofType(t.events, 'breaker.report_ignored')).toEqual([
+      { type: 'breaker.report_ignored', atMs: t.clock.nowMs(), dependency: 'external_mcp_client', state: 'half_open', success: true, ticket: stray.ticket, reason: 'ticket_not_in_flight' },
+    ]);
+    expect(t.cb.afterCall(true, live.ticket)).toBe(true);
+    expect(t.cb.state()).toBe('closed');
+  });
+
+  it('ignores a stray FAILURE from a re-armed probe: it does not reopen the breaker', () => {
+    const t = breaker(MCP);
+    t.clock.advance(open(t) + 60 * SECOND);
+    const stray = t.cb.beforeCall();
+    t.clock.advance(30 * SECOND);
+    const live = t.cb.beforeCall();
+    if (!stray.admitted || !live.admitted) throw new Error('both probes should be admitted');
+    expect(t.cb.afterCall(false, stray.ticket)).toBe(false);
+    expect(t.cb.state()).toBe('half_open');
+    expect(t.cb.snapshot().probes.map((p) => p.ticket)).toEqual([live.ticket]);
+  });
+
+  it('ignores a probe that reports at its timeout, even before any call re-armed its slot', () => {
+    const t = breaker(MCP);
+    t.clock.advance(open(t) + 60 * SECOND);
+    const probe = t.cb.beforeCall();
+    if (!probe.admitted) throw new Error('probe should be admitted');
+    t.clock.advance(30 * SECOND);
+    expect(t.cb.afterCall(true, probe.ticket)).toBe(false);
+    expect(t.cb.state()).toBe('half_open');
+  });
+
+  it('counts the right probe when two are in flight and the second reports first', () => {
+    const t = breaker(); // two probe slots
+    t.clock.advance(open(t) + 30 * SECOND);
+    const first = t.cb.beforeCall();
+    const second = t.cb.beforeCall();
+    if (!first.admitted || !second.admitted) throw new Error('both probes should be admitted');
+    expect(t.cb.afterCall(true, second.ticket)).toBe(true);
+    expect(t.cb.snapshot().probes.map((p) => p.ticket)).toEqual([first.ticket]);
+    expect(t.cb.afterCall(true, second.ticket)).toBe(false); // reported twice: the second is ignored
+    expect(t.cb.afterCall(true, first.ticket)).toBe(true);
+    expect(t.cb.state()).toBe('closed');
+  });
+
+  it('ignores a ticket never issued, and a closed-state call that reports after the breaker opened and closed again', () => {
+    const t = breaker(MCP);
+    const old = t.cb.beforeCall(); // ticket 1, held while the dependency dies
+    if (!old.admitted) throw new Error('admitted');
+    t.calls(5, false);
+    t.clock.advance(60 * SECOND);
+    const probe = t.cb.beforeCall();
+    if (!probe.admitted) throw new Error('admitted');
+    t.cb.afterCall(true, probe.ticket);
+    expect(t.cb.state()).toBe('closed');
+    expect(t.cb.afterCall(false, old.ticket)).toBe(false); // from the earlier closed period: not this window's
+    expect(t.cb.afterCall(false, 99)).toBe(false);
+    expect(t.cb.snapshot().window).toEqual([]);
+    const now = t.cb.beforeCall();
+    if (!now.admitted) throw new Error('admitted');
+    expect(t.cb.afterCall(false, now.ticket)).toBe(true);
+    expect(t.cb.snapshot().window).toEqual([true]);
+  });
+
+  it('without a ticket, keeps the old rule: a half-open report counts for the oldest live probe', () => {
+    const t = breaker();
+    t.clock.advance(open(t) + 30 * SECOND);
+    const first = t.cb.beforeCall();
+    t.cb.beforeCall();
+    if (!first.admitted) throw new Error('admitted');
+    expect(t.cb.afterCall(true)).toBe(true);
+    expect(t.cb.afterCall(true, first.ticket)).toBe(false); // its slot was the one the ticketless report took
+  });
+
+  it('keeps the ticket sequence and the probes in flight across a crash (the row is the breaker)', () => {
+    const t = breaker(MCP);
+    t.clock.advance(open(t) + 60 * SECOND);
+    const probe = t.cb.beforeCall();
+    if (!probe.admitted) throw new Error('admitted');
+    const again = new CircuitBreaker({ db: crashAndReopen(t.db), clock: t.clock, config: MCP });
+    expect(again.snapshot().probes).toEqual([{ ticket: probe.ticket, startedAtMs: t.clock.nowMs() }]);
+    t.clock.advance(30 * SECOND);
+    expect(again.beforeCall()).toEqual({ admitted: true, probe: true, ticket: probe.ticket + 1 }); // never reissued
+    expect(again.afterCall(true, probe.ticket)).toBe(false);
+    expect(again.state()).toBe('half_open');
   });
 });

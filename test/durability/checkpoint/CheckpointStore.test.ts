@@ -193,3 +193,50 @@ describe('fork, rewind and lineage (ours)', () => {
     expect(() => cp.lineage('cp-000001')).toThrow(CheckpointError);
   });
 });
+
+describe('a fork is committed like any save', () => {
+  it('survives a crash: the new task restores the fork, and its lineage still reaches the source', () => {
+    const { cp, clock, db } = store();
+    const outline = cp.save('essay', 'writer', 'outline', { points: 3 });
+    const fork = cp.fork(outline.checkpointId, 'essay-alt');
+    const again = new CheckpointStore({ db: crashAndReopen(db), clock });
+    expect(again.restore('essay-alt', 'writer')).toEqual(fork);
+    expect(again.lineage(fork.checkpointId).map((c) => c.checkpointId)).toEqual([fork.checkpointId, outline.checkpointId]);
+  });
+});
+
+describe('clearTask: a finished task’s manifest is torn up', () => {
+  function threeTasks() {
+    const t = store();
+    t.cp.save('task-1', 'agent-1', 'gather', {});
+    t.cp.save('task-1', 'agent-1', 'draft', {});
+    t.cp.save('task-1', 'agent-2', 'review', {});
+    t.cp.save('task-2', 'agent-1', 'gather', {});
+    return t;
+  }
+
+  it('removes one agent’s checkpoints of the task and nothing else, and says how many', () => {
+    const { cp, events } = threeTasks();
+    expect(cp.clearTask('task-1', 'agent-1')).toBe(2);
+    expect(codeOf(() => cp.restore('task-1', 'agent-1'))).toBe('CHECKPOINT_NOT_FOUND');
+    expect(cp.list().map((c) => `${c.taskId}/${c.agentId}/${c.phase}`)).toEqual(['task-1/agent-2/review', 'task-2/agent-1/gather']);
+    expect(ofType(events, 'checkpoint.cleared')).toEqual([{ type: 'checkpoint.cleared', atMs: 0, taskId: 'task-1', agentId: 'agent-1', removed: 2 }]);
+  });
+
+  it('without an agent, removes every agent’s checkpoints of the task', () => {
+    const { cp } = threeTasks();
+    expect(cp.clearTask('task-1')).toBe(3);
+    expect(cp.list().map((c) => c.taskId)).toEqual(['task-2']);
+    expect(cp.clearTask('task-1')).toBe(0);
+  });
+
+  it('lets the task start a fresh chain, with ids never reissued, and stays cleared after a crash', () => {
+    const { cp, clock, db } = threeTasks();
+    cp.clearTask('task-1', 'agent-1');
+    const fresh = cp.save('task-1', 'agent-1', 'gather', {});
+    expect(fresh).toMatchObject({ checkpointId: 'cp-000005', parentCheckpointId: null });
+    const again = new CheckpointStore({ db: crashAndReopen(db), clock });
+    expect(again.restore('task-1', 'agent-1').checkpointId).toBe('cp-000005');
+    expect(again.get('cp-000001')).toBeUndefined();
+  });
+});

@@ -29,6 +29,15 @@ describe('loading: every field optional, every field given validated, unknown fi
     expect(applyConfigOverrides(defaultDurabilityConfig(), {})).toEqual(DEFAULT_DURABILITY_CONFIG);
   });
 
+  it('reads in_progress_expiration_seconds (default 900 s) into the idempotency config', () => {
+    expect(DEFAULT_DURABILITY_CONFIG.idempotency.inProgressExpirationSeconds).toBe(900);
+    const config = applyConfigOverrides(defaultDurabilityConfig(), { idempotency: { in_progress_expiration_seconds: 120 } });
+    expect(config.idempotency).toEqual({ ...DEFAULT_DURABILITY_CONFIG.idempotency, inProgressExpirationSeconds: 120 });
+    expect(rejection({ idempotency: { in_progress_expiration_seconds: 0 } }).message).toBe(
+      'idempotency.in_progress_expiration_seconds must be a number > 0, got 0',
+    );
+  });
+
   it('overrides one field and keeps the rest of that policy', () => {
     const config = applyConfigOverrides(defaultDurabilityConfig(), { retry: { policies: { mcp_call: { max_attempts: 5 } } } });
     expect(config.retry.policies.mcp_call).toEqual({ ...DEFAULT_DURABILITY_CONFIG.retry.policies.mcp_call, maxAttempts: 5 });

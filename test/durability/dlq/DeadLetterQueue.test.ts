@@ -106,3 +106,53 @@ describe('cleanupExpired: removes records whose TTL has passed', () => {
     expect(dlq.get('dlq-000001')).toBeUndefined();
   });
 });
+
+describe('an expired record is never handed out or moved, and is purged on access (no timers)', () => {
+  it('get answers undefined at expires_at, and that access purges the row with a dlq.cleanup event', () => {
+    const { dlq, put, clock, events } = queue();
+    put();
+    clock.advanceTo(24 * HOUR - 1);
+    expect(dlq.get('dlq-000001')?.status).toBe('pending');
+    clock.advance(1);
+    expect(dlq.get('dlq-000001')).toBeUndefined();
+    expect(ofType(events, 'dlq.cleanup')).toEqual([{ type: 'dlq.cleanup', atMs: 24 * HOUR, removed: 1 }]);
+    expect(dlq.list()).toEqual([]);
+  });
+
+  it('listPending leaves out an expired record and keeps the live one', () => {
+    const { dlq, put, clock } = queue();
+    dlq.enqueue({ agentId: 'a', operationType: 'wiki_write', originalOperation: {}, attempts: 1, lastError: LAST_ERROR, ttlSeconds: 60 });
+    put('b');
+    clock.advanceTo(60_000);
+    expect(dlq.listPending().map((r) => r.dlqId)).toEqual(['dlq-000002']);
+  });
+
+  it('refuses to mark an expired record replayed, or to abandon one, with DLQ_EXPIRED; 1 ms earlier it may move', () => {
+    const { dlq, clock, events } = queue();
+    const put = (ttlSeconds: number) => dlq.enqueue({ agentId: 'a', operationType: 'wiki_write', originalOperation: {}, attempts: 3, lastError: LAST_ERROR, ttlSeconds });
+    put(60); // dlq-000001
+    put(60); // dlq-000002
+    put(120); // dlq-000003
+    clock.advanceTo(60_000 - 1);
+    expect(dlq.abandon('dlq-000002').status).toBe('abandoned');
+    clock.advance(1);
+    expect(codeOf(() => dlq.markReplayed('dlq-000001'))).toBe('DLQ_EXPIRED');
+    clock.advanceTo(120_000);
+    expect(codeOf(() => dlq.abandon('dlq-000003'))).toBe('DLQ_EXPIRED');
+    expect(ofType(events, 'dlq.status').map((e) => `${e.dlqId} ${e.to}`)).toEqual(['dlq-000002 abandoned']);
+    // each refusal purged what had expired by then; a later access finds nothing at all
+    expect(ofType(events, 'dlq.cleanup')).toEqual([
+      { type: 'dlq.cleanup', atMs: 60_000, removed: 2 },
+      { type: 'dlq.cleanup', atMs: 120_000, removed: 1 },
+    ]);
+    expect(codeOf(() => dlq.abandon('dlq-000003'))).toBe('DLQ_NOT_FOUND');
+  });
+
+  it('emits no dlq.cleanup on an access that purges nothing', () => {
+    const { dlq, put, events } = queue();
+    put();
+    dlq.get('dlq-000001');
+    dlq.listPending();
+    expect(ofType(events, 'dlq.cleanup')).toEqual([]);
+  });
+});

@@ -80,6 +80,76 @@ describe('checkAndRecord: one atomic compare-and-set', () => {
   });
 });
 
+describe('the in-progress lease: a placeholder left by a crash blocks its key for in_progress_expiration_seconds, not the whole window', () => {
+  const LEASE = 900 * SECOND; // the default: AWS Lambda's longest run, the bound of Powertools' in_progress_expiration
+
+  it('answers Duplicate (in progress) until the lease ends, then the next checkAndRecord takes the key over, and says so', () => {
+    const { store: s, clock, events } = store();
+    clock.advance(2_000);
+    expect(s.checkAndRecord(KEY, 'first caller')).toEqual({ kind: 'new' }); // …and that caller crashes
+    clock.advanceTo(2_000 + LEASE - 1);
+    expect(s.checkAndRecord(KEY, 'second caller')).toEqual({
+      kind: 'duplicate',
+      originalResult: 'first caller',
+      originalTimestampMs: 2_000,
+      dedupWindowExpiresAtMs: 2_000 + HOUR,
+      inProgress: true,
+      inProgressExpiresAtMs: 2_000 + LEASE,
+    });
+    clock.advance(1);
+    expect(s.checkAndRecord(KEY, 'third caller')).toEqual({ kind: 'new', leaseExpired: { placeholderAtMs: 2_000, expiredAtMs: 2_000 + LEASE } });
+    expect(s.peek(KEY)).toEqual({ key: KEY, status: 'in_progress', result: 'third caller', recordedAtMs: 2_000 + LEASE });
+    expect(ofType(events, 'idempotency.new').at(-1)).toEqual({
+      type: 'idempotency.new',
+      atMs: 2_000 + LEASE,
+      key: KEY,
+      leaseExpired: { placeholderAtMs: 2_000, expiredAtMs: 2_000 + LEASE },
+    });
+    // the new holder gets a lease of its own
+    expect(s.checkAndRecord(KEY, 'fourth caller')).toMatchObject({ kind: 'duplicate', originalResult: 'third caller', inProgressExpiresAtMs: 2_000 + 2 * LEASE });
+  });
+
+  it('check() answers New after the lease too, but takes nothing over (it is read-only)', () => {
+    const { store: s, clock } = store();
+    s.checkAndRecord(KEY, 'crashed');
+    clock.advanceTo(LEASE);
+    expect(s.check(KEY)).toEqual({ kind: 'new', leaseExpired: { placeholderAtMs: 0, expiredAtMs: LEASE } });
+    expect(s.peek(KEY)).toMatchObject({ result: 'crashed', recordedAtMs: 0 });
+  });
+
+  it('never expires a recorded result early: only a placeholder has a lease', () => {
+    const { store: s, clock } = store();
+    s.record(KEY, 'r-1');
+    clock.advanceTo(LEASE + 1);
+    expect(s.checkAndRecord(KEY, 'p')).toMatchObject({ kind: 'duplicate', originalResult: 'r-1', inProgress: false });
+  });
+
+  it('uses the configured lease, and lets the window end first when the lease is longer', () => {
+    const short = store({ inProgressExpirationSeconds: 5 });
+    short.store.checkAndRecord(KEY, 'p');
+    short.clock.advanceTo(5 * SECOND);
+    expect(short.store.checkAndRecord(KEY, 'p').kind).toBe('new');
+    const long = store({ inProgressExpirationSeconds: 7_200, dedupWindowSeconds: 60 });
+    long.store.checkAndRecord(KEY, 'p');
+    expect(long.store.check(KEY)).toMatchObject({ kind: 'duplicate', inProgressExpiresAtMs: 60 * SECOND });
+    long.clock.advanceTo(60 * SECOND);
+    expect(long.store.checkAndRecord(KEY, 'p')).toEqual({ kind: 'new' }); // the window ended: an ordinary New
+  });
+});
+
+describe('a different agent gets an independent key', () => {
+  it('same operation type and content, two agent_ids: two keys, and each is New', () => {
+    const { store: s } = store();
+    const mine = idempotencyKey('agent-1', 'memory_write', { note: 'buy milk' });
+    const theirs = idempotencyKey('agent-2', 'memory_write', { note: 'buy milk' });
+    expect(mine).not.toBe(theirs);
+    expect(mine.split(':')[2]).toBe(theirs.split(':')[2]); // same content hash: only the agent differs
+    expect(s.checkAndRecord(mine, 'p')).toEqual({ kind: 'new' });
+    expect(s.checkAndRecord(theirs, 'p')).toEqual({ kind: 'new' });
+    expect(s.size()).toBe(2);
+  });
+});
+
 describe('release: a failed operation does not block its key for an hour (ours)', () => {
   it('removes the placeholder, so the next attempt is New', () => {
     const { store: s, events } = store();
