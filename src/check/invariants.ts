@@ -46,6 +46,16 @@ function attemptsByDecision(run: Run): Map<number, Array<{ seq: number; state: R
   return groups;
 }
 
+/**
+ * An attempt's call number across the whole scenario, as the wire counts it: a replay of a dead letter starts
+ * its own budget at 0, so its calls come after the calls of the deliveries before it.
+ */
+function globalCall(run: Run): (event: { seq: number; state: RunnerState }) => number {
+  const starts = run.log.filter((e) => e.label.startsWith('replay:')).map((e) => e.seq);
+  const before = run.replays.map((r) => r.callsBefore);
+  return ({ seq, state }) => state.calls + before.slice(0, starts.filter((start) => start <= seq).length).reduce((a, b) => a + b, 0);
+}
+
 /** 1. One ledger row per key; stock and version conserved against the ledger; no more receipts than intents. */
 export function inv1(run: Run): Check {
   const problems: string[] = [];
@@ -106,17 +116,18 @@ export function inv2(run: Run): Check {
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
 export function inv3(run: Run): Check {
   const problems: string[] = [];
+  const call = globalCall(run);
   for (const [decision, attempts] of attemptsByDecision(run)) {
-    const first = attempts[0]!.state;
+    const first = attempts[0]!;
     for (const attempt of attempts.slice(1)) {
       const pending = attempt.state.pending!;
-      if (!same(first.pending, pending)) {
-        const keyChanged = first.pending!.args.key !== pending.args.key;
-        const which = `${pending.name} (decision ${decision}) at call ${attempt.state.calls}`;
+      if (!same(first.state.pending, pending)) {
+        const keyChanged = first.state.pending!.args.key !== pending.args.key;
+        const which = `${pending.name} (decision ${decision}) at call ${call(attempt)}`;
         problems.push(
           keyChanged
-            ? `${which} used key ${short(pending.args.key)}, but its first attempt (call ${first.calls}) used ${short(first.pending!.args.key)}: a retry must reuse the key made when the action was prepared`
-            : `${which} changed its args from ${canonicalJson(first.pending!.args)} to ${canonicalJson(pending.args)}: a retry must carry the pending action unchanged`,
+            ? `${which} used key ${short(pending.args.key)}, but its first attempt (call ${call(first)}) used ${short(first.state.pending!.args.key)}: a retry must reuse the key made when the action was prepared`
+            : `${which} changed its args from ${canonicalJson(first.state.pending!.args)} to ${canonicalJson(pending.args)}: a retry must carry the pending action unchanged`,
         );
       }
     }

@@ -31,7 +31,7 @@ export class BreakerClient implements ToolClient {
   execute(action: ToolAction, at: AttemptContext): unknown {
     const admission = this.#breaker.beforeCall();
     if (!admission.admitted) throw new TransientError(CIRCUIT_OPEN, { definite: true, cause: admission.error });
-    const ticket = (admission as { ticket?: number }).ticket;
+    const { ticket } = admission;
     let value: unknown;
     try {
       value = this.#inner.execute(action, at);
