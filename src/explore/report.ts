@@ -51,10 +51,12 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
   const { total } = exploration;
   const lines: string[] = [];
   const storage = exploration.storage === 'memory' ? 'in-memory SQLite' : 'SQLite files';
+  // The id column fits the longest id: a long id never runs into the next column.
+  const idWidth = Math.max(27, ...exploration.scenarios.map(({ scenario }) => scenario.id.length + 2));
   lines.push(
     c.bold(`faultlab explore`) + c.dim(` — ${header.runner} runner, depth ${exploration.depth}, seed ${exploration.seed}, ${storage}, ${header.workers} worker${header.workers === 1 ? '' : 's'}`),
     '',
-    c.bold(`  ${padStart('#', 2)}  ${pad('scenario', 27)}${padStart('schedules', 10)}${padStart('outcomes', 10)}${padStart('fired', 11)}  violations`),
+    c.bold(`  ${padStart('#', 2)}  ${pad('scenario', idWidth)}${padStart('schedules', 10)}${padStart('outcomes', 10)}${padStart('fired', 11)}  violations`),
   );
   for (const { scenario, tally } of exploration.scenarios) {
     const added = tally.total - (tally.runs[0] ?? 0);
@@ -63,7 +65,7 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
     const broken = [...tally.violations.values()].reduce((a, v) => Math.max(a, v.schedules), 0);
     const verdict = tally.violations.size === 0 ? c.green('0') : c.red(`${broken} (${[...tally.violations.keys()].map(short).join(', ')})`);
     lines.push(
-      `  ${padStart(scenario.order !== undefined ? String(scenario.order) : '', 2)}  ${pad(scenario.id, 27)}${padStart(String(added + 1), 10)}${padStart(String(tally.outcomes.size), 10)}${padStart(`${fired}/${planned}`, 11)}  ${verdict}`,
+      `  ${padStart(scenario.order !== undefined ? String(scenario.order) : '', 2)}  ${pad(scenario.id, idWidth)}${padStart(String(added + 1), 10)}${padStart(String(tally.outcomes.size), 10)}${padStart(`${fired}/${planned}`, 11)}  ${verdict}`,
     );
   }
   const [asWritten = 0, one = 0, two = 0] = total.runs;
