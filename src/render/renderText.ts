@@ -13,7 +13,7 @@ import type { TraceEventOf } from '../sim/events.js';
 import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shownStock, wrap } from './format.js';
 import type { Style } from './style.js';
 
-const WIDTH = 100;
+export const WIDTH = 100;
 /** Sub-lines (what happened on the wire) start under the event column. */
 const SUB = ' '.repeat(23);
 
@@ -29,8 +29,7 @@ export function renderRun(run: RunResult, style: Style, options: RenderOptions =
 export function renderHeader(run: RunResult, style: Style, options: RenderOptions = {}): string {
   const { c } = style;
   const s = run.scenario;
-  const head = `━━ ${options.position ? `${options.position} ` : ''}${s.id} ━ ${s.title} `;
-  const lines = [c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)))];
+  const lines = [titleRule(style, s.id, s.title, options.position)];
   // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
   const story = run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`;
   lines.push(c.dim(wrap(story, WIDTH, '  ')));
@@ -40,6 +39,12 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   lines.push('');
   lines.push(c.dim(`       t step   #  ${pad('event', 22)}calls  pending action / result`));
   return lines.join('\n');
+}
+
+/** The first line of every run, a runner's or a lab's: `━━ 5/17 id ━ title ━━━…` to the full width. */
+export function titleRule(style: Style, id: string, title: string, position?: string): string {
+  const head = `━━ ${position ? `${position} ` : ''}${id} ━ ${title} `;
+  return style.c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)));
 }
 
 export function renderEvents(run: RunResult, style: Style): string {
