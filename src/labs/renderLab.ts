@@ -30,7 +30,9 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions =
   if ('histograms' in run.figures) out.push('', ...renderHerd(run.figures, style));
 
   out.push('', c.bold('  figures'));
-  const rows = figureRows(run.figures).filter(([k]) => !k.startsWith('histograms') && !k.startsWith('results'));
+  // The herd's results and histograms have their own section above.
+  const herd = 'histograms' in run.figures;
+  const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
   const keyWidth = Math.max(0, ...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.push(`    ${pad(k, keyWidth)}  ${v}`);
 
