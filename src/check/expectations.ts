@@ -8,7 +8,7 @@ import type { Check } from './types.js';
 
 const MEANING = {
   status: 'the terminal status of the run',
-  calls: 'every attempt is one call, retries included (a replay of a dead letter adds its own)',
+  calls: 'every attempt is one call, retries included',
   ledger: 'one ledger row per effect, all tasks counted',
   stock: 'what is left on the shelf',
   pending: 'the action still pending at the end, kept while its outcome is unknown',

@@ -38,4 +38,11 @@ export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** Whether the command's help follows the message: not when the message says all there is to say. */
+  readonly showHelp: boolean;
+
+  constructor(message: string, options: { showHelp?: boolean } = {}) {
+    super(message);
+    this.showHelp = options.showHelp ?? true;
+  }
 }

@@ -1,44 +1,71 @@
 /**
- * A lab scenario (scenarios/pillars/ with `kind: pillar`) in `faultlab run`: run by the labs' engine, shown
- * by its renderer, judged by its figures. Input the schema cannot judge (a dependency that does not exist,
- * a report for a call never started) is bad input: exit 2, like a schema error.
+ * Labs (`kind: lab`, scenarios/labs/) in the CLI. `faultlab run` runs them on the shared harness and prints
+ * them in the look of every run. A lab has no Runner and no inventory database, so the options that choose
+ * or keep those (--runner, --storage, --keep-db) are refused, never ignored; `explore` and `grade`, which
+ * exist for runners, refuse labs. Input a lab cannot run (an unknown dependency, a report for a call never
+ * started, an unknown error code) is bad input, at the file, line and column of the offending field.
  */
 import { toViolation } from '../check/types.js';
-import { ConfigError } from '../durability/errors.js';
-import { renderPillarRun, runPillarScenario, ScenarioInputError, type PillarRun, type PillarScenario } from '../labs/index.js';
+import { renderLabRun, runLab, ScenarioInputError, type LabRun, type LabScenario } from '../labs/index.js';
 import type { Style } from '../render/style.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
 import type { Loaded } from '../scenario/load.js';
+import type { Scenario } from '../scenario/types.js';
+import { problemInFile } from '../scenario/yamlSource.js';
+import { UsageError } from './io.js';
+
+export type LoadedLab = Extract<Loaded, { type: 'other' }>;
 
 export interface LabResult {
-  run: PillarRun;
-  status: string;
+  run: LabRun;
   passed: boolean;
   firstProblem?: string;
   json: unknown;
   render(style: Style, position: string): string;
 }
 
-export function runLab(loaded: Extract<Loaded, { type: 'other' }>, seed: number): LabResult {
-  let run: PillarRun;
+export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
+  let run: LabRun;
   try {
-    run = runPillarScenario(loaded.value as PillarScenario, { seed });
+    run = runLab(loaded.value as LabScenario, { seed });
   } catch (error) {
-    if (error instanceof ScenarioInputError || error instanceof ConfigError) {
-      throw new ScenarioError([{ file: loaded.file, line: 0, col: 0, field: '', message: error.message }]);
-    }
+    if (error instanceof ScenarioInputError) throw new ScenarioError([problemInFile(loaded.readFrom, loaded.file, error.path, error.message)]);
     throw error;
   }
   const failed = run.checks.find((c) => !c.passed);
   return {
     run,
-    status: run.passed ? 'passed' : 'failed',
     passed: run.passed,
     ...(failed ? { firstProblem: failed.message } : {}),
-    json: { id: run.id, kind: 'pillar', passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map(toViolation) },
-    render(style, position) {
-      const head = `━━ ${position} ${run.id} `; // the lab's trace opens with its own title
-      return `${style.c.bold(head + '━'.repeat(Math.max(3, 100 - head.length)))}\n${renderPillarRun(run, { color: style.color })}`;
-    },
+    json: { id: run.id, kind: 'lab', experiment: run.experiment, passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map(toViolation) },
+    render: (style, position) => renderLabRun(run, style, { position }),
   };
+}
+
+const named = (labs: readonly LoadedLab[]): string => {
+  const shown = labs.slice(0, 3).map((l) => l.file).join(', ');
+  return labs.length > 3 ? `${shown} and ${labs.length - 3} more` : shown;
+};
+
+/**
+ * `faultlab run` with labs among its targets: the options that only a Runner's run can use are refused.
+ * `given` holds each such option as typed (`--runner learner`).
+ */
+export function refuseRunnerOptions(given: readonly string[], loaded: readonly Loaded[]): void {
+  const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
+  if (given.length === 0 || labs.length === 0) return;
+  throw new UsageError(
+    `${given.join(', ')} cannot be used with a lab: ${named(labs)} ${labs.length === 1 ? 'is a lab' : 'are labs'} (kind: lab), which ${labs.length === 1 ? 'drives' : 'drive'} the ` +
+      'durability pillars directly, with no Runner and no inventory database to choose or keep. Run labs without --runner, --storage and --keep-db.',
+    { showHelp: false },
+  );
+}
+
+/** `explore` and `grade` run Runners: a lab among their targets is refused, not skipped. */
+export function runnerScenariosOnly(loaded: readonly Loaded[], command: string): Scenario[] {
+  const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
+  if (labs.length > 0) {
+    throw new UsageError(`${command} runs a Runner through runner scenarios; ${named(labs)} ${labs.length === 1 ? 'is a lab' : 'are labs'} (kind: lab), with no Runner to ${command}. Run labs with faultlab run.`, { showHelp: false });
+  }
+  return loaded.flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
 }

@@ -66,6 +66,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       io.stderr.write(`faultlab ${name}: --runner ${error.message}\n`);
       return EXIT.badInput;
     }
+    if (error instanceof UsageError && !error.showHelp) {
+      io.stderr.write(`faultlab ${name}: ${error.message}\n`);
+      return EXIT.badInput;
+    }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr.write(`faultlab ${name}: ${(error as Error).message}\n\n${command.help}\n`);
       return EXIT.badInput;

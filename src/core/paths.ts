@@ -16,4 +16,5 @@ function findRoot(): string {
 export const PACKAGE_ROOT = findRoot();
 export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
 export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');
-export const PILLAR_SCHEMA_PATH = join(SCENARIOS_DIR, 'pillars', 'pillar.schema.json');
+/** The labs' schema (src/labs): `kind: lab` documents in scenarios/labs/. */
+export const LAB_SCHEMA_PATH = join(SCENARIOS_DIR, 'labs', 'lab.schema.json');

@@ -1,5 +1,5 @@
-import type { ChalkInstance } from 'chalk';
-import { seconds } from './describe.js';
+import type { Style } from '../render/style.js';
+import { formatMs } from '../render/tone.js';
 
 /**
  * The herd's own section: a comparison table (one row per jitter strategy) and an ASCII histogram of
@@ -17,23 +17,24 @@ interface Row {
 
 const BAR = 12;
 
-export function renderHerd(figures: Record<string, unknown>, c: ChalkInstance): string[] {
+export function renderHerd(figures: Record<string, unknown>, style: Style): string[] {
+  const { c } = style;
   const results = figures.results as Record<string, Row>;
   const histograms = figures.histograms as Record<string, number[]>;
   const binMs = figures.histogram_bin_ms as number;
   const strategies = Object.keys(results);
-  const out: string[] = [c.bold('comparison (same herd, same capacity, one jitter strategy each)')];
+  const out: string[] = [c.bold('  comparison (same herd, same capacity, one jitter strategy each)')];
   const head = ['strategy', 'attempts', 'drained at', 'served', 'gave up', 'peak/slot'];
   const rows = strategies.map((s) => {
     const r = results[s] as Row;
-    return [s, String(r.total_attempts), seconds(r.drain_ms), String(r.succeeded), String(r.gave_up), String(r.peak_per_slot)];
+    return [s, String(r.total_attempts), formatMs(r.drain_ms), String(r.succeeded), String(r.gave_up), String(r.peak_per_slot)];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ');
-  out.push(`  ${c.bold(fmt(head))}`);
-  for (const r of rows) out.push(`  ${fmt(r)}`);
-  out.push(`  fewest attempts first: ${(figures.ranking_by_attempts as string[]).join(' < ')}`);
-  out.push(`  quickest drain first:  ${(figures.ranking_by_drain_ms as string[]).join(' < ')}`);
+  out.push(`    ${c.bold(fmt(head))}`);
+  for (const r of rows) out.push(`    ${fmt(r)}`);
+  out.push(`    fewest attempts first: ${(figures.ranking_by_attempts as string[]).join(' < ')}`);
+  out.push(`    quickest drain first:  ${(figures.ranking_by_drain_ms as string[]).join(' < ')}`);
   out.push('');
 
   const bins = Math.max(0, ...strategies.map((s) => (histograms[s] ?? []).length));
@@ -41,10 +42,10 @@ export function renderHerd(figures: Record<string, unknown>, c: ChalkInstance): 
   const max = Math.max(1, ...strategies.flatMap((s) => (histograms[s] ?? []).slice(0, bins - 1)));
   const per = Math.ceil(max / BAR);
   const colWidth = BAR + 6;
-  out.push(c.bold(`retries per ${binMs} ms of virtual time (each # = up to ${per} retries)`));
-  const label = (k: number): string => (k === bins - 1 ? `${seconds(k * binMs)}+` : `${seconds(k * binMs)}`);
+  out.push(c.bold(`  retries per ${binMs} ms of virtual time (each # = up to ${per} retries)`));
+  const label = (k: number): string => (k === bins - 1 ? `${formatMs(k * binMs)}+` : formatMs(k * binMs));
   const labelWidth = Math.max(...Array.from({ length: bins }, (_, k) => label(k).length));
-  out.push(`  ${''.padEnd(labelWidth)}  ${strategies.map((s) => s.padEnd(colWidth)).join('')}`.trimEnd());
+  out.push(`    ${''.padEnd(labelWidth)}  ${strategies.map((s) => s.padEnd(colWidth)).join('')}`.trimEnd());
   for (let k = 0; k < bins; k += 1) {
     const cells = strategies.map((s) => {
       const n = histograms[s]?.[k] ?? 0;
@@ -52,7 +53,7 @@ export function renderHerd(figures: Record<string, unknown>, c: ChalkInstance): 
       const bar = width > BAR ? `${'#'.repeat(BAR)}+` : '#'.repeat(width);
       return (n === 0 ? '' : `${bar} ${n}`).padEnd(colWidth);
     });
-    out.push(`  ${label(k).padStart(labelWidth)}  ${cells.join('')}`.trimEnd());
+    out.push(`    ${label(k).padStart(labelWidth)}  ${cells.join('')}`.trimEnd());
   }
   return out;
 }

@@ -2,21 +2,22 @@ import type { Check } from '../check/types.js';
 import type { DurabilityEvent } from '../durability/events.js';
 
 /**
- * The shapes at the seam with the CLI: a pillar scenario (parsed YAML, validated against
- * scenarios/pillars/pillar.schema.json) goes in, a PillarRun comes out. A run is a value: the same
- * scenario and seed give the same events, figures and checks, and so the same text.
+ * The shapes at the seam with the CLI: a lab (parsed YAML, `kind: lab`, validated against
+ * scenarios/labs/lab.schema.json) goes in, a LabRun comes out. A run is a value: the same lab and seed
+ * give the same events, figures and checks, and so the same text.
  */
 
-export interface PillarScenario {
-  kind: 'pillar';
+export interface LabScenario {
+  kind: 'lab';
   id: string;
   title: string;
   explain: string;
+  experiment: string;
   [k: string]: unknown;
 }
 
-/** What the scenario itself does around the pillars: steps, the simulated dependency, crashes. */
-export type ScenarioEvent =
+/** What the lab itself does around the pillars: its steps, its simulated callers, its crashes. */
+export type LabEvent =
   | { type: 'scenario.step'; atMs: number; text: string }
   | { type: 'scenario.note'; atMs: number; text: string }
   | { type: 'scenario.crash'; atMs: number; text: string }
@@ -37,20 +38,23 @@ export type ScenarioEvent =
   | { type: 'breaker.call'; atMs: number; n: number; dependency: string; answer: 'ok' | 'fail' | 'held' }
   | { type: 'layer.outcome'; atMs: number; label: string; kind: string; detail: string }
   | { type: 'phase.run'; atMs: number; taskId: string; phase: string; effects: number }
-  | { type: 'race.try'; atMs: number; round: number; connection: string; answer: string; text: string }
+  /** How a labelled step of a lab ended, in a few words (the idempotency lab's answers). */
+  | { type: 'lab.outcome'; atMs: number; label: string; kind: string; detail: string }
+  | { type: 'race.try'; atMs: number; protocol: 'naive' | 'cas'; order: string; connection: string; answer: string; text: string }
   | { type: 'herd.summary'; atMs: number; strategy: string; totalAttempts: number; drainMs: number; gaveUp: number; slowestClient: number; slowestClientDelaysMs: number[] }
   | { type: 'herd.attempt'; atMs: number; strategy: string; client: number; attempt: number; served: boolean }
   | { type: 'herd.backoff'; atMs: number; strategy: string; client: number; afterAttempt: number; delayMs: number };
 
 /** Every event carries the virtual time it happened at, in ms. */
-export type PillarTraceEvent = DurabilityEvent | ScenarioEvent;
+export type LabTraceEvent = DurabilityEvent | LabEvent;
 
-export interface PillarRun {
+export interface LabRun {
   id: string;
   title: string;
   explain: string;
+  experiment: string;
   seed: number;
-  events: PillarTraceEvent[];
+  events: LabTraceEvent[];
   checks: Check[];
   figures: Record<string, unknown>;
   passed: boolean;

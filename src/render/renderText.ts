@@ -9,6 +9,8 @@ import type { Check } from '../check/types.js';
 import { describeFault, describeFaults } from '../faults/types.js';
 import { shortKey } from '../core/key.js';
 import type { DurabilityEvent } from '../durability/events.js';
+import { describeDurabilityEvent } from './durabilityEvent.js';
+import { paint } from './tone.js';
 import { reserveKey } from '../inventory/keys.js';
 import type { RunnerState } from '../runner/state.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -16,7 +18,7 @@ import type { TraceEventOf } from '../sim/events.js';
 import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shownStock, wrap } from './format.js';
 import type { Style } from './style.js';
 
-const WIDTH = 100;
+export const WIDTH = 100;
 /** Sub-lines (what happened on the wire) start under the event column. */
 const SUB = ' '.repeat(23);
 
@@ -32,8 +34,7 @@ export function renderRun(run: RunResult, style: Style, options: RenderOptions =
 export function renderHeader(run: RunResult, style: Style, options: RenderOptions = {}): string {
   const { c } = style;
   const s = run.scenario;
-  const head = `━━ ${options.position ? `${options.position} ` : ''}${s.id} ━ ${s.title} `;
-  const lines = [c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)))];
+  const lines = [titleRule(style, s.id, s.title, options.position)];
   // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
   const story = run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`;
   lines.push(c.dim(wrap(story, WIDTH, '  ')));
@@ -43,6 +44,12 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   lines.push('');
   lines.push(c.dim(`       t step   #  ${pad('event', 22)}calls  pending action / result`));
   return lines.join('\n');
+}
+
+/** The first line of every run, a runner's or a lab's: `━━ 5/17 id ━ title ━━━…` to the full width. */
+export function titleRule(style: Style, id: string, title: string, position?: string): string {
+  const head = `━━ ${position ? `${position} ` : ''}${id} ━ ${title} `;
+  return style.c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)));
 }
 
 export function renderEvents(run: RunResult, style: Style): string {
@@ -116,11 +123,9 @@ export function renderEvents(run: RunResult, style: Style): string {
       case 'runner_error':
         lines.push(SUB + c.red.bold(`✘ the runner threw ${event.errorName}: ${event.message}`));
         break;
-      case 'pillar': {
-        const line = pillarLine(event.event, style);
-        if (line !== null) lines.push(SUB + line);
+      case 'pillar':
+        lines.push(...pillarLines(event.event, style).map((line) => SUB + line));
         break;
-      }
       case 'replay':
         lines.push(
           `${padStart(`${event.t}ms`, 8)}${' '.repeat(15)}` +
@@ -137,41 +142,18 @@ export function renderEvents(run: RunResult, style: Style): string {
   return lines.join('\n');
 }
 
-/** A durability pillar at the Runner's seams, in one line; null for what the trace need not show. */
-function pillarLine(e: DurabilityEvent, style: Style): string | null {
-  const { c } = style;
-  switch (e.type) {
-    case 'retry.backoff':
-      return c.blue(`⏳ backoff: waits ${e.delayMs} ms before attempt ${e.afterAttempt + 1} (${e.strategy}${e.strategy === 'none' ? '' : ` jitter on ${e.cappedMs} ms`})`);
-    case 'breaker.rejected':
-      return c.red(`⊘ breaker ${e.state === 'open' ? 'open' : 'half-open, every probe slot taken'}: attempt refused before the wire · TransientError circuit_open · definite: nothing was sent`);
-    case 'breaker.transition': {
-      const why =
-        e.reason === 'failure_rate'
-          ? `failure rate ${(e.failureRate ?? 0).toFixed(2)} over ${e.requestCount} results is above the threshold; refuses attempts for ${e.resetTimeoutSeconds} s`
-          : e.reason === 'reset_timeout_elapsed'
-            ? 'the reset timeout has passed: this attempt goes through as the probe'
-            : e.reason === 'probes_succeeded'
-              ? `${e.requestCount} probe(s) succeeded: the route is open again`
-              : e.reason === 'probe_failed'
-                ? `the probe failed; refuses attempts for ${e.resetTimeoutSeconds} s more`
-                : 'forced';
-      return c.magenta.bold(`⚑ breaker ${e.from} → ${e.to}: ${why}`);
-    }
-    case 'breaker.probe_rearmed':
-      return c.magenta(`⚑ breaker: a probe from t=${e.startedAtMs}ms never reported; its slot is re-armed`);
-    case 'breaker.report_ignored':
-      return c.dim(`breaker: a late report (${e.success ? 'success' : 'failure'}) with no probe of its own in flight is ignored`);
-    case 'dlq.enqueued': {
-      const dead = e.record.originalOperation as { intent?: { action?: string; key?: string | null } };
-      const key = dead.intent?.key ? `, key ${shortKey(dead.intent.key)}` : '';
-      return c.yellow.bold(`✉ dead letter ${e.record.dlqId}: ${dead.intent?.action ?? e.record.operationType} kept pending${key} — written in the same transaction as this event`);
-    }
-    case 'dlq.status':
-      return c.yellow(`✉ ${e.dlqId}: ${e.from} → ${e.to}`);
-    default:
-      return null;
-  }
+/**
+ * A durability pillar at the Runner's seams: the pillar's own line (the same wording as the labs'), and for a
+ * refusal what it means to the runner. Each attempt's breaker bookkeeping is left out (the transitions say
+ * what matters); null for what the Runner's trace need not show.
+ */
+function pillarLines(e: DurabilityEvent, style: Style): string[] {
+  if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
+  const line = describeDurabilityEvent(e);
+  const lines = [paint(style, line.tone, line.text.trimStart())];
+  if (e.type === 'breaker.rejected') lines.push(style.c.red('  the runner is told: TransientError circuit_open · definite: nothing was sent — still one call and one attempt'));
+  if (e.type === 'dlq.enqueued') lines.push(style.c.yellow('  written in the same transaction as this event: the run ends, the intent is kept'));
+  return lines;
 }
 
 /** Width of the event column; a longer label (a runner's own) is cut with an ellipsis so the columns hold. */

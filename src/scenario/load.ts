@@ -1,6 +1,6 @@
 /**
  * YAML in, typed scenarios out. Targets may be files, folders (their *.yaml, not recursive) or scenario
- * ids (looked up in scenarios/, scenarios/pillars/ and scenarios/lessons/). Every problem in every file is collected before
+ * ids (looked up in scenarios/, scenarios/pillars/, scenarios/labs/ and scenarios/lessons/). Every problem in every file is collected before
  * anything is reported, so one run shows a teacher all that is wrong, each at its file, line and column.
  *
  * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
@@ -9,7 +9,7 @@
 import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { PILLAR_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
+import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
 import { fastValidator } from './fastValidator.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
@@ -19,7 +19,10 @@ import { YamlSource } from './yamlSource.js';
 
 const YAML_FILE = /\.ya?ml$/;
 
-/** How a scenario kind other than the runner's (the durability pillars) is loaded. */
+/** Where a bare scenario id is looked for, in this order (the first file named `<id>.yaml` wins). */
+export const ID_FOLDERS = ['', 'pillars', 'labs', 'lessons'] as const;
+
+/** How a scenario kind other than the runner's (the labs) is loaded. */
 export interface KindLoader<T> {
   schemaPath: string;
   /** Problems the schema cannot express, each with the path of the value it is about. */
@@ -29,11 +32,21 @@ export interface KindLoader<T> {
 
 export type Loaded =
   | { type: 'runner'; file: string; scenario: Scenario }
-  | { type: 'other'; kind: string; file: string; id: string; title: string; value: unknown };
+  | {
+      type: 'other';
+      kind: string;
+      /** As shown in messages (relative to the working directory). */
+      file: string;
+      /** Where it was read from, to point at a field's line later (a lab's input error: problemInFile). */
+      readFrom: string;
+      id: string;
+      title: string;
+      value: unknown;
+    };
 
 const kindLoaders = new Map<string, KindLoader<unknown>>([
-  // The durability pillars' scenarios (src/durability/scenarios): validated here, run by their own engine.
-  ['pillar', { schemaPath: PILLAR_SCHEMA_PATH, build: (data) => data }],
+  // The labs (src/labs): validated here against their own schema, run by src/labs on the shared harness.
+  ['lab', { schemaPath: LAB_SCHEMA_PATH, build: (data) => data }],
 ]);
 
 const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
@@ -57,7 +70,7 @@ export function resolveTargets(targets: readonly string[], problems: ScenarioPro
     } else if (existsSync(target)) {
       files.push(target);
     } else {
-      const byId = ['', 'pillars', 'lessons'].map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f));
+      const byId = ID_FOLDERS.map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f));
       if (byId) files.push(byId);
       else problems.push({ file: given, line: 0, col: 0, field: '', message: 'no such file, folder or scenario id (see `faultlab list`)' });
     }
@@ -75,7 +88,7 @@ interface KindPlan {
   kind: string;
   schemaPath: string;
   semantic(data: unknown): SemanticIssue[];
-  build(data: unknown, file: string): Loaded;
+  build(data: unknown, file: string, readFrom: string): Loaded;
 }
 
 function planFor(data: unknown): KindPlan | string {
@@ -94,15 +107,15 @@ function planFor(data: unknown): KindPlan | string {
     kind,
     schemaPath: loader.schemaPath,
     semantic: (d) => loader.semantic?.(d) ?? [],
-    build: (d, file) => {
+    build: (d, file, readFrom) => {
       const doc = d as { id: string; title?: string };
-      return { type: 'other', kind, file, id: doc.id, title: doc.title ?? '', value: loader.build(d, file) };
+      return { type: 'other', kind, file, readFrom, id: doc.id, title: doc.title ?? '', value: loader.build(d, file) };
     },
   };
 }
 
 /** The quick path: a file that parses, passes the compiled validator and has no semantic issue. */
-function quickLoad(text: string, file: string): Loaded | null {
+function quickLoad(text: string, file: string, readFrom: string): Loaded | null {
   let data: unknown;
   try {
     data = loadYaml(text);
@@ -113,11 +126,11 @@ function quickLoad(text: string, file: string): Loaded | null {
   if (typeof plan === 'string') return null;
   const valid = fastValidator(plan.schemaPath);
   if (valid === null || !valid(data) || plan.semantic(data).length > 0) return null;
-  return plan.build(data, file);
+  return plan.build(data, file, readFrom);
 }
 
 /** The precise path: every problem, at its line and column. */
-function preciseLoad(text: string, file: string, problems: ScenarioProblem[]): Loaded | null {
+function preciseLoad(text: string, file: string, readFrom: string, problems: ScenarioProblem[]): Loaded | null {
   const source = new YamlSource(file, text);
   const syntax = source.syntaxProblems();
   if (syntax.length > 0) {
@@ -133,7 +146,7 @@ function preciseLoad(text: string, file: string, problems: ScenarioProblem[]): L
   const found = schemaProblems(source, data, plan.schemaPath);
   if (found.length === 0) found.push(...plan.semantic(data).map((issue) => source.problem(issue.path, issue.message, { key: issue.key ?? false })));
   problems.push(...found);
-  return found.length > 0 ? null : plan.build(data, file);
+  return found.length > 0 ? null : plan.build(data, file, readFrom);
 }
 
 export function parseScenarioFile(file: string, problems: ScenarioProblem[], options: LoadOptions = {}): Loaded | null {
@@ -145,7 +158,7 @@ export function parseScenarioFile(file: string, problems: ScenarioProblem[], opt
     problems.push({ file: shown, line: 0, col: 0, field: '', message: `cannot read: ${(error as Error).message}` });
     return null;
   }
-  return quickLoad(text, shown) ?? preciseLoad(text, shown, problems);
+  return quickLoad(text, shown, file) ?? preciseLoad(text, shown, file, problems);
 }
 
 /** Load every target; throws ScenarioError listing every problem found, or returns all scenarios. */

@@ -2,6 +2,7 @@
  * A parsed YAML file that can still say where each value came from: the bridge between a schema error's
  * JSON path and the `file:line:col` a human needs.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
 import type { ScenarioProblem } from './ScenarioError.js';
@@ -70,4 +71,18 @@ export class YamlSource {
 /** `['faults', 0, 'at', 'attempt']` → `faults[0].at.attempt` */
 export function fieldName(path: readonly PathSegment[]): string {
   return path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out === '' ? seg : `${out}.${seg}`), '');
+}
+
+/**
+ * A problem found after loading (a lab that cannot run), placed at its field: the file is read again and
+ * `path` mapped to its line and column. `shown` is the file as messages name it.
+ */
+export function problemInFile(readFrom: string, shown: string, path: readonly PathSegment[], message: string): ScenarioProblem {
+  let text: string;
+  try {
+    text = readFileSync(readFrom, 'utf8');
+  } catch {
+    return { file: shown, line: 0, col: 0, field: fieldName(path), message };
+  }
+  return new YamlSource(shown, text).problem(path, message);
 }

@@ -26,7 +26,7 @@ describe('faultlab run', () => {
     expect(out.stdout).toMatch(/ {2}✔ status {17}expected succeeded · actual succeeded/);
     expect(out.stdout.trimEnd().split('\n').slice(-2)).toEqual([
       '  17 passed, 0 failed (seed 42, reference runner)',
-      '  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the durability pillars) · npm run grade (the exercise)',
+      '  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/labs (the durability labs) · npm run grade (the exercise)',
     ]);
   });
 
@@ -45,8 +45,8 @@ describe('faultlab run', () => {
       seed: 42,
       runner: 'reference',
       scenarios: [
-        { id: 'lost_reply', status: 'succeeded', calls: 5, ledger: 1, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
-        { id: 'stale_version', status: 'tool_error', calls: 4, ledger: 1, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
+        { id: 'lost_reply', status: 'succeeded', calls: 5, ledger: 1, crashes: 0, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
+        { id: 'stale_version', status: 'tool_error', calls: 4, ledger: 1, crashes: 0, stock: { camera: 2, tripod: 2 }, passed: true, violations: [] },
       ],
       passed: 2,
       failed: 0,
@@ -156,25 +156,78 @@ describe('the faultlab bin', () => {
   });
 });
 
-describe('pillar scenarios', () => {
-  it('run through the same command, with their own trace and figures in --json', async () => {
-    const out = await cli(['run', 'scenarios/pillars', '--quiet']);
+describe('labs', () => {
+  it('run through the same command, in the same look, with their figures in --json', async () => {
+    const out = await cli(['run', 'scenarios/labs', '--quiet']);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/13 passed, 0 failed/);
+    expect(out.stdout).toMatch(/14 passed, 0 failed \(seed 42, labs: no runner\)/);
+    expect(out.stdout).toMatch(/\n {6}thundering_herd +lab +- +- +✔ pass\n/);
     const json = JSON.parse((await cli(['run', 'breaker_exact_threshold', '--json'])).stdout);
-    expect(json.scenarios[0]).toMatchObject({ id: 'breaker_exact_threshold', kind: 'pillar', passed: true, violations: [] });
+    expect(json).toMatchObject({ runner: null, passed: 1, failed: 0 });
+    expect(json.scenarios[0]).toMatchObject({ id: 'breaker_exact_threshold', kind: 'lab', experiment: 'breaker', passed: true, violations: [] });
     const trace = (await cli(['run', 'breaker_trips_and_recovers'])).stdout;
-    expect(trace).toContain('breaker memory_service: closed → open  (failure rate 0.60 over 10 results; refuses calls for 30 s)');
+    expect(trace).toContain('━━ 1/1 breaker_trips_and_recovers ━ Circuit breaker: the route floods, closes, is scouted, and reopens');
+    expect(trace).toContain('   900ms  breaker memory_service: closed → open  (failure rate 0.60 over 10 results; refuses calls for 30 s)');
+    expect(trace).toContain('  ✔ final_state            expected closed · actual closed');
   });
 
-  it('report input the schema cannot judge as bad input (exit 2)', async () => {
-    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const path = join(mkdtempSync(join(tmpdir(), 'faultlab-pillar-')), 'unknown_dependency.yaml');
-    writeFileSync(path, readFileSync('scenarios/pillars/breaker_exact_threshold.yaml', 'utf8').replaceAll('memory_service', 'nowhere_service'));
+  it('are found by id, and listed with the kind of lab they are', async () => {
+    expect((await cli(['run', 'concurrent_check_and_record', '--quiet'])).code).toBe(0);
+    const list = await cli(['list', 'scenarios/labs']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/\n {5}thundering_herd +Retry: 100 clients fail at once — five jitter strategies against one herd +lab: herd +-\n/);
+  });
+
+  it('mixed with runner scenarios, name the runner only for those', async () => {
+    const out = await cli(['run', 'happy_path', 'backoff_schedule', '--quiet']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('2 passed, 0 failed (seed 42, reference runner; labs: no runner)');
+  });
+
+  it.each([
+    [['--runner', 'learner'], '--runner learner'],
+    [['--storage', 'file'], '--storage file'],
+    [['--keep-db', join(dir, 'kept')], `--keep-db ${join(dir, 'kept')}`],
+  ])('refuse %j with exit 2 and say why, instead of ignoring it', async (flags, shown) => {
+    const out = await cli(['run', 'thundering_herd', ...flags]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe(
+      `faultlab run: ${shown} cannot be used with a lab: scenarios/labs/thundering_herd.yaml is a lab (kind: lab), which drives the durability pillars directly, ` +
+        'with no Runner and no inventory database to choose or keep. Run labs without --runner, --storage and --keep-db.\n',
+    );
+  });
+
+  it('refuse --runner even when a folder of them is run with runner scenarios', async () => {
+    const out = await cli(['run', 'scenarios', 'scenarios/labs', '--runner', 'learner', '--quiet']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/^faultlab run: --runner learner cannot be used with a lab: scenarios\/labs\/abandoned_probe_rearms\.yaml, .* and 11 more are labs \(kind: lab\)/);
+  });
+
+  it.each([
+    [['explore', 'scenarios/labs/backoff_schedule.yaml'], 'explore'],
+    [['grade', '--scenarios', 'happy_path', '--scenarios', 'backoff_schedule'], 'grade'],
+  ])('are refused by %j, which run Runners', async (argv, command) => {
+    const out = await cli(argv);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe(
+      `faultlab ${command}: ${command} runs a Runner through runner scenarios; scenarios/labs/backoff_schedule.yaml is a lab (kind: lab), with no Runner to ${command}. Run labs with faultlab run.\n`,
+    );
+  });
+
+  it.each([
+    ['unknown_dependency', 'breaker_exact_threshold', (t: string) => t.replaceAll('memory_service', 'nowhere_service'), 'nowhere_service', 'dependency: no circuit breaker is configured for "nowhere_service"'],
+    ['ghost_report', 'breaker_trips_and_recovers', (t: string) => t.replace('call: probe_b', 'call: ghost'), 'ghost', 'steps[16].report.call: no call "ghost" in flight'],
+    ['typo_code', 'backoff_schedule', (t: string) => t.replace('error_code: NETWORK_TIMEOUT', 'error_code: NETWORK_TIMOUT'), 'NETWORK_TIMOUT', 'error_code: unknown error code "NETWORK_TIMOUT"'],
+  ])('report input a lab cannot run (%s) as bad input at its line and column (exit 2)', async (name, source, edit, needle, message) => {
+    const text = edit(readFileSync(join(SCENARIOS_DIR, 'labs', `${source}.yaml`), 'utf8'));
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, text);
+    const lines = text.split('\n');
+    const line = lines.findLastIndex((l) => l.includes(needle));
     const out = await cli(['run', path]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/unknown_dependency\.yaml: .*nowhere_service/);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.split('\n')[0]).toContain(`${path}:${line + 1}:${(lines[line] ?? '').indexOf(needle) + 1}: ${message}`);
   });
 });

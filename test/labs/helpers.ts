@@ -1,21 +1,30 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import type { PillarScenario } from '../../src/labs/index.js';
+import { SCENARIOS_DIR } from '../../src/core/paths.js';
+import { renderLabRun, runLab, type LabRun, type LabScenario } from '../../src/labs/index.js';
+import { PLAIN } from '../../src/render/style.js';
 
-export const PILLARS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scenarios', 'pillars');
+export const LABS_DIR = join(SCENARIOS_DIR, 'labs');
 
-export function scenarioFiles(): string[] {
-  return readdirSync(PILLARS_DIR)
+export function labFiles(): string[] {
+  return readdirSync(LABS_DIR)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((f) => join(PILLARS_DIR, f));
+    .map((f) => join(LABS_DIR, f));
 }
 
-export function loadScenario(idOrPath: string): PillarScenario {
-  const path = idOrPath.endsWith('.yaml') ? idOrPath : join(PILLARS_DIR, `${idOrPath}.yaml`);
-  return parse(readFileSync(path, 'utf8')) as PillarScenario;
+export function loadLab(idOrPath: string): LabScenario {
+  const path = idOrPath.endsWith('.yaml') ? idOrPath : join(LABS_DIR, `${idOrPath}.yaml`);
+  return parse(readFileSync(path, 'utf8')) as LabScenario;
 }
 
 export const idOf = (path: string): string => basename(path, '.yaml');
+
+/** A lab with its set-up fields replaced (the rest as in its file), run with a seed. */
+export function runWith(id: string, fields: Record<string, unknown>, seed = 42): LabRun {
+  return runLab({ ...loadLab(id), ...fields } as LabScenario, { seed });
+}
+
+/** The lab as `faultlab run` prints it, colour off. */
+export const plain = (run: LabRun): string => renderLabRun(run, PLAIN);

@@ -119,4 +119,14 @@ describe('loading scenarios', () => {
     writeFileSync(edited, readFileSync(edited, 'utf8').replace('"title": "faultlab scenario"', '"title": "edited"'));
     expect(fastValidator(edited)).toBeNull();
   });
+
+  it('finds a lab by its id in scenarios/labs, and loads it as kind lab with where it was read from', () => {
+    const [lab] = loadAll(['thundering_herd'], { cwd: PACKAGE_ROOT });
+    expect(lab).toMatchObject({ type: 'other', kind: 'lab', id: 'thundering_herd', file: 'scenarios/labs/thundering_herd.yaml', readFrom: join(SCENARIOS_DIR, 'labs', 'thundering_herd.yaml') });
+  });
+
+  it('knows no kind pillar any more: a lab says kind lab', () => {
+    const text = readFileSync(join(SCENARIOS_DIR, 'labs', 'backoff_schedule.yaml'), 'utf8').replace('kind: lab', 'kind: pillar');
+    expect(problems(file('old_kind.yaml', text))).toEqual([`old_kind.yaml:${at(text, 'pillar')}: kind: unknown scenario kind "pillar" (known: runner, lab)`]);
+  });
 });

@@ -12,7 +12,8 @@ import { defaultWorkers } from '../../explore/pool.js';
 import { replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
-import { loadScenarios } from '../../scenario/load.js';
+import { loadAll } from '../../scenario/load.js';
+import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
 import { LEARNER_FILE } from '../../runner/load.js';
@@ -50,7 +51,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a positive integer, got ${JSON.stringify(values.workers)}`);
   const storage = parseStorage(values.storage);
   const out = resolve(io.cwd, values.out ?? 'faultlab-explore');
-  const scenarios = loadScenarios(positionals, { cwd: io.cwd });
+  const scenarios = runnerScenariosOnly(loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError('no runner scenario among the targets');
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;

@@ -14,7 +14,8 @@ import { toJUnit } from '../../grade/reporters/junit.js';
 import { renderClassSummary, renderFooter, renderHeader, renderScenario, renderSubmission } from '../../grade/reporters/terminal.js';
 import { displayPath, shellWord } from '../../grade/replay.js';
 import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
-import { loadScenarios } from '../../scenario/load.js';
+import { loadAll } from '../../scenario/load.js';
+import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { LEARNER_FILE } from '../../runner/load.js';
@@ -58,7 +59,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const scenarios = loadScenarios(values.scenarios ?? [], { cwd: io.cwd });
+  const scenarios = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
   if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
 
   // The command that grades the same thing again, for "more: … --hint 2".

@@ -18,7 +18,8 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
       const s = one.scenario;
       return { order: s.order, id: s.id, title: s.title, fault: describeFaults(s.faults), status: s.expect.status ?? '-' };
     }
-    return { order: undefined, id: one.id, title: one.title, fault: `${one.kind} scenario`, status: '-' };
+    // A lab has no faults and no terminal status: the column says what kind of lab it is.
+    return { order: undefined, id: one.id, title: one.title, fault: `${one.kind}: ${String((one.value as { experiment?: unknown }).experiment)}`, status: '-' };
   });
   if (values.json) {
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');

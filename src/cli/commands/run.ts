@@ -10,7 +10,7 @@ import { runToJson } from '../../render/renderJson.js';
 import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
 import { renderRun } from '../../render/renderText.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { runLab } from '../labRun.js';
+import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
 import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
 import { guardRunner } from '../../grade/guardRunner.js';
 import { resolveRunner } from '../../sim/target.js';
@@ -38,6 +38,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // Kept databases are files: --keep-db without --storage means --storage file.
   const storage = values['keep-db'] !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
   const loaded = loadAll(positionals, { cwd: io.cwd });
+  refuseRunnerOptions(
+    [
+      ...(values.runner !== undefined ? [`--runner ${values.runner}`] : []),
+      ...(values.storage !== undefined ? [`--storage ${values.storage}`] : []),
+      ...(values['keep-db'] !== undefined ? [`--keep-db ${values['keep-db']}`] : []),
+    ],
+    loaded,
+  );
   if (values['keep-db'] !== undefined && loaded.length !== 1) throw new UsageError('--keep-db needs exactly one scenario');
   const { runner: runnerClass, tool, label, file } = await resolveRunner(values.runner, io.cwd);
   // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
@@ -56,8 +64,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       if (values.json) json.push(runToJson(run));
       else if (!values.quiet) io.stdout.write(renderRun(run, style, { position }) + '\n');
     } else {
-      const result = runLab(one, seed);
-      rows.push({ id: one.id, status: result.status, calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
+      const result = runLabScenario(one, seed);
+      rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
       if (values.json) json.push(result.json);
       else if (!values.quiet) io.stdout.write(result.render(style, position) + '\n');
     }
@@ -65,13 +73,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
   const passed = rows.filter((r) => r.passed).length;
   const failed = rows.length - passed;
+  // Labs run without a Runner: the footer and the JSON name a runner only when one ran.
+  const anyRunner = runs.length > 0;
   if (values.json) {
-    io.stdout.write(JSON.stringify({ seed, runner: label, scenarios: json, passed, failed }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ seed, runner: anyRunner ? label : null, scenarios: json, passed, failed }, null, 2) + '\n');
   } else {
     const keep = values['keep-db'] ? ` · databases kept in ${values['keep-db']}` : '';
-    io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${label} runner${keep})`));
+    const who = !anyRunner ? 'labs: no runner' : runs.length < rows.length ? `${label} runner; labs: no runner` : `${label} runner`;
+    io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keep})`));
     if (positionals.length === 0) {
-      io.stdout.write(style.c.dim('  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the durability pillars) · npm run grade (the exercise)') + '\n');
+      io.stdout.write(style.c.dim('  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/labs (the durability labs) · npm run grade (the exercise)') + '\n');
     }
   }
   return failed === 0 ? EXIT.ok : EXIT.failed;

@@ -1,8 +1,12 @@
 import { VirtualClock } from '../../core/clock.js';
+import { sameJson } from '../../core/canonical.js';
 import type { JitterStrategy, RetryPolicy } from '../../durability/config/types.js';
+import { ConfigError } from '../../durability/errors.js';
 import { RetryEngine, fail } from '../../durability/retry/RetryEngine.js';
 import { validatePolicy } from '../../durability/retry/RetryPolicy.js';
-import { ScenarioInputError, type RunContext } from '../context.js';
+import type { LabContext } from '../LabContext.js';
+import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
+import { requireKnownErrorCode } from './errorCodes.js';
 import type { Experiment } from './types.js';
 
 /**
@@ -37,13 +41,14 @@ export const backoffExperiment: Experiment = {
     same_seed_same_delays: 'running each run again from the same seed gives the same delays',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
+    requireKnownErrorCode(ctx.config, setup.error_code, ['error_code']);
     const figures = { delays_ms: {} as Record<string, number[]>, capped_ms: {} as Record<string, number[]>, attempts: {} as Record<string, number>, sent_to_dlq: {} as Record<string, boolean>, strategy: {} as Record<string, string> };
     let within = true;
     let same = true;
-    for (const run of setup.runs) {
-      const policy = policyFor(ctx, run);
+    setup.runs.forEach((run, index) => {
+      const policy = policyFor(ctx, run, index);
       ctx.step(
         `run ${run.label}: ${run.operation_type}, ${policy.maxAttempts} attempts, ${policy.initialDelayMs}..${policy.maxDelayMs} ms ×${policy.multiplier}, jitter ${policy.jitter}; every attempt fails with ${setup.error_code}`,
       );
@@ -60,26 +65,35 @@ export const backoffExperiment: Experiment = {
 
       const again = new RetryEngine({ clock: new VirtualClock(), rng: ctx.rng.fork(`backoff/${run.label}`), policies: { [policy.operationType]: policy } });
       const replayed = again.execute(policy.operationType, () => fail(setup.error_code, 'again', true)).delaysMs;
-      same &&= JSON.stringify(replayed) === JSON.stringify(outcome.delaysMs);
-    }
+      same &&= sameJson(replayed, outcome.delaysMs);
+    });
     return { ...figures, within_jitter_bounds: within, same_seed_same_delays: same };
   },
 };
 
-function policyFor(ctx: RunContext, run: Run): RetryPolicy {
+function policyFor(ctx: LabContext, run: Run, index: number): RetryPolicy {
   const base = ctx.config.retry.policies[run.operation_type];
-  if (!base) throw new ScenarioInputError(`run ${run.label}: no retry policy for ${run.operation_type}`);
-  return validatePolicy(
-    {
-      ...base,
-      ...(run.max_attempts === undefined ? {} : { maxAttempts: run.max_attempts }),
-      ...(run.initial_delay_ms === undefined ? {} : { initialDelayMs: run.initial_delay_ms }),
-      ...(run.max_delay_ms === undefined ? {} : { maxDelayMs: run.max_delay_ms }),
-      ...(run.multiplier === undefined ? {} : { multiplier: run.multiplier }),
-      ...(run.jitter === undefined ? {} : { jitter: run.jitter }),
-    },
-    `runs.${run.label}`,
-  );
+  if (!base) {
+    const known = Object.keys(ctx.config.retry.policies).join(', ');
+    throw new ScenarioInputError(`run ${run.label}: no retry policy for ${JSON.stringify(run.operation_type)} (policies: ${known})`, ['runs', index, 'operation_type']);
+  }
+  try {
+    return validatePolicy(
+      {
+        ...base,
+        ...(run.max_attempts === undefined ? {} : { maxAttempts: run.max_attempts }),
+        ...(run.initial_delay_ms === undefined ? {} : { initialDelayMs: run.initial_delay_ms }),
+        ...(run.max_delay_ms === undefined ? {} : { maxDelayMs: run.max_delay_ms }),
+        ...(run.multiplier === undefined ? {} : { multiplier: run.multiplier }),
+        ...(run.jitter === undefined ? {} : { jitter: run.jitter }),
+      },
+      `runs.${index}`,
+    );
+  } catch (error) {
+    // e.g. max_delay_ms below the initial delay: the field is the run's own (runs.2.max_delay_ms)
+    if (error instanceof ConfigError) throw fromConfigError(error);
+    throw error;
+  }
 }
 
 /** The range each strategy promises (see retry/backoff.ts). */

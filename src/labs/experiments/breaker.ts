@@ -2,7 +2,8 @@ import { CircuitBreaker } from '../../durability/breaker/CircuitBreaker.js';
 import { failureRate } from '../../durability/breaker/machine.js';
 import type { StateTransition } from '../../durability/events.js';
 import { openDatabase } from '../../core/storage.js';
-import { round4, ScenarioInputError, type RunContext } from '../context.js';
+import { round4, type LabContext } from '../LabContext.js';
+import { ScenarioInputError } from '../ScenarioInputError.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
 
 /**
@@ -38,10 +39,13 @@ export const breakerExperiment: Experiment = {
     reports_ignored: 'reports that arrived with no probe in flight, and were ignored',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
     const config = ctx.config.circuitBreaker.dependencies[setup.dependency];
-    if (!config) throw new ScenarioInputError(`no breaker configured for ${setup.dependency}`);
+    if (!config) {
+      const known = Object.keys(ctx.config.circuitBreaker.dependencies).join(', ');
+      throw new ScenarioInputError(`no circuit breaker is configured for ${JSON.stringify(setup.dependency)} (configured: ${known}; add one under config.circuit_breaker.dependencies)`, ['dependency']);
+    }
     const db = openDatabase();
     const cb = new CircuitBreaker({ db, clock: ctx.clock, config, events: ctx.sink });
     const transitions: StateTransition[] = [];
@@ -72,18 +76,18 @@ export const breakerExperiment: Experiment = {
     try {
       setup.steps.forEach((step, index) => {
         const action = onlyKey(step, index);
-        if (isTimeStep(step)) return runTimeStep(ctx, step);
+        if (isTimeStep(step)) return runTimeStep(ctx, step, index);
         if ('calls' in step) {
           for (let i = 0; i < step.calls.n; i += 1) {
             call(step.calls.result);
             if (step.calls.gap_ms) ctx.clock.advance(step.calls.gap_ms);
           }
         } else if ('start' in step) {
-          if (held.has(step.start)) throw new ScenarioInputError(`step ${index + 1}: call ${step.start} is already in flight`);
+          if (held.has(step.start)) throw new ScenarioInputError(`call ${step.start} is already in flight`, ['steps', index, 'start']);
           if (call('held')) held.add(step.start);
         } else if ('report' in step) {
           if (!held.delete(step.report.call)) {
-            throw new ScenarioInputError(`step ${index + 1}: no call "${step.report.call}" in flight (never started, refused, or already reported)`);
+            throw new ScenarioInputError(`no call "${step.report.call}" in flight (never started, refused, or already reported)`, ['steps', index, 'report', 'call']);
           }
           ctx.step(`the held call ${step.report.call} reports: ${step.report.result}`);
           if (!cb.afterCall(step.report.result === 'ok')) ignored += 1;
@@ -103,7 +107,7 @@ export const breakerExperiment: Experiment = {
           ctx.step('an operator forces the breaker closed');
           cb.forceClose();
         } else {
-          throw new ScenarioInputError(`step ${index + 1}: unknown action ${action}`);
+          throw new ScenarioInputError(`unknown action ${action}`, ['steps', index]);
         }
       });
       finalState = cb.state();

@@ -1,12 +1,15 @@
 import { CheckpointStore, type Checkpoint } from '../../durability/checkpoint/CheckpointStore.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { openDatabase } from '../../core/storage.js';
-import { ScenarioInputError, type RunContext } from '../context.js';
+import type { LabContext } from '../LabContext.js';
+import { ScenarioInputError } from '../ScenarioInputError.js';
+import type { PathSegment } from '../../scenario/yamlSource.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
 
 /**
  * The manifest as a tree: saves continue a task, a fork starts a branch from an earlier checkpoint, a
- * rewind makes an earlier checkpoint the task's latest again, and lineage walks back to the root.
+ * rewind makes an earlier checkpoint the task's latest again, and lineage walks back to the root. Every
+ * checkpoint lives for its TTL: after it, restore answers CHECKPOINT_EXPIRED and a fork from it is refused.
  * Steps name their checkpoints with labels; figures use the labels and the deterministic ids.
  */
 
@@ -31,9 +34,10 @@ export const checkpointLineageExperiment: Experiment = {
     parents: 'the parent of each labelled checkpoint',
     restored: 'what each restore step returned (or the error code)',
     lineage: 'each lineage walk, newest first: id task/phase',
+    refused: 'the error code of each save, fork or rewind the store refused (an expired source, another task’s checkpoint)',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
     const db = openDatabase();
     const store = new CheckpointStore({ db, clock: ctx.clock, config: ctx.config.checkpoint, events: ctx.sink });
@@ -41,31 +45,48 @@ export const checkpointLineageExperiment: Experiment = {
     const parents: Record<string, string | null> = {};
     const restored: Record<string, unknown> = {};
     const lineage: Record<string, string[]> = {};
-    const idOf = (label: string): string => {
+    const refused: Record<string, string> = {};
+    /** The id of a labelled checkpoint; `path` is the field that names the label, for the error. */
+    const idOf = (label: string, path: readonly PathSegment[]): string => {
       const id = ids[label];
-      if (id === undefined) throw new ScenarioInputError(`no checkpoint labelled "${label}" yet`);
+      if (id === undefined) {
+        const known = Object.keys(ids);
+        throw new ScenarioInputError(`no checkpoint labelled "${label}" yet (labelled so far: ${known.length > 0 ? known.join(', ') : 'none'})`, path);
+      }
       return id;
     };
     const keep = (label: string, c: Checkpoint): void => {
       ids[label] = c.checkpointId;
       parents[label] = c.parentCheckpointId;
     };
+    /** A store refusal (expired, another task's checkpoint) is a figure of the lab, not a crash of it. */
+    const attempt = (label: string, work: () => Checkpoint): void => {
+      try {
+        keep(label, work());
+      } catch (error) {
+        if (!isDurabilityError(error)) throw error;
+        refused[label] = error.code;
+        ctx.note(`refused: ${error.code}: ${error.message}`);
+      }
+    };
     try {
       setup.steps.forEach((step, index) => {
         onlyKey(step, index);
-        if (isTimeStep(step)) return runTimeStep(ctx, step);
+        if (isTimeStep(step)) return runTimeStep(ctx, step, index);
         if ('save' in step) {
           const s = step.save;
-          ctx.step(`save ${s.task_id}/${s.phase} [${s.label}]`);
-          keep(s.label, store.save(s.task_id, setup.agent_id, s.phase, s.state ?? {}, s.ttl_seconds));
+          ctx.step(`save ${s.task_id}/${s.phase}${s.ttl_seconds === undefined ? '' : ` (ttl ${s.ttl_seconds} s)`} [${s.label}]`);
+          attempt(s.label, () => store.save(s.task_id, setup.agent_id, s.phase, s.state ?? {}, s.ttl_seconds));
         } else if ('fork' in step) {
           const s = step.fork;
-          ctx.step(`fork ${s.from} (${idOf(s.from)}) into task ${s.new_task_id} [${s.label}]`);
-          keep(s.label, store.fork(idOf(s.from), s.new_task_id));
+          const from = idOf(s.from, ['steps', index, 'fork', 'from']);
+          ctx.step(`fork ${s.from} (${from}) into task ${s.new_task_id} [${s.label}]`);
+          attempt(s.label, () => store.fork(from, s.new_task_id));
         } else if ('rewind' in step) {
           const s = step.rewind;
-          ctx.step(`rewind ${s.task_id} to ${s.to} (${idOf(s.to)}) [${s.label}]`);
-          keep(s.label, store.rewind(s.task_id, idOf(s.to)));
+          const to = idOf(s.to, ['steps', index, 'rewind', 'to']);
+          ctx.step(`rewind ${s.task_id} to ${s.to} (${to}) [${s.label}]`);
+          attempt(s.label, () => store.rewind(s.task_id, to));
         } else if ('restore' in step) {
           const s = step.restore;
           ctx.step(`restore ${s.task_id}${s.phase ? `/${s.phase}` : ''} [${s.label}]`);
@@ -79,7 +100,7 @@ export const checkpointLineageExperiment: Experiment = {
           }
         } else {
           const s = step.lineage;
-          const chain = store.lineage(idOf(s.of)).map(line);
+          const chain = store.lineage(idOf(s.of, ['steps', index, 'lineage', 'of'])).map(line);
           lineage[s.label] = chain;
           ctx.step(`lineage of ${s.of} [${s.label}]: ${chain.join(' ← ')}`);
         }
@@ -87,6 +108,6 @@ export const checkpointLineageExperiment: Experiment = {
     } finally {
       db.close();
     }
-    return { checkpoints: ids, parents, restored, lineage };
+    return { checkpoints: ids, parents, restored, lineage, refused };
   },
 };

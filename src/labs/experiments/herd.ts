@@ -1,7 +1,9 @@
-import type { JitterStrategy } from '../../durability/config/types.js';
+import type { JitterStrategy, RetryPolicy } from '../../durability/config/types.js';
 import { backoffDelay } from '../../durability/retry/backoff.js';
 import { validatePolicy } from '../../durability/retry/RetryPolicy.js';
-import type { RunContext } from '../context.js';
+import { ConfigError } from '../../durability/errors.js';
+import type { LabContext } from '../LabContext.js';
+import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
 import type { Experiment } from './types.js';
 
 /**
@@ -42,7 +44,7 @@ export const herdExperiment: Experiment = {
     capacity_per_second: 'requests the dependency can serve per second',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
     const results: Record<string, Omit<HerdResult, 'retry_times_ms'>> = {};
     const histograms: Record<string, number[]> = {};
@@ -84,17 +86,8 @@ interface Pending {
 }
 
 /** One strategy, one herd: a discrete-event simulation in (time, arrival order). Its clock is its own. */
-export function simulateHerd(ctx: RunContext, setup: Setup, strategy: JitterStrategy): HerdResult {
-  const policy = validatePolicy({
-    operationType: 'herd',
-    maxAttempts: setup.retry_policy.max_attempts,
-    initialDelayMs: setup.retry_policy.initial_delay_ms,
-    maxDelayMs: setup.retry_policy.max_delay_ms,
-    multiplier: setup.retry_policy.multiplier,
-    jitter: strategy,
-    retryableErrors: ['RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
-    nonRetryableErrors: [],
-  }, 'retry_policy');
+export function simulateHerd(ctx: LabContext, setup: Setup, strategy: JitterStrategy): HerdResult {
+  const policy = herdPolicy(setup, strategy);
   const rng = ctx.rng.fork(`herd/${strategy}`);
   const queue: Pending[] = Array.from({ length: setup.clients }, (_, i) => ({ atMs: 0, seq: i, client: i + 1, attempt: 1 }));
   let seq = queue.length;
@@ -158,4 +151,26 @@ export function histogram(timesMs: number[], binMs: number, bins: number): numbe
     counts[k] = (counts[k] ?? 0) + 1;
   }
   return counts;
+}
+
+/** Every client's policy: the lab's retry_policy with one jitter strategy. */
+function herdPolicy(setup: Setup, strategy: JitterStrategy): RetryPolicy {
+  try {
+    return validatePolicy(
+      {
+        operationType: 'herd',
+        maxAttempts: setup.retry_policy.max_attempts,
+        initialDelayMs: setup.retry_policy.initial_delay_ms,
+        maxDelayMs: setup.retry_policy.max_delay_ms,
+        multiplier: setup.retry_policy.multiplier,
+        jitter: strategy,
+        retryableErrors: ['RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
+        nonRetryableErrors: [],
+      },
+      'retry_policy',
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) throw fromConfigError(error);
+    throw error;
+  }
 }

@@ -3,7 +3,10 @@ import type { DlqRecord } from '../../durability/dlq/DeadLetterQueue.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { fail, succeed, type AttemptResult } from '../../durability/retry/RetryEngine.js';
 import { openDatabase } from '../../core/storage.js';
-import { ScenarioInputError, type RunContext } from '../context.js';
+import type { LabContext } from '../LabContext.js';
+import { ScenarioInputError } from '../ScenarioInputError.js';
+import type { PathSegment } from '../../scenario/yamlSource.js';
+import { requireKnownErrorCode } from './errorCodes.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
 
 /**
@@ -46,8 +49,13 @@ export const layerExperiment: Experiment = {
     checkpoints: 'checkpoints saved by successful operations',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
+    for (const [name, spec] of Object.entries(setup.operations)) {
+      spec.responses?.forEach((response, k) => {
+        if (response !== 'ok' && response !== 'lost_reply') requireKnownErrorCode(ctx.config, response, ['operations', name, 'responses', k]);
+      });
+    }
     const db = openDatabase();
     const layer = new DurabilityLayer({ db, clock: ctx.clock, rng: ctx.rng.fork('retry'), config: ctx.config, events: ctx.sink });
     const transitions: string[] = [];
@@ -94,9 +102,9 @@ export const layerExperiment: Experiment = {
       return fail(response, `${spec.dependency} answered ${response}`, true);
     };
 
-    const operationOf = (name: string): DurableOperation => {
+    const operationOf = (name: string, path: readonly PathSegment[] = []): DurableOperation => {
       const spec = setup.operations[name];
-      if (!spec) throw new ScenarioInputError(`no operation "${name}" (operations: ${Object.keys(setup.operations).join(', ')})`);
+      if (!spec) throw new ScenarioInputError(`no operation "${name}" (operations: ${Object.keys(setup.operations).join(', ')})`, path);
       return {
         agentId: spec.agent_id,
         operationType: spec.operation_type,
@@ -127,17 +135,17 @@ export const layerExperiment: Experiment = {
     try {
       setup.steps.forEach((step, index) => {
         onlyKey(step, index);
-        if (isTimeStep(step)) return runTimeStep(ctx, step);
+        if (isTimeStep(step)) return runTimeStep(ctx, step, index);
         let label: string;
         let name: string;
         if ('submit' in step) {
           ({ label, operation: name } = step.submit);
           ctx.step(`submit ${name} [${label}]`);
-          record(label, name, layer.execute(operationOf(name), dependencyFor(name)));
+          record(label, name, layer.execute(operationOf(name, ['steps', index, 'submit', 'operation']), dependencyFor(name)));
         } else {
           label = step.replay.label;
           const source = dlqOf.get(step.replay.of);
-          if (!source) throw new ScenarioInputError(`step ${index + 1}: step "${step.replay.of}" made no DLQ record to replay`);
+          if (!source) throw new ScenarioInputError(`step "${step.replay.of}" made no DLQ record to replay`, ['steps', index, 'replay', 'of']);
           name = source.operation;
           ctx.step(`replay ${source.dlqId} (${name}, from step ${step.replay.of}) [${label}]`);
           try {

@@ -3,99 +3,139 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoreBusyError } from '../../durability/errors.js';
 import { IdempotencyStore, type CheckResult } from '../../durability/idempotency/IdempotencyStore.js';
-import { idempotencyKey } from '../../core/key.js';
+import { idempotencyKey, shortKey } from '../../core/key.js';
 import { openDatabase, type Db } from '../../core/storage.js';
-import type { RunContext } from '../context.js';
+import type { LabContext } from '../LabContext.js';
 import type { Experiment } from './types.js';
 
 /**
- * Two connections (a and b) to one SQLite file race for the same key, round after round, at the worst
- * moment: the second arrives while the first holds the write lock between its read and its write. The
- * seed decides who arrives first. Then, once, the naive protocol — check, then write, as two steps — to
- * show what the single compare-and-set prevents.
+ * Two connections, a and b, to one SQLite file, each wanting to claim the same key: read it, and if
+ * nobody has it, write a record. Each does two steps (read, write), so two callers can interleave in six
+ * orders ("a b a b": a reads, b reads, a writes, b writes). The lab plays every order twice, on a fresh
+ * key each time:
+ * - naive: `check()` then `record()`, two transactions. Every order where both read before either wrote
+ *   tells both New: both would apply the effect.
+ * - cas: `checkAndRecord()`, the read and the write in one IMMEDIATE transaction. Where the second's read
+ *   falls inside the first's transaction, it is refused the write lock (SQLITE_BUSY, nothing written) and
+ *   tries again after the commit, to be told Duplicate.
+ * Nothing is drawn from the seed: every order is played. The figures count what the stores answered, so
+ * a store whose compare-and-set let a second reader in would show a second New in the cas figures.
  */
 
 interface Setup {
   operation: { agent_id: string; operation_type: string; content: Record<string, unknown> };
-  rounds: number;
 }
 
-/** Virtual ms between rounds, so each round has its own time in the trace. */
-const ROUND_GAP_MS = 10;
+type Conn = 'a' | 'b';
+
+/** Every interleaving of a's two steps with b's: the first letter of each connection is its read. */
+export const ORDERS: readonly (readonly Conn[])[] = [
+  ['a', 'a', 'b', 'b'],
+  ['a', 'b', 'a', 'b'],
+  ['a', 'b', 'b', 'a'],
+  ['b', 'a', 'a', 'b'],
+  ['b', 'a', 'b', 'a'],
+  ['b', 'b', 'a', 'a'],
+];
+
+/** Virtual ms between two plays, so each has its own time in the trace. */
+const GAP_MS = 10;
+
+const other = (x: Conn): Conn => (x === 'a' ? 'b' : 'a');
+const word = (r: CheckResult): string => (r.kind === 'new' ? 'New' : 'Duplicate');
 
 export const raceExperiment: Experiment = {
   meanings: {
-    rounds: 'rounds raced, one fresh key each',
-    new_per_round: 'how many of the two connections were told New, per round',
-    duplicates_per_round: 'how many were told Duplicate, per round',
-    busy_refusals: 'times the second connection was refused the write lock (SQLITE_BUSY; nothing written)',
-    first_to_lock: 'which connection took the write lock first, per round (the seed decides)',
-    exactly_one_new_every_round: 'every round had exactly one New',
-    naive_check_then_set_new: 'how many of the two were told New when check and write are two separate steps',
+    orders: 'the six orders of two callers’ read and write steps, each played once per protocol',
+    naive_new_per_order: 'check, then record (two transactions): how many of a and b were told New, per order',
+    naive_both_new: 'orders in which check-then-record told both callers New',
+    cas_new_per_order: 'checkAndRecord (one transaction): how many of a and b were told New, per order',
+    cas_duplicates_per_order: 'checkAndRecord: how many were told Duplicate, per order',
+    cas_both_new: 'orders in which checkAndRecord told both callers New',
+    cas_busy_refusals: 'times the second caller was refused the write lock (SQLITE_BUSY; nothing written) and tried again',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
-    const setup = ctx.scenario as unknown as Setup;
+  run(ctx: LabContext): Record<string, unknown> {
+    const { agent_id: agent, operation_type: type, content } = (ctx.scenario as unknown as Setup).operation;
     const dir = mkdtempSync(join(tmpdir(), 'faultlab-race-'));
     const dbs: Db[] = [];
     try {
       const open = (): IdempotencyStore => {
+        // The one crash model's shared mode: WAL, normal locking, no waiting for the lock.
         const db = openDatabase(join(dir, 'idempotency.db'), { busyTimeoutMs: 0, shared: true });
         dbs.push(db);
         return new IdempotencyStore({ db, clock: ctx.clock, config: ctx.config.idempotency, events: ctx.sink });
       };
-      const stores = { a: open(), b: open() };
-      const { agent_id: agent, operation_type: type, content } = setup.operation;
-      const newPerRound: number[] = [];
-      const duplicatesPerRound: number[] = [];
-      const firstToLock: string[] = [];
+      const stores: Record<Conn, IdempotencyStore> = { a: open(), b: open() };
+      const naiveNew: number[] = [];
+      const casNew: number[] = [];
+      const casDuplicates: number[] = [];
       let busy = 0;
 
-      for (let round = 1; round <= setup.rounds; round += 1) {
-        if (round > 1) ctx.clock.advance(ROUND_GAP_MS);
-        const key = idempotencyKey(agent, type, { ...content, round });
-        const [first, second] = ctx.rng.next() < 0.5 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-        firstToLock.push(first);
-        ctx.step(`round ${round}: connections a and b both want ${key}; ${first} takes the write lock first`);
-        const answers: CheckResult[] = [];
-        answers.push(
-          stores[first].checkAndRecord(key, { claimed_by: first }, {
-            whileLocked: () => {
-              try {
-                answers.push(stores[second].checkAndRecord(key, { claimed_by: second }));
-              } catch (error) {
-                if (!(error instanceof StoreBusyError)) throw error;
-                busy += 1;
-                ctx.emit({ type: 'race.try', round, connection: second, answer: 'busy', text: `${second} tries while ${first} holds the lock: SQLITE_BUSY, nothing written — it will try again` });
-              }
-            },
-          }),
-        );
-        ctx.emit({ type: 'race.try', round, connection: first, answer: answers.at(-1)?.kind ?? '?', text: `${first} read, wrote its placeholder and committed` });
-        answers.push(stores[second].checkAndRecord(key, { claimed_by: second }));
-        ctx.emit({ type: 'race.try', round, connection: second, answer: answers.at(-1)?.kind ?? '?', text: `${second} tries again after the commit` });
-        newPerRound.push(answers.filter((x) => x.kind === 'new').length);
-        duplicatesPerRound.push(answers.filter((x) => x.kind === 'duplicate').length);
-      }
+      ORDERS.forEach((order, n) => {
+        const name = order.join(' ');
+        if (n > 0) ctx.clock.advance(GAP_MS);
+        const tell = (protocol: 'naive' | 'cas', connection: Conn, answer: string, text: string): void =>
+          ctx.emit({ type: 'race.try', protocol, order: name, connection, answer, text });
 
-      ctx.clock.advance(ROUND_GAP_MS);
-      const naiveKey = idempotencyKey(agent, type, { ...content, round: 'naive' });
-      ctx.step(`the naive protocol on ${naiveKey}: each connection checks, then writes, in two steps`);
-      const naive = [stores.a.check(naiveKey), stores.b.check(naiveKey)];
-      ctx.emit({ type: 'race.try', round: 0, connection: 'a', answer: naive[0]?.kind ?? '?', text: 'a checks: nobody has the key' });
-      ctx.emit({ type: 'race.try', round: 0, connection: 'b', answer: naive[1]?.kind ?? '?', text: 'b checks before a writes: nobody has the key either' });
-      stores.a.record(naiveKey, { applied_by: 'a' });
-      stores.b.record(naiveKey, { applied_by: 'b' });
-      ctx.note('both believed they were first: both would apply the effect (and b’s record overwrote a’s)');
+        // naive: each step of the order is its own transaction
+        const naiveKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'naive' });
+        ctx.step(`order ${name}, check then record: a and b both want ${shortKey(naiveKey)}`);
+        const told: Partial<Record<Conn, CheckResult>> = {};
+        for (const x of order) {
+          const answer = told[x];
+          if (answer === undefined) {
+            const r = stores[x].check(naiveKey);
+            told[x] = r;
+            tell('naive', x, word(r), `${x} checks: ${r.kind === 'new' ? 'nobody has the key' : 'the key is taken'}`);
+          } else if (answer.kind === 'new') {
+            tell('naive', x, 'record', `${x} records the key, sure it is the first — and applies the effect`);
+            stores[x].record(naiveKey, { applied_by: x });
+          }
+        }
+        naiveNew.push(Object.values(told).filter((r) => r.kind === 'new').length);
+
+        // cas: the read and the write are one transaction; the order says whether the second reader
+        // arrives while the first holds the write lock (its read comes before the first's write)
+        const casKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'cas' });
+        ctx.step(`order ${name}, checkAndRecord: a and b both want ${shortKey(casKey)}`);
+        const first = order[0] as Conn;
+        const second = other(first);
+        const inside = order[1] === second;
+        const answers: CheckResult[] = [];
+        let refused = false;
+        const firstAnswer = stores[first].checkAndRecord(casKey, { claimed_by: first }, {
+          whileLocked: () => {
+            if (!inside) return;
+            try {
+              answers.push(stores[second].checkAndRecord(casKey, { claimed_by: second }));
+            } catch (error) {
+              if (!(error instanceof StoreBusyError)) throw error;
+              refused = true;
+              busy += 1;
+              tell('cas', second, 'busy', `${second} reads while ${first} holds the write lock: SQLITE_BUSY, nothing written — it will try again`);
+            }
+          },
+        });
+        answers.push(firstAnswer);
+        tell('cas', first, word(firstAnswer), `${first} read and wrote its placeholder in one transaction, and committed`);
+        if (!inside || refused) {
+          const r = stores[second].checkAndRecord(casKey, { claimed_by: second });
+          answers.push(r);
+          tell('cas', second, word(r), `${second} ${refused ? 'tries again after the commit' : 'arrives after the commit'}`);
+        }
+        casNew.push(answers.filter((r) => r.kind === 'new').length);
+        casDuplicates.push(answers.filter((r) => r.kind === 'duplicate').length);
+      });
 
       return {
-        rounds: setup.rounds,
-        new_per_round: newPerRound,
-        duplicates_per_round: duplicatesPerRound,
-        busy_refusals: busy,
-        first_to_lock: firstToLock,
-        exactly_one_new_every_round: newPerRound.every((n) => n === 1),
-        naive_check_then_set_new: naive.filter((x) => x.kind === 'new').length,
+        orders: ORDERS.map((o) => o.join(' ')),
+        naive_new_per_order: naiveNew,
+        naive_both_new: naiveNew.filter((k) => k === 2).length,
+        cas_new_per_order: casNew,
+        cas_duplicates_per_order: casDuplicates,
+        cas_both_new: casNew.filter((k) => k === 2).length,
+        cas_busy_refusals: busy,
       };
     } finally {
       for (const db of dbs) db.close();

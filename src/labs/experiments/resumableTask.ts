@@ -1,7 +1,7 @@
 import { CheckpointStore } from '../../durability/checkpoint/CheckpointStore.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { crashAndReopen, openDatabase } from '../../core/storage.js';
-import type { RunContext } from '../context.js';
+import type { LabContext } from '../LabContext.js';
 import type { Experiment } from './types.js';
 
 /**
@@ -31,7 +31,7 @@ export const resumableTaskExperiment: Experiment = {
     checkpoints_saved: 'checkpoints in the manifest at the end',
   },
 
-  run(ctx: RunContext): Record<string, unknown> {
+  run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
     const effects: Record<string, number> = Object.fromEntries(setup.phases.map((p) => [p, 0]));
     let db = openDatabase();

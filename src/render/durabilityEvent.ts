@@ -1,28 +1,31 @@
-import { shortKey } from '../core/key.js';
-import type { PillarTraceEvent } from './types.js';
-
 /**
- * One line of plain English per trace event. Pure: the same event always reads the same. The renderer
- * adds the virtual time and (optionally) colour.
+ * One line of plain English per DurabilityEvent (src/durability/events.ts): what a pillar decided, with
+ * the figures it decided on. Pure — the same event always reads the same — and without time or colour:
+ * the caller puts the event's virtual time in its own column and paints the line by its tone (tone.ts).
+ * The labs' traces use it, and so can the Runner's trace when a pillar acts there (breaker transitions,
+ * backoff waits, DLQ writes): one wording for both.
  */
+import { shortKey } from '../core/key.js';
+import type { DurabilityEvent } from '../durability/events.js';
+import { formatMs, type EventLine } from './tone.js';
 
-export type Tone = 'plain' | 'dim' | 'good' | 'bad' | 'warn' | 'state' | 'step';
-
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(3)} s`;
-}
-
-const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
+export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 const rate = (r: number | null): string => (r === null ? '—' : r.toFixed(2));
 
-export function describeEvent(e: PillarTraceEvent): { tone: Tone; text: string } | undefined {
+export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
   switch (e.type) {
     case 'idempotency.new':
+      if (e.leaseExpired) {
+        return {
+          tone: 'warn',
+          text: `idempotency: ${shortKey(e.key)} is New again — the placeholder from ${formatMs(e.leaseExpired.placeholderAtMs)} outlived its in-progress lease (ended ${formatMs(e.leaseExpired.expiredAtMs)}); this call takes the key over`,
+        };
+      }
       return { tone: 'plain', text: `idempotency: ${shortKey(e.key)} is New — placeholder stored (in progress)` };
     case 'idempotency.duplicate':
       return {
         tone: 'warn',
-        text: `idempotency: ${shortKey(e.key)} is a Duplicate of the one recorded at t=${seconds(e.originalTimestampMs)} (window ends t=${seconds(e.dedupWindowExpiresAtMs)})${e.inProgress ? '; the original is still in progress' : ''}`,
+        text: `idempotency: ${shortKey(e.key)} is a Duplicate of the one recorded at ${formatMs(e.originalTimestampMs)} (window ends at ${formatMs(e.dedupWindowExpiresAtMs)})${e.inProgress ? '; the original is still in progress' : ''}`,
       };
     case 'idempotency.skipped':
       return {
@@ -33,7 +36,7 @@ export function describeEvent(e: PillarTraceEvent): { tone: Tone; text: string }
             : 'WARNING idempotency: disabled — this operation is NOT deduplicated',
       };
     case 'idempotency.recorded':
-      return { tone: 'dim', text: `idempotency: result recorded for ${shortKey(e.key)}; duplicates get it until t=${seconds(e.dedupWindowExpiresAtMs)}` };
+      return { tone: 'dim', text: `idempotency: result recorded for ${shortKey(e.key)}; duplicates get it until ${formatMs(e.dedupWindowExpiresAtMs)}` };
     case 'idempotency.released':
       return { tone: 'dim', text: `idempotency: ${shortKey(e.key)} released${e.removed ? ' (placeholder removed: the next attempt is New)' : ' (nothing to release)'}` };
     case 'idempotency.cleanup':
@@ -65,78 +68,47 @@ export function describeEvent(e: PillarTraceEvent): { tone: Tone; text: string }
     case 'breaker.rejected':
       return {
         tone: 'bad',
-        text: `  ↳ breaker ${e.dependency}: CircuitOpen — ${e.state === 'open' ? 'open' : 'half_open with every probe slot taken'}; refused, never reached ${e.dependency} (next chance in ${seconds(e.retryAfterMs)})`,
+        text: `  ↳ breaker ${e.dependency}: CircuitOpen — ${e.state === 'open' ? 'open' : 'half_open with every probe slot taken'}; refused, never reached ${e.dependency} (next chance in ${e.retryAfterMs} ms)`,
       };
     case 'breaker.probe_admitted':
       return { tone: 'plain', text: `  ↳ breaker ${e.dependency}: probe admitted (${e.inFlight} of ${e.slots} in flight)` };
     case 'breaker.probe_rearmed':
-      return { tone: 'warn', text: `breaker ${e.dependency}: the probe started at t=${seconds(e.startedAtMs)} never reported — its slot is re-armed` };
+      return { tone: 'warn', text: `breaker ${e.dependency}: the probe started at ${formatMs(e.startedAtMs)} never reported — its slot is re-armed` };
     case 'breaker.result':
       return e.state === 'closed'
         ? { tone: 'dim', text: `  ↳ breaker ${e.dependency}: ${e.success ? 'success' : 'failure'} recorded; failure rate ${rate(e.failureRate)} over ${plural(e.windowLength, 'result')}` }
         : { tone: 'dim', text: `  ↳ breaker ${e.dependency}: probe reported ${e.success ? 'success' : 'failure'}` };
     case 'breaker.report_ignored':
-      return { tone: 'warn', text: `breaker ${e.dependency}: report ignored — no probe in flight (${e.state})` };
+      return e.reason === 'ticket_not_in_flight'
+        ? { tone: 'warn', text: `breaker ${e.dependency}: late report (${e.success ? 'success' : 'failure'}) of ticket ${e.ticket ?? '?'} ignored — that call is no longer in flight (re-armed, already reported, or from before the breaker last closed)` }
+        : { tone: 'warn', text: `breaker ${e.dependency}: report ignored — no probe in flight (${e.state})` };
     case 'checkpoint.saved': {
       const c = e.checkpoint;
-      return { tone: 'good', text: `checkpoint: saved ${c.checkpointId} ${c.taskId}/${c.phase} (parent ${c.parentCheckpointId ?? 'none'}; expires t=${seconds(c.expiresAtMs)})` };
+      return { tone: 'good', text: `checkpoint: saved ${c.checkpointId} ${c.taskId}/${c.phase} (parent ${c.parentCheckpointId ?? 'none'}; expires at ${formatMs(c.expiresAtMs)})` };
     }
     case 'checkpoint.restored':
       return { tone: 'good', text: `checkpoint: restored ${e.checkpoint.checkpointId} ${e.checkpoint.taskId}/${e.checkpoint.phase}` };
     case 'checkpoint.evicted':
       return { tone: 'warn', text: `checkpoint: evicted ${e.checkpointId} (over max_checkpoints)` };
+    case 'checkpoint.cleared':
+      return { tone: 'dim', text: `checkpoint: cleared ${plural(e.removed, 'checkpoint')} of task ${e.taskId}${e.agentId === undefined ? '' : ` (agent ${e.agentId})`}` };
     case 'checkpoint.cleanup':
       return { tone: 'dim', text: `checkpoint: cleanup removed ${plural(e.removed, 'expired checkpoint')}` };
     case 'dlq.enqueued': {
       const r = e.record;
+      // A Runner's dead letter keeps the whole state and scenario for its replay; the line shows the intent.
+      const kept = r.originalOperation as { intent?: { action: string; args: Record<string, unknown> } } | null;
+      const what = kept?.intent
+        ? `intent ${kept.intent.action} ${JSON.stringify({ ...kept.intent.args, ...(typeof kept.intent.args.key === 'string' ? { key: shortKey(kept.intent.args.key) } : {}) })}`
+        : `original operation ${JSON.stringify(r.originalOperation)}`;
       return {
         tone: 'warn',
-        text: `DLQ: ${r.dlqId} pending — ${r.agentId} ${r.operationType}, ${plural(r.attempts, 'attempt')} (${plural(r.retryCount, 'retry')}), last error ${r.lastError.code}, expires t=${seconds(r.expiresAtMs)}; original operation ${JSON.stringify(r.originalOperation)}`,
+        text: `DLQ: ${r.dlqId} pending — ${r.agentId} ${r.operationType}, ${plural(r.attempts, 'attempt')} (${plural(r.retryCount, 'retry')}), last error ${r.lastError.code}, expires at ${formatMs(r.expiresAtMs)}; ${what}`,
       };
     }
     case 'dlq.status':
       return { tone: 'state', text: `DLQ: ${e.dlqId} ${e.from} → ${e.to}` };
     case 'dlq.cleanup':
       return { tone: 'dim', text: `DLQ: cleanup removed ${plural(e.removed, 'expired record')}` };
-    case 'scenario.step':
-      return { tone: 'step', text: `▶ ${e.text}` };
-    case 'scenario.note':
-      return { tone: 'dim', text: `note: ${e.text}` };
-    case 'scenario.crash':
-      return { tone: 'bad', text: `CRASH: ${e.text}` };
-    case 'scenario.recovered':
-      return { tone: 'step', text: `RECOVER: ${e.text}` };
-    case 'dependency.call': {
-      const what =
-        e.response === 'ok'
-          ? e.effectApplied
-            ? 'ok — effect applied'
-            : 'ok — already applied under this key: the stored receipt, no new effect'
-          : e.response === 'lost_reply'
-            ? e.effectApplied
-              ? 'effect applied, but the reply is lost'
-              : 'already applied under this key, and the reply is lost'
-            : `${e.response} — nothing applied`;
-      return { tone: e.response === 'ok' ? 'good' : 'bad', text: `${e.dependency} ← ${e.operation} (attempt ${e.attempt}): ${what}` };
-    }
-    case 'breaker.call':
-      return {
-        tone: 'plain',
-        text: `call ${e.n} → ${e.dependency} ${e.answer === 'held' ? '(if admitted, held in flight: it reports later, or never)' : `(scripted answer: ${e.answer})`}`,
-      };
-    case 'layer.outcome':
-      return { tone: e.kind === 'succeeded' ? 'good' : e.kind === 'duplicate' ? 'warn' : 'bad', text: `⇒ [${e.label}] ${e.kind}: ${e.detail}` };
-    case 'phase.run':
-      return { tone: e.effects > 1 ? 'bad' : 'plain', text: `${e.taskId}/${e.phase}: phase work done (${e.effects === 1 ? 'first time' : `time #${e.effects}: done again`})` };
-    case 'race.try':
-      return { tone: e.answer === 'new' ? 'good' : e.answer === 'busy' ? 'bad' : 'warn', text: `${e.round === 0 ? 'naive' : `round ${e.round}`}  ${e.connection}: ${e.answer === 'new' ? 'New' : e.answer === 'duplicate' ? 'Duplicate' : e.answer} — ${e.text}` };
-    case 'herd.summary':
-      return {
-        tone: 'plain',
-        text: `herd ${e.strategy}: the last client (#${e.slowestClient}) is done, after waits of ${e.slowestClientDelaysMs.join(', ')} ms; ${e.totalAttempts} attempts in all, ${plural(e.gaveUp, 'client')} gave up`,
-      };
-    case 'herd.attempt':
-    case 'herd.backoff':
-      return undefined; // thousands of them: the herd section summarises; --json has every one
   }
 }

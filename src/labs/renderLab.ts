@@ -1,0 +1,60 @@
+import { formatValue, pad, padStart, wrap } from '../render/format.js';
+import { renderChecks, titleRule, WIDTH, type RenderOptions } from '../render/renderText.js';
+import type { Style } from '../render/style.js';
+import { formatMs, paint } from '../render/tone.js';
+import { describeLabEvent } from './describeLabEvent.js';
+import { renderHerd } from './renderHerd.js';
+import type { LabRun } from './types.js';
+
+/**
+ * A LabRun as text, in the look of a runner's run (src/render/renderText.ts): the same `━━` title rule,
+ * the explanation, the trace with the virtual time of every event in its column, then the lab's figures,
+ * the checks as every run prints them (✔/✘, expected · actual) and the verdict. Colour comes only from
+ * the Style the CLI chose; with a plain Style the text is byte-identical for the same run.
+ */
+export function renderLabRun(run: LabRun, style: Style, options: RenderOptions = {}): string {
+  const { c } = style;
+  const out: string[] = [titleRule(style, run.id, run.title, options.position)];
+  out.push(c.dim(wrap(run.explain, WIDTH, '  ')));
+  out.push(`  seed ${run.seed} · lab ${run.experiment} · no runner: the lab drives the pillars directly`);
+  out.push('');
+
+  const lines = run.events.flatMap((e) => {
+    const line = describeLabEvent(e);
+    return line ? [{ at: formatMs(e.atMs), ...line }] : [];
+  });
+  const timeWidth = Math.max(8, ...lines.map((l) => l.at.length));
+  out.push(c.dim(`${padStart('t', timeWidth)}  event`));
+  for (const l of lines) out.push(`${padStart(l.at, timeWidth)}  ${paint(style, l.tone, l.text)}`);
+
+  if ('histograms' in run.figures) out.push('', ...renderHerd(run.figures, style));
+
+  out.push('', c.bold('  figures'));
+  // The herd's results and histograms have their own section above.
+  const herd = 'histograms' in run.figures;
+  const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
+  const keyWidth = Math.max(0, ...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) out.push(`    ${pad(k, keyWidth)}  ${v}`);
+
+  out.push(renderChecks(run.checks, style));
+  const failed = run.checks.filter((x) => !x.passed).length;
+  const verdict = run.passed
+    ? `  ${c.green.bold('PASS')} ${run.id}: all ${run.checks.length} checks held`
+    : `  ${c.red.bold('FAIL')} ${run.id}: ${failed} of ${run.checks.length} checks failed`;
+  return `${out.join('\n')}\n${verdict}\n`;
+}
+
+/**
+ * Figures as `path  value` rows, two levels deep: a scalar or a list of scalars on one row, a list of
+ * objects one row per item, a mapping one row per entry (its values as compact JSON).
+ */
+function figureRows(figures: Record<string, unknown>): [string, string][] {
+  const scalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+  const json = (v: unknown): string => JSON.stringify(v) ?? formatValue(v);
+  return Object.entries(figures).flatMap(([name, value]): [string, string][] => {
+    if (scalar(value) || (Array.isArray(value) && value.every(scalar))) return [[name, json(value)]];
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return [[name, json(value)]];
+    return entries.map(([k, v]) => [`${name}.${k}`, json(v)]);
+  });
+}
