@@ -160,7 +160,7 @@ export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDT
     const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title;
     const red = check.passed ? null : (x: string) => c.red(x);
     if (check.kind === 'expectation') {
-      const text: Segments = [[`expected ${formatValue(check.expected)}`.replaceAll(' ', GLUE) + `${GLUE}·`, red], [`actual ${formatValue(check.actual)}`.replaceAll(' ', GLUE), red]];
+      const text: Segments = [[`expected ${formatValue(check.expected)}${GLUE}·`, red], [`actual ${formatValue(check.actual)}`, red]];
       lines.push(...flow(text, { width, indent: `  ${mark} ${pad(name, ID_WIDTH)} `, hang: ' '.repeat(6) }));
       if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
     } else {
