@@ -55,7 +55,7 @@ ol.moments { list-style: none; margin: 0; padding: 0; }
 .label { display: inline-block; border: 2px solid currentColor; border-radius: .3rem; padding: 0 .3rem; font-family: var(--mono); font-size: .85rem; margin-right: .3rem; }
 .calls { font-size: .8rem; color: var(--dim); white-space: nowrap; }
 .write { font-family: var(--mono); font-size: .8rem; }
-.write::before { content: "＋ "; }
+.write::before { content: "+ saved "; font-family: inherit; }
 .certainty { display: inline-block; font-weight: bold; padding: 0 .35rem; margin-right: .3rem; border-radius: .2rem; }
 .certainty.definite { border: 2px solid var(--ink); }
 .certainty.definite::before { content: "■ "; }
@@ -89,7 +89,8 @@ tr.failed td { color: var(--bad); }
 .box .events-log th:nth-child(1) { width: 3rem; } .box .events-log th:nth-child(2) { width: 42%; } .box .events-log th:nth-child(4) { width: 3.6rem; }
 .box .runner-state th { width: 7.5rem; }
 tr.fresh td, .fresh .changed td { background: var(--pick); font-weight: bold; }
-tr.fresh td:last-child::after, .fresh .changed td:last-child::after { content: " ← new here"; font-weight: bold; }
+.new-mark { display: none; }
+tr.fresh .new-mark, .fresh .changed .new-mark { display: inline; }
 .down { color: var(--bad); font-weight: bold; }
 .grade .lanes { grid-template-columns: 5.2rem minmax(0,1fr) minmax(0,1fr); }
 .grade .ref { grid-column: 2; border-right: 3px solid var(--ink); }

@@ -138,11 +138,14 @@ function panel(run: RunResult, timeline: Timeline): string {
   ].join('\n');
 }
 
+/** Said in words as well as in colour: this row was written at the chosen moment. */
+const NEW_MARK = ' <span class="new-mark">← new here</span>';
+
 function logTable(run: RunResult, key: KeyFormat): string {
   // Newest first: the row just written is the one to read, and it stays in view however long the log grows.
   const rows = [...run.log].reverse().map(
     (e) =>
-      `<tr data-seq="${e.seq}"><td class="num">#${e.seq}</td><td>${esc(e.label)}</td><td>${esc(e.state.pending ? `${e.state.pending.name} · attempt ${e.state.attempts}` : '—')}</td><td class="num">${e.state.calls}</td></tr>`,
+      `<tr data-seq="${e.seq}"><td class="num">#${e.seq}</td><td>${esc(e.label)}${NEW_MARK}</td><td>${esc(e.state.pending ? `${e.state.pending.name} · attempt ${e.state.attempts}` : '—')}</td><td class="num">${e.state.calls}</td></tr>`,
   );
   return `<table class="events-log"><thead><tr><th>#</th><th>label</th><th>pending</th><th>calls</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -163,12 +166,12 @@ function dbBox(db: ToolSnapshot, i: number, before: ToolSnapshot | undefined, ke
   const items = db.items.map((row) => {
     const old = before?.items.find((b) => b.item_id === row.item_id);
     const changed = before !== undefined && (old === undefined || old.available !== row.available || old.version !== row.version);
-    return `<tr${changed ? ' class="changed"' : ''}><td>${esc(row.item_id)}</td><td class="num">${row.available}</td><td class="num">v${row.version}</td></tr>`;
+    return `<tr${changed ? ' class="changed"' : ''}><td>${esc(row.item_id)}</td><td class="num">${row.available}</td><td class="num">v${row.version}${NEW_MARK}</td></tr>`;
   });
   const ledger = db.ledger.map((row) => {
     const isNew = before !== undefined && !before.ledger.some((b) => b.key === row.key);
     const receipt = (row.result as { reservation_id?: unknown } | null)?.reservation_id;
-    return `<tr${isNew ? ' class="changed"' : ''} data-key="${esc(row.key)}"><td class="mono" title="${esc(row.key)}">${esc(key(row.key))}</td><td>${esc(row.item_id)}</td><td class="num">${row.qty}</td><td class="mono">${esc(receipt ?? '—')}</td></tr>`;
+    return `<tr${isNew ? ' class="changed"' : ''} data-key="${esc(row.key)}"><td class="mono" title="${esc(row.key)}">${esc(key(row.key))}</td><td>${esc(row.item_id)}</td><td class="num">${row.qty}</td><td class="mono">${esc(receipt ?? '—')}${NEW_MARK}</td></tr>`;
   });
   return [
     `<div data-db-state="${i}"${i === 0 ? '' : ' hidden'}>`,
