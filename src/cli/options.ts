@@ -35,9 +35,9 @@ export const SHARED_OPTIONS = {
   'no-color': { parse: { type: 'boolean' }, help: '--no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)' },
   width: {
     parse: { type: 'string' },
-    help: `--width N         wrap the trace to N columns (default: the terminal's width; ${FIXED_WIDTH} when the output is not a terminal)`,
+    help: `--width N         wrap the trace to N columns (default: the terminal's; ${FIXED_WIDTH} when not a terminal)`,
   },
-  html: { parse: { type: 'string' }, help: '--html DIR        also write each run as a self-contained HTML timeline in DIR, with an index.html' },
+  html: { parse: { type: 'string' }, help: '--html DIR        also write each run as a self-contained HTML page in DIR, with an index' },
 } as const satisfies Record<string, Spec>;
 
 export type SharedOption = keyof typeof SHARED_OPTIONS;

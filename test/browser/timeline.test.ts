@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The HTML timeline in a real browser: Debian's Chromium, headless, driven by playwright-core (its own browser
  * downloads cannot work offline; .ci/run installs the `chromium` package). The pages are written by the CLI

@@ -111,13 +111,13 @@ export function checksHtml(run: RunResult, links = true, heading = `Checks — $
     const where = at.get(check);
     const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">step ${run.trace[where]?.step ?? 0}</a>`;
     const mark = check.passed ? '<span class="pass">✔ held</span>' : '<span class="fail">✘ FAILED</span>';
-    const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td><td>${link}</td></tr>`;
-    return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="4">${esc(check.message)}</td></tr>`;
+    const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
+    return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(check.message)}</td></tr>`;
   });
   return [
     '<section class="checks" aria-label="checks">',
     `<h2>${esc(heading)}</h2>`,
-    '<table><thead><tr><th>verdict</th><th>check</th><th>expected</th><th>actual</th><th>where it broke</th></tr></thead><tbody>',
+    `<table><thead><tr><th>verdict</th><th>check</th><th>expected</th><th>actual</th>${links ? '<th>where it broke</th>' : ''}</tr></thead><tbody>`,
     ...rows,
     '</tbody></table>',
     '</section>',
