@@ -15,7 +15,7 @@ import { runLab } from '../labRun.js';
 import { parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
 import { HtmlOut } from '../htmlOut.js';
 import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
-import { flow } from '../../render/format.js';
+import { flow, GLUE } from '../../render/format.js';
 import { guardRunner } from '../../grade/guardRunner.js';
 import { resolveRunner } from '../../sim/target.js';
 import { judge } from '../../check/RunResult.js';
@@ -91,12 +91,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const keep = values['keep-db'] ? ` · databases kept in ${values['keep-db']}` : '';
     io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${label} runner${keep})`, width));
     const dim = (x: string) => style.c.dim(x);
+    /** A command is never cut across two lines: it is meant to be copied. */
+    const cmd = (text: string) => text.replaceAll(' ', GLUE);
     if (positionals.length === 0 && !values.quiet && values.all !== true) {
       const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
-      io.stdout.write(flow([[`more: the other ${hidden} traces with npx faultlab run --all · one with npx faultlab run ID · each run as a page with --html DIR`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
+      io.stdout.write(flow([[`more: the other ${hidden} traces with ${cmd('npx faultlab run --all')} · one with ${cmd('npx faultlab run ID')} · each run as a page with ${cmd('--html DIR')}`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
     }
     if (positionals.length === 0) {
-      io.stdout.write(flow([['next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the durability pillars) · npm run grade (the exercise)', dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
+      io.stdout.write(flow([[`next: lessons/01-intents-attempts-effects.md · ${cmd('npx faultlab run scenarios/pillars')} (the durability pillars) · ${cmd('npm run grade')} (the exercise)`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
     }
   }
   if (html !== null) {
