@@ -30,10 +30,11 @@ describe('determinism', () => {
     expect([a.state?.status, a.state?.calls, a.db.ledger.length]).toEqual([b.state?.status, b.state?.calls, b.db.ledger.length]);
   });
 
-  it('two separate processes print the same bytes for `faultlab run --no-color`', () => {
-    const once = () => execFileSync(process.execPath, ['bin/faultlab.js', 'run', '--no-color', '--seed', '7'], { encoding: 'utf8' });
+  it('two separate processes print the same bytes for `faultlab run --all --no-color`', () => {
+    const once = () => execFileSync(process.execPath, ['bin/faultlab.js', 'run', '--all', '--no-color', '--seed', '7'], { encoding: 'utf8' });
     const first = once();
     expect(first).toContain('17 passed, 0 failed (seed 7, reference runner)');
+    expect(first.match(/^━━ \d+\/17 /gm)).toHaveLength(17); // every trace, not only the two the demo shows
     expect(once()).toBe(first);
   });
 });

@@ -48,7 +48,7 @@ export interface Captured {
 }
 
 /** Run the CLI in-process, as a script would (stdout not a terminal) unless told otherwise. */
-export async function cli(argv: string[], options: { env?: Record<string, string>; isTTY?: boolean } = {}): Promise<Captured> {
+export async function cli(argv: string[], options: { env?: Record<string, string>; isTTY?: boolean; columns?: number } = {}): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
@@ -56,6 +56,7 @@ export async function cli(argv: string[], options: { env?: Record<string, string
     stderr: { write: (t: string) => (stderr += t) },
     env: options.env ?? {},
     isTTY: options.isTTY ?? false,
+    ...(options.columns !== undefined ? { columns: options.columns } : {}),
     cwd: process.cwd(),
   };
   const code = await main(argv, io);

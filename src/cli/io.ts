@@ -15,11 +15,21 @@ export interface Io {
   env: Record<string, string | undefined>;
   /** Whether stdout is a terminal (colour is only ever on for a terminal). */
   isTTY: boolean;
+  /** The terminal's width in columns, when stdout is one (the only place faultlab reads it). */
+  columns?: number;
   cwd: string;
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: process.stdout.isTTY === true, cwd: process.cwd() };
+  const isTTY = process.stdout.isTTY === true;
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    isTTY,
+    ...(isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+    cwd: process.cwd(),
+  };
 }
 
 /**

@@ -21,7 +21,7 @@ export interface LabResult {
   passed: boolean;
   firstProblem?: string;
   json: unknown;
-  render(style: Style, position: string): string;
+  render(style: Style, position: string, width?: number): string;
 }
 
 export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
@@ -38,7 +38,7 @@ export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
     passed: run.passed,
     ...(failed ? { firstProblem: failed.message } : {}),
     json: { id: run.id, kind: 'lab', experiment: run.experiment, passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map(toViolation) },
-    render: (style, position) => renderLabRun(run, style, { position }),
+    render: (style, position, width) => renderLabRun(run, style, { position, ...(width !== undefined ? { width } : {}) }),
   };
 }
 

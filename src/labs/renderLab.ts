@@ -1,5 +1,5 @@
-import { formatValue, pad, padStart, wrap } from '../render/format.js';
-import { renderChecks, titleRule, WIDTH, type RenderOptions } from '../render/renderText.js';
+import { flow, formatValue, pad, padStart, wrap } from '../render/format.js';
+import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../render/renderText.js';
 import type { Style } from '../render/style.js';
 import { formatMs, paint } from '../render/tone.js';
 import { describeLabEvent } from './describeLabEvent.js';
@@ -14,9 +14,10 @@ import type { LabRun } from './types.js';
  */
 export function renderLabRun(run: LabRun, style: Style, options: RenderOptions = {}): string {
   const { c } = style;
-  const out: string[] = [titleRule(style, run.id, run.title, options.position)];
-  out.push(c.dim(wrap(run.explain, WIDTH, '  ')));
-  out.push(`  seed ${run.seed} · lab ${run.experiment} · no runner: the lab drives the pillars directly`);
+  const width = options.width ?? DEFAULT_WIDTH;
+  const out: string[] = [rule(`${options.position ? `${options.position} ` : ''}${run.id} ━ ${run.title}`, style, width)];
+  out.push(c.dim(wrap(run.explain, width, '  ')));
+  out.push(wrap(`seed ${run.seed} · lab ${run.experiment} · no runner: the lab drives the pillars directly`, width, '  '));
   out.push('');
 
   const lines = run.events.flatMap((e) => {
@@ -25,7 +26,9 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions =
   });
   const timeWidth = Math.max(8, ...lines.map((l) => l.at.length));
   out.push(c.dim(`${padStart('t', timeWidth)}  event`));
-  for (const l of lines) out.push(`${padStart(l.at, timeWidth)}  ${paint(style, l.tone, l.text)}`);
+  for (const l of lines) {
+    out.push(...flow([[l.text, (x: string) => paint(style, l.tone, x)]], { width, indent: `${padStart(l.at, timeWidth)}  `, hang: ' '.repeat(timeWidth + 4) }));
+  }
 
   if ('histograms' in run.figures) out.push('', ...renderHerd(run.figures, style));
 
@@ -34,9 +37,9 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions =
   const herd = 'histograms' in run.figures;
   const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
   const keyWidth = Math.max(0, ...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) out.push(`    ${pad(k, keyWidth)}  ${v}`);
+  for (const [k, v] of rows) out.push(...flow([[v, null]], { width, indent: `    ${pad(k, keyWidth)}  `, hang: ' '.repeat(keyWidth + 8) }));
 
-  out.push(renderChecks(run.checks, style));
+  out.push(renderChecks(run.checks, style, width));
   const failed = run.checks.filter((x) => !x.passed).length;
   const verdict = run.passed
     ? `  ${c.green.bold('PASS')} ${run.id}: all ${run.checks.length} checks held`

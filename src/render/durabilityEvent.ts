@@ -63,7 +63,7 @@ export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
         probe_failed: `a probe failed; refuses calls for ${e.resetTimeoutSeconds} s`,
         forced: 'forced closed by an operator',
       };
-      return { tone: 'state', text: `breaker ${e.dependency}: ${e.from} → ${e.to}  (${why[e.reason]})` };
+      return { tone: 'state', text: `breaker ${e.dependency}: ${e.from} → ${e.to} (${why[e.reason]})` };
     }
     case 'breaker.rejected':
       return {

@@ -1,5 +1,5 @@
 /** Small, pure formatters shared by the renderers: actions, values, database changes. */
-import { shortKey } from '../core/key.js';
+import { CONTENT_HASH_HEX_CHARS, SHORT_KEY_HEX_CHARS, shortKey } from '../core/key.js';
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
@@ -18,16 +18,34 @@ function argRank(name: string): number {
   return i === -1 ? ARG_ORDER.length - 1 : i; // unknown args go just before the key
 }
 
-export function formatArgs(args: Record<string, unknown>): string {
+/** How a key is shown inside an action: `shortKey` unless a renderer has a shorter form for its context. */
+export type KeyFormat = (key: unknown) => string;
+
+export function formatArgs(args: Record<string, unknown>, key: KeyFormat = shortKey): string {
   return Object.entries(args)
     .sort(([a], [b]) => argRank(a) - argRank(b) || a.localeCompare(b))
-    .map(([name, value]) => `${name}=${name === 'key' ? shortKey(value) : formatValue(value)}`)
+    .map(([name, value]) => `${name}=${name === 'key' ? key(value) : formatValue(value)}`)
     .join(' ');
 }
 
-export function formatAction(action: ToolAction | null | undefined): string {
+export function formatAction(action: ToolAction | null | undefined, key: KeyFormat = shortKey): string {
   if (action == null) return '';
-  return `${action.name}(${formatArgs(action.args ?? {})})`;
+  return `${action.name}(${formatArgs(action.args ?? {}, key)})`;
+}
+
+const DERIVED_KEY = new RegExp(`^([^:]+):[^:]+:([0-9a-f]{${CONTENT_HASH_HEX_CHARS}})$`);
+
+/**
+ * A key inside a trace line of task `taskId`: the task's own derived key shrinks to the first hex
+ * characters of its hash (`2872d1b4…`) — the full key is printed once, where it is made, and the header
+ * names the task. Any other key (another client's, one a runner invented, one the policy gave) keeps the
+ * short form that shows its owner, so a stranger key still stands out.
+ */
+export function traceKey(taskId: string): KeyFormat {
+  return (key) => {
+    const m = typeof key === 'string' ? DERIVED_KEY.exec(key) : null;
+    return m !== null && m[1] === taskId ? `${m[2]!.slice(0, SHORT_KEY_HEX_CHARS)}…` : shortKey(key);
+  };
 }
 
 /** What a tool's reply means, in a few words. */
@@ -63,25 +81,144 @@ export function formatDiff(diff: SnapshotDiff): string {
 }
 
 export function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+  const w = displayWidth(text);
+  return w >= width ? text : text + ' '.repeat(width - w);
 }
 
 export function padStart(text: string, width: number): string {
-  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
+  const w = displayWidth(text);
+  return w >= width ? text : ' '.repeat(width - w) + text;
 }
 
 /** Wrap prose to a width, every line prefixed by `indent`. */
 export function wrap(text: string, width: number, indent = ''): string {
+  if (text.trim() === '') return '';
+  return flow([[text, null]], { width, indent }).join('\n');
+}
+
+// ── Display width ─────────────────────────────────────────────────────────────────────────────────────
+// A terminal gives a CJK character (and a few emoji such as ⚡) two columns and a combining mark none, so a
+// line is measured in columns, never in `.length`. The ranges are Unicode's East Asian Wide and Fullwidth
+// blocks (UAX #11) that a teaching trace can meet; anything else is one column.
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+const ZERO_WIDTH: Array<[number, number]> = [
+  [0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f],
+];
+
+const WIDE: Array<[number, number]> = [
+  [0x1100, 0x115f], [0x231a, 0x231b], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3], [0x25fd, 0x25fe],
+  [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1], [0x26aa, 0x26ab],
+  [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3],
+  [0x26f5, 0x26f5], [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728],
+  [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0],
+  [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55], [0x2e80, 0x303e], [0x3041, 0x33ff],
+  [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff],
+  [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x1f680, 0x1f6ff],
+  [0x1f900, 0x1f9ff], [0x20000, 0x2fffd], [0x30000, 0x3fffd],
+];
+
+function inRanges(cp: number, ranges: Array<[number, number]>): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = ranges[mid]!;
+    if (cp < a) hi = mid - 1;
+    else if (cp > b) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Columns one character takes in a terminal. */
+export function charWidth(cp: number): 0 | 1 | 2 {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (cp < 0x300) return 1;
+  if (inRanges(cp, ZERO_WIDTH)) return 0;
+  return inRanges(cp, WIDE) ? 2 : 1;
+}
+
+/** Columns a string takes in a terminal: colour codes take none, CJK characters two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text.replace(ANSI, '')) width += charWidth(ch.codePointAt(0)!);
+  return width;
+}
+
+// ── Flowing text to a width ───────────────────────────────────────────────────────────────────────────
+
+/** A colour for a run of text (chalk's functions fit), or null for plain. */
+export type Paint = ((text: string) => string) | null;
+
+/** Text in runs that keep their own colour; words are never split, so colour codes never are. */
+export type Segments = Array<readonly [string, Paint]>;
+
+export interface FlowOptions {
+  width: number;
+  /** Prefix of the first line (already laid out: columns, colour), and of the lines after it. */
+  indent?: string;
+  hang?: string;
+}
+
+/** A no-break space glues two words into one token (`attempt\u00a02`); it is printed as a plain space. */
+export const GLUE = '\u00a0';
+
+/** Words of CJK text may break between any two characters: they have no spaces to break at. */
+/** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
+const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
+
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  const push = (word: string) => {
+    if (out.length > 0 && NUMBER_TOKEN.test(word)) out[out.length - 1] += GLUE + word;
+    else out.push(word);
+  };
+  for (const word of text.split(/[ \t\r\n]+/)) {
+    if (word === '') continue;
+    if (!/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(word)) push(word);
+    else out.push(...(word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Lay coloured text out in lines of at most `width` columns: the first line after `indent`, the others after
+ * `hang` (default: as many spaces as the indent is wide). A word wider than a whole line stays whole on a
+ * line of its own — an unbreakable token (a key, a path) is the one thing allowed past the width.
+ */
+export function flow(segments: Segments, options: FlowOptions): string[] {
+  const indent = options.indent ?? '';
+  const hang = options.hang ?? ' '.repeat(displayWidth(indent));
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
+  let line = indent;
+  let used = displayWidth(indent);
+  let empty = true;
+  let start = used;
+  for (const [text, paint] of segments) {
+    for (const word of tokens(text)) {
+      const w = displayWidth(word);
+      const cjkJoin = !empty && /^[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60]/.test(word) && /[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60、。，：；！？）」』]$/.test(stripAnsi(line));
+      const gap = empty || cjkJoin ? 0 : 1;
+      if (!empty && used + gap + w > options.width) {
+        lines.push(line);
+        line = hang;
+        used = displayWidth(hang);
+        start = used;
+        empty = true;
+      }
+      const sep = empty || cjkJoin ? '' : ' ';
+      const shown = word.replaceAll(GLUE, ' ');
+      line += sep + (paint ? paint(shown) : shown);
+      used += (empty ? 0 : sep.length) + w;
+      empty = false;
     }
   }
-  if (line !== '') lines.push(indent + line);
-  return lines.join('\n');
+  if (!empty || used > start || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
 }

@@ -2,7 +2,7 @@
 import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../check/RunResult.js';
-import { pad, padStart, shownStock } from './format.js';
+import { displayWidth, flow, pad, padStart, shownStock } from './format.js';
 import type { Style } from './style.js';
 
 export interface SummaryRow {
@@ -36,20 +36,26 @@ export function summaryRow(run: RunResult): SummaryRow {
   };
 }
 
-export function renderSummary(rows: SummaryRow[], style: Style, footer: string): string {
+/**
+ * One line per scenario, columns as wide as their widest value, so the 17 fit 80 columns; a failing row's
+ * first problem is wrapped under it to the width.
+ */
+export function renderSummary(rows: SummaryRow[], style: Style, footer: string, width = 80): string {
   const { c } = style;
-  const idWidth = Math.max(27, ...rows.map((r) => r.id.length + 2));
-  const lines = [c.bold(`  ${padStart('#', 2)}  ${pad('scenario', idWidth)}${pad('status', 17)}${padStart('calls', 5)}${padStart('ledger', 8)}  ${pad('stock', 12)}result`)];
+  const idWidth = Math.max('scenario'.length, ...rows.map((r) => displayWidth(r.id)));
+  const statusWidth = Math.max('status'.length, ...rows.map((r) => displayWidth(r.status)));
+  const stockWidth = Math.max('stock'.length, ...rows.map((r) => displayWidth(r.stock)));
+  const cells = (n: string, id: string, status: string, calls: string, ledger: string, stock: string, result: string) =>
+    `  ${padStart(n, 2)} ${pad(id, idWidth)} ${pad(status, statusWidth)} ${padStart(calls, 5)} ${padStart(ledger, 6)}  ${pad(stock, stockWidth)}  ${result}`;
+  const lines = [c.bold(cells('#', 'scenario', 'status', 'calls', 'ledger', 'stock', 'result').trimEnd())];
   for (const row of rows) {
-    const verdict = row.passed ? c.green('✔ pass') : row.broken ? c.red('✘ broken scenario') : c.red('✘ fail');
-    lines.push(
-      `  ${padStart(row.order !== undefined ? String(row.order) : '', 2)}  ${pad(row.id, idWidth)}${pad(row.status, 17)}${padStart(row.calls, 5)}${padStart(row.ledger, 8)}  ${pad(row.stock, 12)}${verdict}`,
-    );
-    if (!row.passed && row.firstProblem) lines.push(c.red(`      ${row.firstProblem}`));
+    const verdict = row.passed ? c.green('✔ pass') : row.broken ? c.red('✘ broken') : c.red('✘ fail');
+    lines.push(cells(row.order !== undefined ? String(row.order) : '', row.id, row.status, row.calls, row.ledger, row.stock, verdict));
+    if (!row.passed && row.firstProblem) lines.push(...flow([[row.firstProblem, (x: string) => c.red(x)]], { width, indent: '      ' }));
   }
   const passed = rows.filter((r) => r.passed).length;
   const failed = rows.length - passed;
   const tally = `${passed} passed, ${failed} failed`;
-  lines.push('', `  ${failed === 0 ? c.green.bold(tally) : c.red.bold(tally)} ${c.dim(footer)}`);
+  lines.push('', ...flow([[failed === 0 ? c.green.bold(tally) : c.red.bold(tally), null], [footer, (x: string) => c.dim(x)]], { width, indent: '  ', hang: '    ' }));
   return lines.join('\n') + '\n';
 }

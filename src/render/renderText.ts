@@ -1,256 +1,172 @@
 /**
  * The terminal trace: one line per persisted event, and under it what crossed the wire on that step —
  * what the database really did, the fault that fired, what the runner was told (definite or indefinite),
- * the crash and the recovery — then every check with expected vs actual.
+ * the crash and the recovery — then every check with expected vs actual. The words come from narrate.ts;
+ * this file lays them out in columns that fit `width` (the CLI passes the terminal's, or a fixed one when
+ * the output is not a terminal, so the same run prints the same bytes).
  */
-import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import { totalCalls } from '../check/durabilityFigures.js';
+import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { Check } from '../check/types.js';
-import { describeFault, describeFaults } from '../faults/types.js';
-import { shortKey } from '../core/key.js';
-import type { DurabilityEvent } from '../durability/events.js';
-import { describeDurabilityEvent } from './durabilityEvent.js';
-import { paint } from './tone.js';
-import { reserveKey } from '../inventory/keys.js';
-import type { RunnerState } from '../runner/state.js';
+import { describeFaults } from '../faults/types.js';
 import type { RunResult } from '../check/RunResult.js';
-import type { TraceEventOf } from '../sim/events.js';
-import { formatAction, formatDiff, formatReply, formatValue, pad, padStart, shownStock, wrap } from './format.js';
+import { displayWidth, flow, formatValue, GLUE, pad, padStart, shownStock, wrap, type Segments } from './format.js';
+import { narrate, type Line, type Part, type Tone } from './narrate.js';
 import type { Style } from './style.js';
 
-export const WIDTH = 100;
-/** Sub-lines (what happened on the wire) start under the event column. */
-const SUB = ' '.repeat(23);
+/** The width when nobody says: what a terminal of the 1980s had and a projector still shows at a readable size. */
+export const DEFAULT_WIDTH = 80;
 
 export interface RenderOptions {
   /** "5/17": the scenario's place in the batch, for the header. */
   position?: string;
+  /** Columns to fit (default DEFAULT_WIDTH); only a single unbreakable token (a key, a path) may pass it. */
+  width?: number;
 }
 
 export function renderRun(run: RunResult, style: Style, options: RenderOptions = {}): string {
-  return [renderHeader(run, style, options), renderEvents(run, style), renderChecks(run.checks, style), renderVerdict(run, style)].join('\n') + '\n';
+  const width = options.width ?? DEFAULT_WIDTH;
+  return [renderHeader(run, style, options), renderEvents(run, style, width), renderChecks(run.checks, style, width), renderVerdict(run, style, width)].join('\n') + '\n';
+}
+
+/** `━━ title ━━━━` across the width; a title too long for one line goes on under it. */
+export function rule(title: string, style: Style, width: number): string {
+  const head = `━━ ${title} `;
+  if (displayWidth(head) + 3 <= width) return style.c.bold(head + '━'.repeat(width - displayWidth(head)));
+  const lines = flow([[title, null]], { width, indent: '━━ ', hang: '   ' });
+  return lines.map((l) => style.c.bold(l)).join('\n');
+}
+
+/** Parts of a line joined by ` · `, each kept whole when the line wraps. */
+export function dotted(parts: string[]): string {
+  return parts.map((p, i) => p.replaceAll(' ', GLUE) + (i < parts.length - 1 ? `${GLUE}·` : '')).join(' ');
 }
 
 export function renderHeader(run: RunResult, style: Style, options: RenderOptions = {}): string {
   const { c } = style;
+  const width = options.width ?? DEFAULT_WIDTH;
   const s = run.scenario;
-  const lines = [titleRule(style, s.id, s.title, options.position)];
+  const lines = [rule(`${options.position ? `${options.position} ` : ''}${s.id} ━ ${s.title}`, style, width)];
   // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
   const story = run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`;
-  lines.push(c.dim(wrap(story, WIDTH, '  ')));
+  lines.push(c.dim(wrap(story, width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
-  lines.push(`  seed ${run.seed} · ${run.runner} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · stock ${stock}`);
-  lines.push(`  faults: ${describeFaults(s.faults)}`);
+  lines.push(...flow([[dotted([`seed ${run.seed}`, run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, `stock ${stock}`]), null]], { width, indent: '  ' }));
+  lines.push(...flow([[`faults: ${describeFaults(s.faults)}`, null]], { width, indent: '  ', hang: '    ' }));
   lines.push('');
-  lines.push(c.dim(`       t step   #  ${pad('event', 22)}calls  pending action / result`));
   return lines.join('\n');
 }
 
-/** The first line of every run, a runner's or a lab's: `━━ 5/17 id ━ title ━━━…` to the full width. */
-export function titleRule(style: Style, id: string, title: string, position?: string): string {
-  const head = `━━ ${position ? `${position} ` : ''}${id} ━ ${title} `;
-  return style.c.bold(head + '━'.repeat(Math.max(3, WIDTH - head.length)));
-}
-
-export function renderEvents(run: RunResult, style: Style): string {
-  const { c } = style;
-  const lines: string[] = [];
-  let previous: RunnerState | null = null;
-  /** The last thing the database really did for the runner in this step: the truth behind an indefinite error. */
-  let truth: string | null = null;
-  /** The last refusal the runner was told of, to flag an attempt that repeats it. */
-  let refusedBy: string | null = null;
-  /** A replay of a dead letter is under way: its ledger hit on attempt 1 is the point, not a shared key. */
-  let replaying = false;
-  for (const event of run.trace) {
-    switch (event.type) {
-      case 'saved':
-        if (event.label === 'prepared') replaying = false;
-        lines.push(savedLine(event, previous, run, style, refusedBy));
-        if (event.label === 'attempt_started' || event.state.pending === null) refusedBy = null;
-        previous = event.state;
-        truth = null;
-        break;
-      case 'request':
-        if (event.by === 'other') lines.push(SUB + c.magenta(`⇄ other client → ${formatAction(event.action)}`));
-        else if (event.delivery === 2) lines.push(SUB + c.magenta('→ the same request is delivered a second time'));
-        else if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
-          lines.push(SUB + c.red(`→ sent ${formatAction(event.action)} (differs from the saved pending action)`));
-        }
-        break;
-      case 'db': {
-        const who = event.by === 'other' ? 'other client: ' : '';
-        if (event.ledgerHit) {
-          lines.push(SUB + c.cyan(`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`));
-          if (event.by === 'runner' && previous?.attempts === 1 && replaying) {
-            lines.push(SUB + c.green('  the replay finds the receipt of the first delivery: the effect is not applied twice'));
-          } else if (event.by === 'runner' && previous?.attempts === 1) {
-            lines.push(SUB + c.yellow('  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?'));
-          }
-          if (event.by === 'runner') truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
-        } else if (event.committed) {
-          lines.push(SUB + c.cyan(`${who}db: ${formatDiff(event.diff)} · committed`));
-          if (event.by === 'runner') truth = formatDiff(event.diff) === 'no change' ? 'nothing changed' : `committed: ${formatDiff(event.diff)}`;
-        } else {
-          lines.push(SUB + c.cyan(`${who}db: ${formatDiff(event.diff)} · inside the transaction, not committed`));
-          truth = 'nothing committed: the transaction rolls back';
-        }
-        if (event.committed && !event.ledgerHit && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0 && event.tool === 'reserve') {
-          lines.push(SUB + c.red.bold('  ⚠ an effect committed without its receipt'));
-          if (event.by === 'runner') truth = `committed: ${formatDiff(event.diff)}, with no ledger row`;
-        }
-        break;
-      }
-      case 'fault':
-        lines.push(SUB + c.magenta.bold(`⚡ fault ${describeFault(event.fault)}: ${event.note}`));
-        break;
-      case 'reply':
-        lines.push(...replyLines(event, truth, style));
-        if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') refusedBy = event.outcome.error.code ?? 'a ContractError';
-        break;
-      case 'crash':
-        lines.push(SUB + c.red.bold(`✖ CRASH (${event.point}): ${event.message} — both connections closed, uncommitted work lost`));
-        if (truth !== null) lines.push(SUB + c.red(`  in truth: ${truth}; the runner never saw it`));
-        break;
-      case 'recovered': {
-        const st = event.state;
-        const where = event.seq === null ? 'an empty log' : `event #${event.seq}`;
-        const what = st === null ? 'nothing to resume' : st.pending ? `${st.pending.name} pending, attempt ${st.attempts}, calls ${st.calls}` : `nothing pending, calls ${st.calls}`;
-        lines.push(`${padStart(`${event.t}ms`, 8)}${' '.repeat(15)}` + c.green.bold(`↻ recovered: new connections, a new ${run.runner}; state rebuilt from ${where} — ${what}`));
-        previous = st;
-        break;
-      }
-      case 'runner_error':
-        lines.push(SUB + c.red.bold(`✘ the runner threw ${event.errorName}: ${event.message}`));
-        break;
-      case 'pillar':
-        lines.push(...pillarLines(event.event, style).map((line) => SUB + line));
-        break;
-      case 'replay':
-        lines.push(
-          `${padStart(`${event.t}ms`, 8)}${' '.repeat(15)}` +
-            c.green.bold(`↺ replay of ${event.dlqId}, ${event.afterMs} ms later: a fresh ${run.runner}, the same ${event.action.name} with the same key, a fresh call budget`),
-        );
-        previous = null;
-        replaying = true;
-        break;
-      case 'finished':
-        if (!run.state || run.state.status === 'running') lines.push(SUB + c.red(`■ stopped after ${event.steps} steps with status ${event.status}`));
-        break;
+export function renderEvents(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
+  const lines = narrate(run);
+  const cols = columns(lines);
+  const out: string[] = [style.c.dim(headerLine(cols))];
+  for (const line of lines) {
+    if (line.saved) out.push(...savedText(line, cols, style, width));
+    else if (line.t !== undefined) {
+      out.push(...flow(paint(line.parts, style), { width, indent: padStart(`${line.t}ms`, cols.t) + ' '.repeat(cols.sub - cols.t), hang: ' '.repeat(cols.sub + 2) }));
+    } else {
+      const indent = ' '.repeat(cols.sub + (line.depth ?? 0) * 2);
+      out.push(...flow(paint(line.parts, style), { width, indent, hang: indent + '  ' }));
     }
   }
-  return lines.join('\n');
+  return out.join('\n');
 }
 
-/**
- * A durability pillar at the Runner's seams: the pillar's own line (the same wording as the labs'), and for a
- * refusal what it means to the runner. Each attempt's breaker bookkeeping is left out (the transitions say
- * what matters); null for what the Runner's trace need not show.
- */
-function pillarLines(e: DurabilityEvent, style: Style): string[] {
-  if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
-  const line = describeDurabilityEvent(e);
-  const lines = [paint(style, line.tone, line.text.trimStart())];
-  if (e.type === 'breaker.rejected') lines.push(style.c.red('  the runner is told: TransientError circuit_open · definite: nothing was sent — still one call and one attempt'));
-  if (e.type === 'dlq.enqueued') lines.push(style.c.yellow('  written in the same transaction as this event: the run ends, the intent is kept'));
-  return lines;
+/** Column widths of one run's table, from what it holds: a short run is not padded for a long one. */
+interface Columns {
+  t: number;
+  seq: number;
+  label: number;
+  /** Where the lines under a saved event start: under its label. */
+  sub: number;
+  /** Where a saved event's detail starts. */
+  detail: number;
 }
 
-/** Width of the event column; a longer label (a runner's own) is cut with an ellipsis so the columns hold. */
-const LABEL_WIDTH = 22;
+const STEP_WIDTH = 4; // "step"
+const CALLS_WIDTH = 5; // "calls"
+/** A label longer than this (a runner's own) is cut with an ellipsis so the columns hold. */
+const MAX_LABEL_WIDTH = 22;
+/** Below this many columns left for a saved event's detail, it goes on the lines under the event instead. */
+const MIN_DETAIL_WIDTH = 28;
 
-function savedLine(event: TraceEventOf<'saved'>, previous: RunnerState | null, run: RunResult, style: Style, refusedBy: string | null): string {
+function columns(lines: Line[]): Columns {
+  const saved = lines.flatMap((l) => (l.saved ? [l.saved] : []));
+  const times = lines.flatMap((l) => (l.saved ? [l.saved.t] : l.t !== undefined ? [l.t] : []));
+  const t = Math.max(1, ...times.map((x) => `${x}ms`.length));
+  const seq = Math.max(1, ...saved.map((x) => String(x.seq).length));
+  const label = Math.min(MAX_LABEL_WIDTH, Math.max('event'.length, ...saved.map((x) => displayWidth(x.label))));
+  const sub = t + 1 + STEP_WIDTH + 1 + seq + 2;
+  return { t, seq, label, sub, detail: sub + label + 1 + CALLS_WIDTH + 2 };
+}
+
+function headerLine(cols: Columns): string {
+  return `${padStart('t', cols.t)} ${padStart('step', STEP_WIDTH)} ${padStart('#', cols.seq)}  ${pad('event', cols.label)} ${padStart('calls', CALLS_WIDTH)}  pending action / result`;
+}
+
+function savedText(line: Line, cols: Columns, style: Style, width: number): string[] {
+  const s = line.saved!;
+  const shown = displayWidth(s.label) > cols.label ? `${s.label.slice(0, cols.label - 1)}…` : s.label;
+  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), STEP_WIDTH)} ${padStart(String(s.seq), cols.seq)}  ${tone(shown, s.labelTone, style)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), CALLS_WIDTH)}`;
+  if (line.parts.length === 0) return [head];
+  const inline = width - cols.detail >= MIN_DETAIL_WIDTH;
+  if (inline) return flow(paint(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });
+  // Too narrow for a detail column: the detail goes under the event, set in two columns from its lines.
+  return [head, ...flow(paint(line.parts, style), { width, indent: ' '.repeat(cols.sub + 2) })];
+}
+
+function paint(parts: readonly Part[], style: Style): Segments {
+  return parts.map(([text, t]) => [text, t === 'plain' ? null : (x: string) => tone(x, t, style)] as const);
+}
+
+/** What each tone looks like on a terminal. */
+function tone(text: string, t: Tone, style: Style): string {
   const { c } = style;
-  const st = event.state;
-  const shown = event.label.length > LABEL_WIDTH ? `${event.label.slice(0, LABEL_WIDTH - 1)}…` : event.label;
-  const label = colorLabel(shown, st, style);
-  const head = `${padStart(`${event.t}ms`, 8)} ${padStart(String(event.step), 4)} ${padStart(String(event.seq), 3)}  ${label}${' '.repeat(Math.max(1, LABEL_WIDTH - shown.length))}${padStart(String(st.calls), 5)}  `;
-  let detail = '';
-  if (event.label === 'started') detail = `task ${st.task.id}`;
-  else if (event.label.startsWith('replay:')) detail = `${formatAction(st.pending)} pending again · attempt 0, calls 0`;
-  else if (event.label === 'prepared') detail = `${formatAction(st.pending)}${keyNote(st, run, style)}`;
-  else if (event.label === 'attempt_started') {
-    const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
-    const flags = [
-      changed ? '⚠ the key changed since the last save of this action' : '',
-      refusedBy !== null ? `⚠ retried after ContractError ${refusedBy}` : '',
-      st.calls > st.task.max_calls ? `⚠ call ${st.calls} exceeds max_calls ${st.task.max_calls}` : '',
-    ].filter(Boolean);
-    detail = `${formatAction(st.pending)} · attempt ${st.attempts}${flags.map((f) => c.red.bold(`  ${f}`)).join('')}`;
-  } else if (event.label === 'observed') {
-    // The action just observed: the one pending before, or else the observation that changed.
-    const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
-    detail = name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed';
-  } else if (event.label.startsWith('transient:')) {
-    const lostName = previous?.pending?.name ?? 'the action';
-    if (st.pending === null) detail = c.red(`${lostName} dropped — nothing pending${lostName === 'reserve' ? ' (its effect may have happened)' : ''}`);
-    else if (st.status === 'retry_exhausted') {
-      detail = c.yellow(`retry_exhausted after ${st.attempts} attempt(s): ${st.pending.name} stays pending${st.pending.name === 'reserve' ? ' (its effect may have happened)' : ''}`);
-    } else detail = `${st.pending.name} stays pending · attempt ${st.attempts} of ${st.task.max_retries + 1}`;
-  } else if (st.status === 'budget_exhausted') {
-    const next = st.pending ? `the retry of ${st.pending.name}` : 'the next action';
-    detail = `budget_exhausted: ${st.calls} of max_calls ${st.task.max_calls} spent, none left for ${next}`;
-  } else if (st.status !== 'running') detail = st.result?.error ? `${st.status}: ${st.result.error}` : st.status;
-  else detail = st.pending ? `${formatAction(st.pending)} · attempt ${st.attempts}` : '';
-  return head + detail;
-}
-
-/** Where the key on a prepared reserve came from: made from the intent here, or given by the policy. */
-function keyNote(state: RunnerState, run: RunResult, style: Style): string {
-  const action = state.pending;
-  if (action?.name !== 'reserve' || action.args.key === undefined) return '';
-  const step = run.scenario.script[state.decisions - 1];
-  if (step?.kind === 'tool' && step.args.key !== undefined) return style.c.dim('  ← key given by the policy');
-  const derived = reserveKey(state.task.id, action.args as { item: unknown; qty: unknown });
-  return action.args.key === derived ? style.c.dim('  ← key made once, here (task, item, qty)') : style.c.red('  ← a key not derived from the intent');
-}
-
-function colorLabel(label: string, state: RunnerState, style: Style): string {
-  const { c } = style;
-  if (label === 'succeeded') return c.green.bold(label);
-  if (state.status !== 'running' && !label.startsWith('transient:')) return c.red.bold(label);
-  if (label.startsWith('transient:')) return c.yellow(label);
-  if (label === 'observed') return c.green(label);
-  if (label === 'prepared') return c.cyan(label);
-  if (label === 'attempt_started') return c.blue(label);
-  return label;
-}
-
-function replyLines(event: TraceEventOf<'reply'>, truth: string | null, style: Style): string[] {
-  const { c } = style;
-  const who = event.by === 'other' ? 'other client ' : '';
-  if (event.outcome.ok) {
-    const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
-    return [SUB + (event.delivered ? c.green(text) : c.dim(`${text} (this first reply is never delivered)`))];
+  switch (t) {
+    case 'plain':
+      return text;
+    case 'dim':
+      return c.dim(text);
+    case 'ok':
+      return c.green(text);
+    case 'okStrong':
+      return c.green.bold(text);
+    case 'bad':
+      return c.red(text);
+    case 'badStrong':
+      return c.red.bold(text);
+    case 'warn':
+      return c.yellow(text);
+    case 'db':
+      return c.cyan(text);
+    case 'fault':
+      return c.magenta.bold(text);
+    case 'other':
+      return c.magenta(text);
+    case 'prepared':
+      return c.cyan(text);
+    case 'attempt':
+      return c.blue(text);
   }
-  const e = event.outcome.error;
-  const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
-  let meaning: string;
-  if (e.class === 'ContractError') meaning = 'definite: this request was refused and changed nothing — never retried';
-  else if (e.certainty === 'definite') meaning = 'definite: the tool never ran — safe to retry';
-  else meaning = 'INDEFINITE: the effect may have happened — retry only with the same key';
-  const lines = [SUB + c.red(`${who}✘ ${name} · `) + (e.certainty === 'indefinite' ? c.red.bold(meaning) : c.red(meaning)) + (event.delivered ? '' : c.dim(' (never delivered)'))];
-  if (e.certainty === 'indefinite' && truth !== null) lines.push(SUB + c.yellow(`  in truth: ${truth}; the runner cannot know`));
-  if (event.changedData) lines.push(SUB + c.red.bold('  but the refused call CHANGED the data'));
-  if (event.receiptExisted) lines.push(SUB + c.red.bold('  but this very request (same key, same fingerprint) already has a receipt'));
-  return lines;
 }
 
 const ID_WIDTH = 22;
 
-export function renderChecks(checks: Check[], style: Style): string {
+export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
   const lines = ['', c.bold('  checks')];
   for (const check of checks) {
     const mark = check.passed ? c.green('✔') : c.red('✘');
-    const name = pad(check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title, ID_WIDTH);
+    const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title;
+    const red = check.passed ? null : (x: string) => c.red(x);
     if (check.kind === 'expectation') {
-      const text = `expected ${formatValue(check.expected)} · actual ${formatValue(check.actual)}`;
-      lines.push(`  ${mark} ${pad(name, ID_WIDTH)} ${check.passed ? text : c.red(text)}`);
-      if (!check.passed) lines.push(`      ${c.red(check.message)}`);
+      const text: Segments = [[`expected ${formatValue(check.expected)}${GLUE}·`, red], [`actual ${formatValue(check.actual)}`, red]];
+      lines.push(...flow(text, { width, indent: `  ${mark} ${pad(name, ID_WIDTH)} `, hang: ' '.repeat(6) }));
+      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
     } else {
-      lines.push(`  ${mark} ${check.passed ? name : c.red(name)}`);
-      if (!check.passed) lines.push(wrap(check.message, WIDTH, '      ').split('\n').map((l) => c.red(l)).join('\n'));
+      lines.push(...flow([[name, red]], { width, indent: `  ${mark} `, hang: '      ' }));
+      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
     }
   }
   return lines.join('\n');
@@ -262,8 +178,9 @@ export function figures(run: RunResult): string {
   return [run.state?.status ?? 'no state', `calls ${totalCalls(run) ?? '-'}`, `ledger ${run.db.ledger.length}`, ...stock, ...dlq].join(' · ');
 }
 
-export function renderVerdict(run: RunResult, style: Style): string {
+export function renderVerdict(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
   const word = run.passed ? c.green.bold('PASS') : isBrokenScenario(run) ? c.red.bold('BROKEN SCENARIO') : c.red.bold('FAIL');
-  return `  ${word} ${run.scenario.id}: ${figures(run)}${run.crashes > 0 ? ` · ${run.crashes} crash(es) recovered` : ''}\n`;
+  const parts = [...figures(run).split(' · '), ...(run.crashes > 0 ? [`${run.crashes} crash(es) recovered`] : [])];
+  return flow([[`${word}${GLUE}${run.scenario.id}:`, null], [dotted(parts), null]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n';
 }

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
+import { displayWidth } from '../../src/render/format.js';
 import { cli } from '../support.js';
+
+/** The output with every wrapped line joined back: a sentence is found whatever the width cut it into. */
+const unwrapped = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
 
 const ESC = /\x1b\[/;
 const dir = mkdtempSync(join(tmpdir(), 'faultlab-cli-'));
@@ -16,26 +20,73 @@ const variant = (name: string, edit: (text: string) => string) => {
 };
 
 describe('faultlab run', () => {
-  it('prints each trace and a summary of the 17, and exits 0', async () => {
+  it('runs the 17, shows the two traces a class follows and a summary of all, and exits 0', async () => {
     const out = await cli(['run']);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('━━ 5/17 lost_reply ━ The reply is lost after the commit');
-    expect(out.stdout).toContain('ledger hit: same key, same fingerprint → original receipt');
-    expect(out.stdout).toContain('TransientError lost_reply · INDEFINITE: the effect may have happened — retry only with the same key');
-    expect(out.stdout).toContain('↻ recovered: new connections, a new ReferenceRunner; state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
+    expect(out.stdout).toContain('━━ 7/17 crash_after_commit ━ Crash after the commit: recover from the log');
+    expect(out.stdout).not.toContain('━━ 1/17 happy_path');
+    const text = unwrapped(out.stdout);
+    expect(text).toContain('ledger hit: same key, same fingerprint → original receipt res_3192e4, no change');
+    expect(text).toContain('TransientError lost_reply · INDEFINITE: the effect may have happened — retry only with the same key');
+    expect(text).toContain('↻ recovered: new connections, a new ReferenceRunner; state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
     expect(out.stdout).toMatch(/ {2}✔ status {17}expected succeeded · actual succeeded/);
-    expect(out.stdout.trimEnd().split('\n').slice(-2)).toEqual([
-      '  17 passed, 0 failed (seed 42, reference runner)',
-      '  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/labs (the durability labs) · npm run grade (the exercise)',
-    ]);
+    expect(out.stdout).toMatch(/ {3}1 happy_path {16}succeeded {12}4 {6}1 {2}camera 2 {2}✔ pass/);
+    expect(text).toContain('17 passed, 0 failed (seed 42, reference runner)');
+    expect(text).toContain('more: the other 15 traces with npx faultlab run --all · one with npx faultlab run ID · each run as a page with --html DIR');
+    expect(text.endsWith('next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/pillars (the pillars in the Runner) · npm run grade (the exercise)')).toBe(true);
   });
 
-  it('runs one scenario by file or by id, with --quiet showing the summary only', async () => {
-    const byFile = await cli(['run', 'scenarios/lost_reply.yaml', '--quiet']);
-    const byId = await cli(['run', 'lost_reply', '--quiet']);
-    expect(byFile.stdout).toBe(byId.stdout);
-    expect(byFile.stdout).not.toContain('attempt_started');
-    expect(byFile.stdout).toMatch(/5 {2}lost_reply {17}succeeded {12}5 {7}1 {2}camera 2 {4}✔ pass/);
+  it('shows every trace with --all, and every scenario named', async () => {
+    const all = await cli(['run', '--all']);
+    expect(all.stdout.match(/^━━ \d+\/17 /gm)).toHaveLength(17);
+    expect(all.stdout).not.toContain('more: the other');
+    const named = await cli(['run', 'happy_path', 'read_only']);
+    expect(named.stdout.match(/^━━ \d\/2 /gm)).toEqual(['━━ 1/2 ', '━━ 2/2 ']);
+  });
+
+  it('fits the width: --width 80 prints no line wider than 80 columns but a single unbreakable token', async () => {
+    const out = await cli(['run', '--all', '--width', '80', '--no-color']);
+    const over = out.stdout.split('\n').filter((line) => displayWidth(line) > 80);
+    expect(over.filter((line) => line.trim().split(' ').length > 1)).toEqual([]);
+    // The one kind of token allowed past 80: a full key, printed once where it is made — the longest task id's.
+    expect(over.map((line) => line.trim())).toEqual(['retry_after_version_moved:reserve:2872d1b41daae32b0ce88be6d8774feb']);
+    expect(out.stdout).toContain('← key made once, here (task, item, qty):\n');
+    expect(out.stdout).toMatch(/^ {17}lost_reply:reserve:2872d1b41daae32b0ce88be6d8774feb$/m);
+    // Every later line shortens the key to its hash's first 8 hex characters.
+    expect(out.stdout).toContain('key=2872d1b4…');
+    const quiet = await cli(['run', '--quiet']);
+    expect(Math.max(...quiet.stdout.split('\n').map(displayWidth))).toBeLessThanOrEqual(80);
+  });
+
+  it('takes the terminal\'s width when there is one, a fixed 80 when not, and --width over both', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map(displayWidth));
+    const piped = await cli(['run', 'lost_reply', '--no-color']);
+    const wide = await cli(['run', 'lost_reply', '--no-color'], { isTTY: true, columns: 160 });
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
+    expect(widest(wide.stdout)).toBeGreaterThan(100);
+    expect(widest(wide.stdout)).toBeLessThanOrEqual(160);
+    expect((await cli(['run', 'lost_reply', '--no-color', '--width', '100'], { isTTY: true, columns: 160 })).stdout).toBe(
+      (await cli(['run', 'lost_reply', '--no-color', '--width', '100'])).stdout,
+    );
+    const bad = await cli(['run', '--width', '12']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--width must be an integer from 40 to 1000, got "12"');
+  });
+
+  it('writes each run as a self-contained page with --html, the same bytes every time', async () => {
+    const pages = join(dir, 'pages');
+    const out = await cli(['run', 'lost_reply', 'crash_after_commit', '--quiet', '--html', pages]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(`pages: ${join(pages, 'index.html')}`);
+    const page = readFileSync(join(pages, 'lost_reply.html'), 'utf8');
+    expect(page).not.toMatch(/https?:\/\//);
+    expect(page).toContain('INDEFINITE');
+    const index = readFileSync(join(pages, 'index.html'), 'utf8');
+    expect(index).toContain('href="lost_reply.html"');
+    expect(index).toContain('href="crash_after_commit.html"');
+    await cli(['run', 'lost_reply', '--quiet', '--html', join(dir, 'again')]);
+    expect(readFileSync(join(dir, 'again', 'lost_reply.html'), 'utf8')).toBe(page);
   });
 
   it('prints one JSON document and nothing else with --json', async () => {
@@ -71,8 +122,8 @@ describe('faultlab run', () => {
     const out = await cli(['run', broken]);
     expect(out.code).toBe(1);
     expect(out.stdout).toContain('BROKEN SCENARIO lost_reply');
-    expect(out.stdout).toContain('broken scenario: lost_reply at reserve attempt 7 never fired — the run never reached that point, so it tested nothing there');
-    expect(out.stdout).toContain('✘ broken scenario');
+    expect(unwrapped(out.stdout)).toContain('broken scenario: lost_reply at reserve attempt 7 never fired — the run never reached that point, so it tested nothing there');
+    expect(out.stdout).toMatch(/^ +5 lost_reply .* ✘ broken$/m);
   });
 
   it('reports a learner runner that throws as that scenario failing, with the step', async () => {
@@ -109,7 +160,7 @@ describe('faultlab run', () => {
     const out = await cli(['run', 'lost_reply', '--quiet', '--keep-db', keep]);
     expect(out.code).toBe(0);
     expect(existsSync(join(keep, 'tool.db')) && existsSync(join(keep, 'events.db'))).toBe(true);
-    expect(out.stdout).toContain(`databases kept in ${keep}`);
+    expect(unwrapped(out.stdout)).toContain(`databases kept in ${keep}`);
   });
 });
 
@@ -151,7 +202,7 @@ describe('the faultlab bin', () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('faultlab run [SCENARIO…] [options]');
     const piped = spawnSync('bash', ['-c', 'node bin/faultlab.js run --no-color | head -1'], { encoding: 'utf8' });
-    expect(piped.stdout).toMatch(/^━━ 1\/17 happy_path/);
+    expect(piped.stdout).toMatch(/^━━ 5\/17 lost_reply/);
     expect(piped.stderr).toBe('');
   });
 });
@@ -161,13 +212,13 @@ describe('labs', () => {
     const out = await cli(['run', 'scenarios/labs', '--quiet']);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/14 passed, 0 failed \(seed 42, labs: no runner\)/);
-    expect(out.stdout).toMatch(/\n {6}thundering_herd +lab +- +- +✔ pass\n/);
+    expect(out.stdout).toMatch(/\n {5}thundering_herd +lab +- +- +✔ pass\n/);
     const json = JSON.parse((await cli(['run', 'breaker_exact_threshold', '--json'])).stdout);
     expect(json).toMatchObject({ runner: null, passed: 1, failed: 0 });
     expect(json.scenarios[0]).toMatchObject({ id: 'breaker_exact_threshold', kind: 'lab', experiment: 'breaker', passed: true, violations: [] });
-    const trace = (await cli(['run', 'breaker_trips_and_recovers'])).stdout;
+    const trace = (await cli(['run', 'breaker_trips_and_recovers', '--width', '200'])).stdout;
     expect(trace).toContain('━━ 1/1 breaker_trips_and_recovers ━ Circuit breaker: the route floods, closes, is scouted, and reopens');
-    expect(trace).toContain('   900ms  breaker memory_service: closed → open  (failure rate 0.60 over 10 results; refuses calls for 30 s)');
+    expect(trace).toContain('   900ms  breaker memory_service: closed → open (failure rate 0.60 over 10 results; refuses calls for 30 s)');
     expect(trace).toContain('  ✔ final_state            expected closed · actual closed');
   });
 

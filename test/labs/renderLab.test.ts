@@ -12,7 +12,7 @@ describe('a lab looks like a run', () => {
   const lines = text.split('\n');
 
   it('opens with the same title rule, then the explanation and what ran it', () => {
-    expect(lines[0]).toBe(`━━ breaker_exact_threshold ━ Circuit breaker: a failure rate exactly at the threshold stays closed ${'━'.repeat(3)}`);
+    expect(lines[0]).toMatch(/^━━ breaker_exact_threshold ━ Circuit breaker: a failure rate exactly at the threshold stays closed ━{3,}$/);
     expect(text).toContain('  seed 42 · lab breaker · no runner: the lab drives the pillars directly');
   });
 
@@ -20,7 +20,7 @@ describe('a lab looks like a run', () => {
     const trace = lines.slice(lines.indexOf('       t  event') + 1, lines.indexOf('  figures') - 1);
     expect(trace.length).toBeGreaterThan(20);
     for (const line of trace) expect(line).toMatch(/^ *\d+ms {2}/);
-    expect(trace).toContain('  1000ms  breaker memory_service: closed → open  (failure rate 0.55 over 11 results; refuses calls for 30 s)');
+    expect(trace).toContain('  1000ms  breaker memory_service: closed → open (failure rate 0.55 over 11 results; refuses calls for 30 s)');
   });
 
   it('prints its checks as every run does (✔ title, expected · actual) and ends with the verdict', () => {
@@ -39,12 +39,12 @@ describe('a lab looks like a run', () => {
 describe('the trace shows every transition, every backoff delay, every DLQ record', () => {
   it('prints one line per breaker transition, in order', () => {
     const lines = plain(run('breaker_trips_and_recovers')).split('\n');
-    expect(lines.filter((l) => /memory_service: (closed|open|half_open) → /.test(l)).map((l) => l.replace(/^.*memory_service: /, '').split('  ')[0])).toEqual([
+    expect(lines.filter((l) => /memory_service: (closed|open|half_open) → /.test(l)).map((l) => l.replace(/^.*memory_service: /, '').split(' (')[0])).toEqual([
       'closed → open',
       'open → half_open',
       'half_open → closed',
     ]);
-    expect(lines).toContain('   900ms  breaker memory_service: closed → open  (failure rate 0.60 over 10 results; refuses calls for 30 s)');
+    expect(lines).toContain('   900ms  breaker memory_service: closed → open (failure rate 0.60 over 10 results; refuses calls for 30 s)');
   });
 
   it('prints every backoff delay with its time', () => {

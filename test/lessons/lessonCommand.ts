@@ -145,28 +145,44 @@ export function runFaultlab(argv: string[]): Promise<Outcome> {
   return outcome;
 }
 
+const CJK = '[\\u2e80-\\u9fff\\uac00-\\ud7a3\\uf900-\\ufaff\\uff00-\\uff60]';
+const CJK_BREAK = new RegExp(`(${CJK}) (?=${CJK})`, 'g');
+
+/**
+ * Text as a sentence, whatever width it was wrapped to: every run of white space (a line break and the
+ * indent under it, the padding of a column) is one space, and a break between two CJK characters — which
+ * have no spaces to break at — is none. The trace wraps to the reader's terminal, so a lesson's claim or
+ * excerpt is held to what the program says, not to where one width happened to cut it.
+ */
+export function unwrapped(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(CJK_BREAK, '$1').trim();
+}
+
 /** Every claim that does not hold, as a sentence naming the claim, what was expected and what came out. */
 export function failedClaims(claims: readonly Claim[], outcome: Outcome): string[] {
   const problems: string[] = [];
+  const said = unwrapped(outcome.output);
   for (const claim of claims) {
     if (claim.kind === 'exit' && outcome.exit !== claim.code) {
       problems.push(`line ${claim.line}: expected exit ${claim.code}, got ${outcome.exit}`);
-    } else if (claim.kind === 'output' && !outcome.output.includes(claim.text)) {
+    } else if (claim.kind === 'output' && !said.includes(unwrapped(claim.text))) {
       problems.push(`line ${claim.line}: the output does not contain ${JSON.stringify(claim.text)}${nearest(claim.text, outcome.output)}`);
-    } else if (claim.kind === 'no-output' && outcome.output.includes(claim.text)) {
+    } else if (claim.kind === 'no-output' && said.includes(unwrapped(claim.text))) {
       problems.push(`line ${claim.line}: the output contains ${JSON.stringify(claim.text)}, which the lesson says it does not`);
     }
   }
   return problems;
 }
 
-/** Lines of `haystack` (trimmed) must appear in it in this order. Returns the first that does not. */
+/** Lines of an excerpt must appear in `haystack` in this order (both unwrapped). Returns the first that does not. */
 export function missingInOrder(lines: ReadonlyArray<{ text: string; line: number }>, haystack: string): { text: string; line: number } | null {
+  const text = unwrapped(haystack);
   let from = 0;
   for (const wanted of lines) {
-    const at = haystack.indexOf(wanted.text, from);
+    const needle = unwrapped(wanted.text);
+    const at = text.indexOf(needle, from);
     if (at === -1) return wanted;
-    from = at + wanted.text.length;
+    from = at + needle.length;
   }
   return null;
 }

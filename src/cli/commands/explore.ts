@@ -18,6 +18,9 @@ import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
 import { LEARNER_FILE } from '../../runner/load.js';
 import { resolveRunner } from '../../sim/target.js';
+import type { RunResult } from '../../check/RunResult.js';
+import { renderRunHtml } from '../../render/html/index.js';
+import { HtmlOut } from '../htmlOut.js';
 
 export const EXPLORE_HELP = `faultlab explore [SCENARIO…] [options]
   Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows
@@ -29,14 +32,14 @@ ${sharedHelp('seed')}
     --mutants         run every mutant (broken runner or store) over the scenarios and the exploration
     --out DIR         where replay files go (default: faultlab-explore/ in the current folder)
     --workers N       worker threads (default: one per core)
-${sharedHelp('json', 'no-color', 'storage')}`;
+${sharedHelp('json', 'no-color', 'storage', 'html')}`;
 
 export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      ...sharedParse('runner', 'seed', 'json', 'no-color', 'storage'),
+      ...sharedParse('runner', 'seed', 'json', 'no-color', 'storage', 'html'),
       depth: { type: 'string' },
       mutants: { type: 'boolean' },
       out: { type: 'string' },
@@ -68,6 +71,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     });
     bar?.done();
     io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
+    writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
     return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
 
@@ -84,7 +88,16 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   });
   const header = { runner: resolved.label, workers, seconds: seconds() };
   io.stdout.write(values.json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
+  writePages(values.html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, values.json === true);
   return replayed.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** `--html DIR`: each violation's minimal run as a timeline page, and an index (said on stderr with --json). */
+function writePages(dir: string | undefined, runs: Array<{ name: string; run: RunResult }>, io: Io, json: boolean): void {
+  if (dir === undefined) return;
+  const out = new HtmlOut(dir, io.cwd);
+  for (const { name, run } of runs) out.add(name, renderRunHtml(run), { id: name, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
+  (json ? io.stderr : io.stdout).write(`  pages: ${out.finish('faultlab explore', `${runs.length} violation(s), each as its minimal run`, io.cwd)}\n`);
 }
 
 function replayPath(file: string, cwd: string): string {

@@ -19,6 +19,8 @@ import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { LEARNER_FILE } from '../../runner/load.js';
+import { writeGradePages } from '../gradePages.js';
+import { HtmlOut } from '../htmlOut.js';
 
 export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
   Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
@@ -30,7 +32,7 @@ export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
     --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
 ${sharedHelp('seed')}
     --timeout MS      stop a scenario whose run takes longer (default ${DEFAULT_TIMEOUT_MS})
-${sharedHelp('no-color')}`;
+${sharedHelp('no-color', 'html')}`;
 
 function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -48,7 +50,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
       json: { type: 'string' },
       junit: { type: 'string' },
       hint: { type: 'string' },
-      ...sharedParse('seed', 'no-color'),
+      ...sharedParse('seed', 'no-color', 'html'),
       timeout: { type: 'string' },
     },
   });
@@ -105,6 +107,11 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   if (values.junit !== undefined) {
     writeFileSync(resolve(io.cwd, values.junit), toJUnit(submissions, seed));
     wrote.push(`${values.junit} (JUnit XML)`);
+  }
+  if (values.html !== undefined) {
+    const out = new HtmlOut(values.html, io.cwd);
+    for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
+    wrote.push(`${out.finish('faultlab grade', `seed ${seed}`, io.cwd)} (the reference beside each run)`);
   }
   if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(' and ')}\n`));
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;

@@ -11,16 +11,29 @@ import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderS
 import { renderRun } from '../../render/renderText.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
-import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
+import { HtmlOut } from '../htmlOut.js';
+import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
+import { flow, GLUE } from '../../render/format.js';
 import { guardRunner } from '../../grade/guardRunner.js';
 import { resolveRunner } from '../../sim/target.js';
 import { judge } from '../../check/RunResult.js';
 
+/**
+ * With no scenario named, `run` is the classroom demo: all 17 are run and summed up, but only these two
+ * traces are shown in full — the chapter's moment (the tool committed, the reply was lost, the runner cannot
+ * know) and its recovery twin. A class can follow two traces; 17 (800 lines) scroll past. `--all` shows every one.
+ */
+export const SHOWN_BY_DEFAULT = ['lost_reply', 'crash_after_commit'];
+
 export const RUN_HELP = `faultlab run [SCENARIO…] [options]
-  Run scenarios (files, folders or ids; default: the 17 in scenarios/) and show each trace.
+  Run scenarios (files, folders or ids) and show each trace. With none named: the 17 in scenarios/,
+  the traces of ${SHOWN_BY_DEFAULT.join(' and ')} and the summary of all.
+    --all             show every trace (with no scenario named: all 17)
 ${sharedHelp('seed', 'runner')}
     --quiet           the summary only
-${sharedHelp('json', 'no-color', 'storage')}
+${sharedHelp('json', 'no-color', 'width', 'html', 'storage')}
     --keep-db DIR     keep the SQLite files in DIR to inspect them (one scenario; implies --storage file)`;
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
@@ -28,13 +41,18 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage'),
+      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage', 'width', 'html'),
       quiet: { type: 'boolean', short: 'q' },
+      all: { type: 'boolean' },
       'keep-db': { type: 'string' },
     },
   });
   const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
+  const width = parseWidth(values.width, io);
+  const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd) : null;
+  // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
+  const shown = (id: string) => !values.quiet && (values.all === true || positionals.length > 0 || SHOWN_BY_DEFAULT.includes(id));
   // Kept databases are files: --keep-db without --storage means --storage file.
   const storage = values['keep-db'] !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
   const loaded = loadAll(positionals, { cwd: io.cwd });
@@ -62,12 +80,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       runs.push(run);
       rows.push(summaryRow(run));
       if (values.json) json.push(runToJson(run));
-      else if (!values.quiet) io.stdout.write(renderRun(run, style, { position }) + '\n');
+      else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { position, width }) + '\n');
+      html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
     } else {
       const result = runLabScenario(one, seed);
       rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
       if (values.json) json.push(result.json);
-      else if (!values.quiet) io.stdout.write(result.render(style, position) + '\n');
+      else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
+      html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: 'a durability pillar lab (its text trace)', status: 'lab', passed: result.passed });
     }
   });
 
@@ -80,10 +100,23 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   } else {
     const keep = values['keep-db'] ? ` · databases kept in ${values['keep-db']}` : '';
     const who = !anyRunner ? 'labs: no runner' : runs.length < rows.length ? `${label} runner; labs: no runner` : `${label} runner`;
-    io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keep})`));
-    if (positionals.length === 0) {
-      io.stdout.write(style.c.dim('  next: lessons/01-intents-attempts-effects.md · npx faultlab run scenarios/labs (the durability labs) · npm run grade (the exercise)') + '\n');
+    io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keep})`, width));
+    const dim = (x: string) => style.c.dim(x);
+    /** A command is never cut across two lines: it is meant to be copied. */
+    const cmd = (text: string) => text.replaceAll(' ', GLUE);
+    if (positionals.length === 0 && !values.quiet && values.all !== true) {
+      const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
+      io.stdout.write(flow([[`more: the other ${hidden} traces with ${cmd('npx faultlab run --all')} · one with ${cmd('npx faultlab run ID')} · each run as a page with ${cmd('--html DIR')}`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
     }
+    if (positionals.length === 0) {
+      io.stdout.write(
+        flow([[`next: lessons/01-intents-attempts-effects.md · ${cmd('npx faultlab run scenarios/pillars')} (the pillars in the Runner) · ${cmd('npm run grade')} (the exercise)`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n',
+      );
+    }
+  }
+  if (html !== null) {
+    const index = html.finish(`faultlab run — ${rows.length} run(s)`, `seed ${seed} · ${anyRunner ? `${label} runner` : 'labs: no runner'}`, io.cwd);
+    (values.json ? io.stderr : io.stdout).write(`  pages: ${index}\n`);
   }
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }

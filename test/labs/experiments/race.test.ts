@@ -37,8 +37,8 @@ describe('check, then record: two transactions', () => {
   });
 
   it('shows both applying the effect in the trace', () => {
-    expect(TEXT).toContain('    10ms  naive [a b a b]  b: New — b checks: nobody has the key');
-    expect(TEXT).toContain('    10ms  naive [a b a b]  b: b records the key, sure it is the first — and applies the effect');
+    expect(TEXT).toContain('    10ms  naive [a b a b] b: New — b checks: nobody has the key');
+    expect(TEXT).toContain('    10ms  naive [a b a b] b: b records the key, sure it is the first — and applies the effect');
   });
 });
 

@@ -1,0 +1,66 @@
+/**
+ * A graded scenario as a page: the reference run and the learner's run side by side, step by step, up to
+ * the first step where they part (marked, with the grader's words), the rest of the learner's run folded
+ * under it, and the learner's checks. Steps are the harness's: taking a step more for the same events is no
+ * mistake, so the rows pair the two runs by step, not by event.
+ */
+import type { RunResult } from '../../check/RunResult.js';
+import { figures } from '../renderText.js';
+import { esc } from './escape.js';
+import { laneHtml, type LaneHtml } from './lanes.js';
+import { checksHtml, verdictWord } from './runPage.js';
+import { page } from './page.js';
+
+/** Where the two runs first differ (the grader's Divergence has this shape): the learner's step, its event number, the words. */
+export interface DivergencePoint {
+  step: number;
+  seq?: number;
+  text: string;
+}
+
+function byStep(run: RunResult): Map<number, string[]> {
+  const lanes = laneHtml(run);
+  const steps = new Map<number, string[]>();
+  run.trace.forEach((event, i) => {
+    const l: LaneHtml = lanes[i]!;
+    const html = [...l.runner, ...l.wire, ...l.tool, ...l.db];
+    if (html.length === 0) return;
+    steps.set(event.step, [...(steps.get(event.step) ?? []), `<div class="${event.type === 'crash' ? 'cut' : 'ev'}">${html.join('')}</div>`]);
+  });
+  return steps;
+}
+
+export function renderGradeHtml(reference: RunResult, learner: RunResult, divergence: DivergencePoint | null): string {
+  const s = learner.scenario;
+  const ref = byStep(reference);
+  const mine = byStep(learner);
+  const last = Math.max(0, ...ref.keys(), ...mine.keys());
+  const cut = divergence?.step ?? last;
+  const row = (step: number, moment: boolean) => {
+    const marker = divergence !== null && step === divergence.step ? `<div class="diverge">${esc(divergence.text)}</div>` : '';
+    const attrs = moment ? ` id="s${step}" data-moment data-when="step ${step}"` : '';
+    return `<li class="moment lanes${moment ? '' : ' after'}"${attrs}><div class="t">step ${step}</div><div class="ref">${(ref.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div><div class="mine">${marker}${(mine.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div></li>`;
+  };
+  const before = Array.from({ length: Math.min(cut, last) + 1 }, (_, step) => row(step, true));
+  const after = Array.from({ length: Math.max(0, last - cut) }, (_, k) => row(cut + 1 + k, false));
+  const body = [
+    '<header class="top">',
+    `<h1><code>${esc(s.id)}</code> — ${esc(s.title)}</h1>`,
+    `<p class="meta">seed ${learner.seed} · the reference (${esc(reference.runner)}) beside yours (${esc(learner.runner)})</p>`,
+    `<p class="verdict ${learner.passed ? 'pass' : 'fail'}">yours: ${verdictWord(learner)} · ${esc(figures(learner))} — the reference: ${esc(figures(reference))}</p>`,
+    divergence === null
+      ? '<p class="verdict pass">your run follows the reference step by step to the end</p>'
+      : `<p class="diverge">${esc(divergence.text)}</p>`,
+    `<p class="help">Step with <kbd>←</kbd> <kbd>→</kbd> through the steps both runs share, up to the first divergence (step <span data-position>1</span>).</p>`,
+    '</header>',
+    '<main class="run grade-main">',
+    '<div class="lanes lane-head" role="presentation"><div>step</div><div class="ref">the reference run</div><div class="mine">your run</div></div>',
+    '<ol class="moments">',
+    ...before,
+    '</ol>',
+    after.length > 0 ? `<details><summary>the rest of your run (${after.length} step(s) after the divergence)</summary><ol class="moments">${after.join('\n')}</ol></details>` : '',
+    checksHtml(learner, false, `Your run's checks — ${verdictWord(learner)}`),
+    '</main>',
+  ].join('\n');
+  return page(`${s.id} graded — faultlab`, body, { bodyClass: 'grade' });
+}

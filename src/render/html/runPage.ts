@@ -1,0 +1,182 @@
+/**
+ * One run as a page: the timeline (virtual time down the left; lanes for the runner's event store, the runner,
+ * the wire, the tool and the tool's database), the checks with expected and actual, and a panel that shows
+ * the rows of both databases as they were at the chosen moment. A pure function of the judged run: the same
+ * scenario and seed give the same bytes.
+ */
+import type { RunResult } from '../../check/RunResult.js';
+import { isBrokenScenario } from '../../check/scenarioIntegrity.js';
+import type { Check } from '../../check/types.js';
+import { describeFaults } from '../../faults/types.js';
+import type { ToolSnapshot } from '../../inventory/snapshot.js';
+import type { RunnerState } from '../../runner/state.js';
+import type { TraceEvent } from '../../sim/events.js';
+import { formatAction, formatValue, traceKey, type KeyFormat } from '../format.js';
+import { figures } from '../renderText.js';
+import { esc } from './escape.js';
+import { laneHtml, LANES, type LaneHtml } from './lanes.js';
+import { locateChecks } from './locateChecks.js';
+import { timelineOf, type Moment, type Timeline } from './moments.js';
+import { page } from './page.js';
+
+const LANE_TITLES: Record<(typeof LANES)[number], [string, string]> = {
+  events: ['events.db', "the runner's log"],
+  runner: ['runner', 'what it saved and knows'],
+  wire: ['wire', 'request → · ← reply'],
+  tool: ['tool', 'the inventory service'],
+  db: ['tool.db', 'stock and ledger'],
+};
+
+export function renderRunHtml(run: RunResult): string {
+  const s = run.scenario;
+  const body = [
+    header(run),
+    '<main class="run">',
+    timelineHtml(run),
+    checksHtml(run),
+    '</main>',
+    panel(run, timelineOf(run)),
+  ].join('\n');
+  return page(`${s.id} — faultlab`, body);
+}
+
+export function verdictWord(run: RunResult): string {
+  return run.passed ? 'PASS' : isBrokenScenario(run) ? 'BROKEN SCENARIO' : 'FAIL';
+}
+
+function header(run: RunResult): string {
+  const s = run.scenario;
+  const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
+  return [
+    '<header class="top">',
+    `<h1><code>${esc(s.id)}</code> — ${esc(s.title)}</h1>`,
+    `<p class="explain">${esc(run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`)}</p>`,
+    `<p class="meta">seed ${run.seed} · ${esc(run.runner)} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · stock ${esc(stock)} · faults: ${esc(describeFaults(s.faults))}</p>`,
+    `<p class="verdict ${run.passed ? 'pass' : 'fail'}">${verdictWord(run)} · ${esc(figures(run))}${run.crashes > 0 ? ` · ${run.crashes} crash(es) recovered` : ''}</p>`,
+    `<p class="help">Step through the run with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd> <kbd>End</kbd>), or click a moment: the panel below shows both databases as they were then. Moment <span data-position>1 of ${run.trace.length}</span>.</p>`,
+    '</header>',
+  ].join('\n');
+}
+
+function laneHead(): string {
+  const cells = LANES.map((lane) => `<div class="l-${lane}">${esc(LANE_TITLES[lane][0])}<small>${esc(LANE_TITLES[lane][1])}</small></div>`);
+  return `<div class="lanes lane-head" role="presentation"><div>time<small>step</small></div>${cells.join('')}</div>`;
+}
+
+export function when(event: TraceEvent): string {
+  const seq = event.type === 'saved' ? ` · event #${event.seq}` : '';
+  return `${event.t}ms · step ${event.step}${seq} · ${event.type === 'saved' ? event.label : event.type}`;
+}
+
+function timelineHtml(run: RunResult): string {
+  const lanes = laneHtml(run);
+  const timeline = timelineOf(run);
+  const broke = new Map<number, Check[]>();
+  for (const [check, at] of locateChecks(run, timeline)) broke.set(at, [...(broke.get(at) ?? []), check]);
+  const rows = run.trace.map((event, i) => momentHtml(event, i, lanes[i]!, timeline.moments[i]!, broke.get(i) ?? []));
+  return [`<section class="timeline" aria-label="timeline">`, laneHead(), '<ol class="moments">', ...rows, '</ol>', '</section>'].join('\n');
+}
+
+function momentHtml(event: TraceEvent, i: number, lanes: LaneHtml, m: Moment, broke: Check[]): string {
+  const attrs = [
+    `id="m${i}"`,
+    'data-moment',
+    `data-db="${m.db}"`,
+    `data-fresh="${m.dbChanged ? 1 : 0}"`,
+    `data-log="${m.logSeq}"`,
+    `data-rs="${m.runner}"`,
+    ...(m.savedSeq !== undefined ? [`data-saved="${m.savedSeq}"`] : []),
+    `data-when="${esc(when(event))}"`,
+    `data-type="${esc(event.type)}"`,
+  ];
+  const cells = [`<div class="t">${event.t}ms<small>step ${event.step}</small></div>`];
+  if (event.type === 'crash') {
+    cells.push(`<div class="cut" role="separator">${[...lanes.runner, ...lanes.events].join('')}</div>`);
+    for (const lane of ['wire', 'tool', 'db'] as const) cells.push(`<div class="l-${lane}">${lanes[lane].join('')}</div>`);
+  } else {
+    for (const lane of LANES) cells.push(`<div class="l-${lane}">${lanes[lane].join('')}</div>`);
+  }
+  for (const check of broke) cells.push(`<div class="span broke">${esc(checkName(check))}: ${esc(check.message)}</div>`);
+  return `<li class="moment lanes${event.type === 'crash' ? ' crash' : ''}" ${attrs.join(' ')}>${cells.join('')}</li>`;
+}
+
+export function checkName(check: Check): string {
+  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${check.title}` : check.title;
+}
+
+/** The checks with expected and actual; on a run's own page each failure links to the moment it broke. */
+export function checksHtml(run: RunResult, links = true, heading = `Checks — ${verdictWord(run)}`): string {
+  const at = links ? locateChecks(run, timelineOf(run)) : new Map<Check, number>();
+  const rows = run.checks.map((check) => {
+    const where = at.get(check);
+    const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">step ${run.trace[where]?.step ?? 0}</a>`;
+    const mark = check.passed ? '<span class="pass">✔ held</span>' : '<span class="fail">✘ FAILED</span>';
+    const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
+    return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(check.message)}</td></tr>`;
+  });
+  return [
+    '<section class="checks" aria-label="checks">',
+    `<h2>${esc(heading)}</h2>`,
+    `<table><thead><tr><th>verdict</th><th>check</th><th>expected</th><th>actual</th>${links ? '<th>where it broke</th>' : ''}</tr></thead><tbody>`,
+    ...rows,
+    '</tbody></table>',
+    '</section>',
+  ].join('\n');
+}
+
+function panel(run: RunResult, timeline: Timeline): string {
+  const key = traceKey(run.scenario.task.id);
+  return [
+    '<section class="then" aria-label="the databases at the chosen moment" aria-live="polite">',
+    '<h2>At <span data-now></span></h2>',
+    '<div class="boxes">',
+    `<div class="box events"><h3>events.db — the runner's log, as committed (newest first)</h3>${logTable(run, key)}</div>`,
+    `<div class="box runner"><h3>runner — its state, as last saved</h3>${timeline.runnerStates.map((st, i) => runnerBox(st, i, key)).join('')}<div data-rs-state="-1" hidden><p class="down">✖ no runner: the process is down (crashed); nothing in memory survives</p></div></div>`,
+    `<div class="box db"><h3>tool.db — items and ledger, as committed</h3>${timeline.dbStates.map((db, i) => dbBox(db, i, timeline.dbStates[i - 1], key)).join('')}</div>`,
+    '</div>',
+    '</section>',
+  ].join('\n');
+}
+
+/** Said in words as well as in colour: this row was written at the chosen moment. */
+const NEW_MARK = ' <span class="new-mark">← new here</span>';
+
+function logTable(run: RunResult, key: KeyFormat): string {
+  // Newest first: the row just written is the one to read, and it stays in view however long the log grows.
+  const rows = [...run.log].reverse().map(
+    (e) =>
+      `<tr data-seq="${e.seq}"><td class="num">#${e.seq}</td><td>${esc(e.label)}${NEW_MARK}</td><td>${esc(e.state.pending ? `${e.state.pending.name} · attempt ${e.state.attempts}` : '—')}</td><td class="num">${e.state.calls}</td></tr>`,
+  );
+  return `<table class="events-log"><thead><tr><th>#</th><th>label</th><th>pending</th><th>calls</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function runnerBox(st: RunnerState, i: number, key: KeyFormat): string {
+  const rows: Array<[string, string]> = [
+    ['status', st.status],
+    ['pending', st.pending ? formatAction(st.pending, key) : 'nothing'],
+    ['attempts', String(st.attempts)],
+    ['calls', `${st.calls} of max_calls ${st.task.max_calls}`],
+    ['observations', Object.keys(st.observations).sort().join(', ') || 'none'],
+    ...(st.result?.error ? [['error', st.result.error] as [string, string]] : []),
+  ];
+  return `<div data-rs-state="${i}"${i === 0 ? '' : ' hidden'}><table class="runner-state"><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table></div>`;
+}
+
+function dbBox(db: ToolSnapshot, i: number, before: ToolSnapshot | undefined, key: KeyFormat): string {
+  const items = db.items.map((row) => {
+    const old = before?.items.find((b) => b.item_id === row.item_id);
+    const changed = before !== undefined && (old === undefined || old.available !== row.available || old.version !== row.version);
+    return `<tr${changed ? ' class="changed"' : ''}><td>${esc(row.item_id)}</td><td class="num">${row.available}</td><td class="num">v${row.version}${NEW_MARK}</td></tr>`;
+  });
+  const ledger = db.ledger.map((row) => {
+    const isNew = before !== undefined && !before.ledger.some((b) => b.key === row.key);
+    const receipt = (row.result as { reservation_id?: unknown } | null)?.reservation_id;
+    return `<tr${isNew ? ' class="changed"' : ''} data-key="${esc(row.key)}"><td class="mono" title="${esc(row.key)}">${esc(key(row.key))}</td><td>${esc(row.item_id)}</td><td class="num">${row.qty}</td><td class="mono">${esc(receipt ?? '—')}${NEW_MARK}</td></tr>`;
+  });
+  return [
+    `<div data-db-state="${i}"${i === 0 ? '' : ' hidden'}>`,
+    `<table class="items"><thead><tr><th>item</th><th>available</th><th>version</th></tr></thead><tbody>${items.join('')}</tbody></table>`,
+    `<table class="ledger"><thead><tr><th>ledger key</th><th>item</th><th>qty</th><th>receipt</th></tr></thead><tbody>${ledger.length > 0 ? ledger.join('') : '<tr class="empty"><td colspan="4">no ledger row</td></tr>'}</tbody></table>`,
+    '</div>',
+  ].join('');
+}

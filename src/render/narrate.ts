@@ -1,0 +1,253 @@
+/**
+ * What a run's trace says, in words, once — for every renderer. Each trace event becomes one or more lines
+ * of text runs with a tone (what the words mean: a refusal, a warning, the database), and a lane (whose side
+ * the line belongs to: the runner, its event store, the wire, the tool, the tool's database). The terminal
+ * paints tones with chalk and ignores lanes; the HTML timeline turns tones into classes and lanes into
+ * columns. One more event kind is one more function in NARRATORS; a kind it does not know is still told,
+ * as a plain line, never dropped and never a crash.
+ */
+import type { RunResult } from '../check/RunResult.js';
+import { describeFault } from '../faults/types.js';
+import { reserveKey } from '../inventory/keys.js';
+import type { RunnerState } from '../runner/state.js';
+import type { TraceEvent, TraceEventOf, TraceEventType } from '../sim/events.js';
+import type { DurabilityEvent } from '../durability/events.js';
+import { describeDurabilityEvent } from './durabilityEvent.js';
+import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
+import type { EventLine } from './tone.js';
+
+export type Tone = 'plain' | 'dim' | 'ok' | 'okStrong' | 'bad' | 'badStrong' | 'warn' | 'db' | 'fault' | 'other' | 'prepared' | 'attempt';
+
+export type Part = readonly [string, Tone];
+
+/** The sides of the picture: the runner and its event store, the wire between, the tool and its database. */
+export type Lane = 'runner' | 'events' | 'wire' | 'tool' | 'db';
+
+export interface Line {
+  /** Index of the trace event this line tells. */
+  event: number;
+  lane: Lane;
+  /** A saved event's columns; absent for the lines under it. */
+  saved?: { t: number; step: number; seq: number; label: string; labelTone: Tone; calls: number };
+  /** A line that carries its own time (a recovery: it happens between steps). */
+  t?: number;
+  /** 1: a line that explains the one above it (the truth behind an error, a warning), set in a little further. */
+  depth?: 1;
+  parts: Part[];
+}
+
+interface Ctx {
+  run: RunResult;
+  key: KeyFormat;
+  /** The state the runner last saved (or recovered): what it believes. */
+  previous: RunnerState | null;
+  /** The last thing the database really did for the runner in this step: the truth behind an indefinite error. */
+  truth: string | null;
+  /** The last refusal the runner was told of, to flag an attempt that repeats it. */
+  refusedBy: string | null;
+  /** A replay of a dead letter is under way: its ledger hit on attempt 1 is the point, not a shared key. */
+  replaying: boolean;
+}
+
+type Narrator<E> = (event: E, index: number, ctx: Ctx) => Line[];
+
+const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
+  saved: (event, i, ctx) => {
+    if (event.label === 'prepared') ctx.replaying = false;
+    const lines = savedLines(event, i, ctx);
+    if (event.label === 'attempt_started' || event.state.pending === null) ctx.refusedBy = null;
+    ctx.previous = event.state;
+    ctx.truth = null;
+    return lines;
+  },
+  request: (event, i, ctx) => {
+    if (event.by === 'other') return [note(i, 'wire', [`⇄ other client → ${formatAction(event.action, ctx.key)}`, 'other'])];
+    if (event.delivery === 2) return [note(i, 'wire', ['→ the same request is delivered a second time', 'other'])];
+    if (ctx.previous?.pending && formatAction(ctx.previous.pending) !== formatAction(event.action)) {
+      return [note(i, 'wire', [`→ sent ${formatAction(event.action, ctx.key)} (differs from the saved pending action)`, 'bad'])];
+    }
+    return [];
+  },
+  db: (event, i, ctx) => {
+    const who = event.by === 'other' ? 'other client: ' : '';
+    const lines: Line[] = [];
+    if (event.ledgerHit) {
+      lines.push(note(i, 'db', [`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`, 'db']));
+      if (event.by === 'runner' && ctx.previous?.attempts === 1 && ctx.replaying) {
+        lines.push(note(i, 'db', ['  the replay finds the receipt of the first delivery: the effect is not applied twice', 'ok']));
+      } else if (event.by === 'runner' && ctx.previous?.attempts === 1) {
+        lines.push(note(i, 'db', ['  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?', 'warn']));
+      }
+      if (event.by === 'runner') ctx.truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
+    } else if (event.committed) {
+      lines.push(note(i, 'db', [`${who}db: ${formatDiff(event.diff)} · committed`, 'db']));
+      if (event.by === 'runner') ctx.truth = formatDiff(event.diff) === 'no change' ? 'nothing changed' : `committed: ${formatDiff(event.diff)}`;
+    } else {
+      lines.push(note(i, 'db', [`${who}db: ${formatDiff(event.diff)} · inside the transaction, not committed`, 'db']));
+      ctx.truth = 'nothing committed: the transaction rolls back';
+    }
+    if (event.committed && !event.ledgerHit && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0 && event.tool === 'reserve') {
+      lines.push(note(i, 'db', ['  ⚠ an effect committed without its receipt', 'badStrong']));
+      if (event.by === 'runner') ctx.truth = `committed: ${formatDiff(event.diff)}, with no ledger row`;
+    }
+    return lines;
+  },
+  fault: (event, i) => [note(i, faultLane(event.fault.kind), [`⚡ fault ${describeFault(event.fault)}: ${event.note}`, 'fault'])],
+  reply: (event, i, ctx) => {
+    const lines = replyLines(event, i, ctx);
+    if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? 'a ContractError';
+    return lines;
+  },
+  crash: (event, i, ctx) => {
+    const lines = [note(i, 'runner', [`✖ CRASH (${event.point}): ${event.message} — both connections closed, uncommitted work lost`, 'badStrong'])];
+    if (ctx.truth !== null) lines.push(note(i, 'tool', [`  in truth: ${ctx.truth}; the runner never saw it`, 'bad']));
+    return lines;
+  },
+  recovered: (event, i, ctx) => {
+    const st = event.state;
+    const where = event.seq === null ? 'an empty log' : `event #${event.seq}`;
+    const what = st === null ? 'nothing to resume' : st.pending ? `${st.pending.name} pending, attempt ${st.attempts}, calls ${st.calls}` : `nothing pending, calls ${st.calls}`;
+    ctx.previous = st;
+    return [{ event: i, lane: 'runner', t: event.t, parts: [[`↻ recovered: new connections, a new ${ctx.run.runner}; state rebuilt from ${where} — ${what}`, 'okStrong']] }];
+  },
+  runner_error: (event, i) => [note(i, 'runner', [`✘ the runner threw ${event.errorName}: ${event.message}`, 'badStrong'])],
+  finished: (event, i, ctx) =>
+    !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [`■ stopped after ${event.steps} steps with status ${event.status}`, 'bad'])] : [],
+  pillar: (event, i) => pillarLines(event.event, i),
+  replay: (event, i, ctx) => {
+    ctx.previous = null;
+    ctx.replaying = true;
+    const text = `↺ replay of ${event.dlqId}, ${event.afterMs} ms later: a fresh ${ctx.run.runner}, the same ${event.action.name} with the same key, a fresh call budget`;
+    return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
+  },
+};
+
+/** The describer's tones (shared with the labs) in this narration's terms. */
+const PILLAR_TONE: Record<EventLine['tone'], Tone> = { plain: 'plain', dim: 'dim', good: 'ok', bad: 'bad', warn: 'warn', state: 'fault', step: 'prepared' };
+
+/** Where a pillar speaks: the breaker and the backoff are the runner's client, the dead letters its database. */
+function pillarLane(e: DurabilityEvent): Lane {
+  return e.type.startsWith('dlq.') || e.type.startsWith('checkpoint.') ? 'events' : 'runner';
+}
+
+/**
+ * A durability pillar at the Runner's seams: the pillar's own line (the labs' wording), and for a refusal what
+ * it means to the runner. Each attempt's breaker bookkeeping is left out — the transitions say what matters.
+ */
+function pillarLines(e: DurabilityEvent, i: number): Line[] {
+  if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
+  const line = describeDurabilityEvent(e);
+  const lines = [note(i, pillarLane(e), [line.text.trimStart(), PILLAR_TONE[line.tone]])];
+  if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', ['  the runner is told: TransientError circuit_open · definite: nothing was sent — still one call and one attempt', 'bad']));
+  if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', ['  written in the same transaction as this event: the run ends, the intent is kept', 'warn']));
+  return lines;
+}
+
+/** Tell a whole run: the lines of every event, in order. */
+export function narrate(run: RunResult): Line[] {
+  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), previous: null, truth: null, refusedBy: null, replaying: false };
+  return run.trace.flatMap((event, i) => narrateEvent(event, i, ctx));
+}
+
+function narrateEvent(event: TraceEvent, index: number, ctx: Ctx): Line[] {
+  const narrator = (NARRATORS as unknown as Record<string, Narrator<TraceEvent> | undefined>)[event.type];
+  if (narrator !== undefined) return narrator(event, index, ctx);
+  // An event kind this renderer was not taught: shown as it is, so nothing the simulator said is hidden.
+  const { type, t: _t, step: _s, ...rest } = event as { type: string; t: number; step: number };
+  return [note(index, 'runner', [`${type}: ${JSON.stringify(rest)}`, 'dim'])];
+}
+
+/** A line under a saved event; text that opens with two spaces explains the line above it (depth 1). */
+function note(event: number, lane: Lane, ...parts: Part[]): Line {
+  const [first, ...rest] = parts;
+  if (first !== undefined && first[0].startsWith('  ')) return { event, lane, depth: 1, parts: [[first[0].trimStart(), first[1]], ...rest] };
+  return { event, lane, parts };
+}
+
+/** Where a fault strikes: the wire loses or repeats messages, a crash cuts the runner's process. */
+function faultLane(kind: string): Lane {
+  if (kind === 'crash_before_commit') return 'tool';
+  if (kind.startsWith('crash')) return 'runner';
+  if (kind === 'concurrent_reserve') return 'tool';
+  return 'wire';
+}
+
+function labelTone(label: string, state: RunnerState): Tone {
+  if (label === 'succeeded') return 'okStrong';
+  if (state.status !== 'running' && !label.startsWith('transient:')) return 'badStrong';
+  if (label.startsWith('transient:')) return 'warn';
+  if (label === 'observed') return 'ok';
+  if (label === 'prepared') return 'prepared';
+  if (label === 'attempt_started') return 'attempt';
+  return 'plain';
+}
+
+/** `attempt 2` stays on one line when the text wraps. */
+const glue = (text: string) => text.replaceAll(' ', GLUE);
+
+function savedLines(event: TraceEventOf<'saved'>, i: number, ctx: Ctx): Line[] {
+  const { run, previous, refusedBy } = ctx;
+  const st = event.state;
+  const parts: Part[] = [];
+  const extra: Line[] = [];
+  if (event.label === 'started') parts.push([`task ${st.task.id}`, 'plain']);
+  else if (event.label.startsWith('replay:')) parts.push([`${formatAction(st.pending, ctx.key)} pending again · ${glue('attempt 0, calls 0')}`, 'plain']);
+  else if (event.label === 'prepared') {
+    parts.push([formatAction(st.pending, ctx.key), 'plain']);
+    const made = keyNote(st, run);
+    if (made !== null) extra.push(note(i, 'runner', [made.text, made.tone], [String(st.pending!.args.key), made.tone === 'bad' ? 'bad' : 'plain']));
+  } else if (event.label === 'attempt_started') {
+    const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
+    parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· attempt ${st.attempts}`)}`, 'plain']);
+    if (changed) parts.push(['⚠ the key changed since the last save of this action', 'badStrong']);
+    if (refusedBy !== null) parts.push([`⚠ retried after ContractError ${refusedBy}`, 'badStrong']);
+    if (st.calls > st.task.max_calls) parts.push([`⚠ call ${st.calls} exceeds max_calls ${st.task.max_calls}`, 'badStrong']);
+  } else if (event.label === 'observed') {
+    // The action just observed: the one pending before, or else the observation that changed.
+    const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
+    parts.push([name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed', 'plain']);
+  } else if (event.label.startsWith('transient:')) {
+    const lostName = previous?.pending?.name ?? 'the action';
+    if (st.pending === null) parts.push([`${lostName} dropped — nothing pending${lostName === 'reserve' ? ' (its effect may have happened)' : ''}`, 'bad']);
+    else if (st.status === 'retry_exhausted') {
+      parts.push([`retry_exhausted after ${st.attempts} attempt(s): ${st.pending.name} stays pending${st.pending.name === 'reserve' ? ' (its effect may have happened)' : ''}`, 'warn']);
+    } else parts.push([`${st.pending.name} stays pending · ${glue(`attempt ${st.attempts} of ${st.task.max_retries + 1}`)}`, 'plain']);
+  } else if (st.status === 'budget_exhausted') {
+    const next = st.pending ? `the retry of ${st.pending.name}` : 'the next action';
+    parts.push([`budget_exhausted: ${st.calls} of max_calls ${st.task.max_calls} spent, none left for ${next}`, 'plain']);
+  } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
+  else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(`attempt ${st.attempts}`)}`, 'plain']);
+  const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(event.label, st), calls: st.calls }, parts };
+  return [head, ...extra];
+}
+
+/** Where the key on a prepared reserve came from — said once, with the key in full: every later line shortens it. */
+function keyNote(state: RunnerState, run: RunResult): { text: string; tone: Tone } | null {
+  const action = state.pending;
+  if (action?.name !== 'reserve' || action.args.key === undefined) return null;
+  const step = run.scenario.script[state.decisions - 1];
+  if (step?.kind === 'tool' && step.args.key !== undefined) return { text: '← key given by the policy:', tone: 'dim' };
+  const derived = reserveKey(state.task.id, action.args as { item: unknown; qty: unknown });
+  return action.args.key === derived ? { text: '← key made once, here (task, item, qty):', tone: 'dim' } : { text: '← a key not derived from the intent:', tone: 'bad' };
+}
+
+function replyLines(event: TraceEventOf<'reply'>, i: number, ctx: Ctx): Line[] {
+  const who = event.by === 'other' ? 'other client ' : '';
+  if (event.outcome.ok) {
+    const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
+    return [note(i, 'wire', event.delivered ? [text, 'ok'] : [`${text} (this first reply is never delivered)`, 'dim'])];
+  }
+  const e = event.outcome.error;
+  const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
+  let meaning: string;
+  if (e.class === 'ContractError') meaning = 'definite: this request was refused and changed nothing — never retried';
+  else if (e.certainty === 'definite') meaning = 'definite: the tool never ran — safe to retry';
+  else meaning = 'INDEFINITE: the effect may have happened — retry only with the same key';
+  const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
+  if (!event.delivered) parts.push(['(never delivered)', 'dim']);
+  const lines = [note(i, 'wire', ...parts)];
+  if (e.certainty === 'indefinite' && ctx.truth !== null) lines.push(note(i, 'tool', [`  in truth: ${ctx.truth}; the runner cannot know`, 'warn']));
+  if (event.changedData) lines.push(note(i, 'db', ['  but the refused call CHANGED the data', 'badStrong']));
+  if (event.receiptExisted) lines.push(note(i, 'db', ['  but this very request (same key, same fingerprint) already has a receipt', 'badStrong']));
+  return lines;
+}
