@@ -5,9 +5,7 @@ import { breakerExperiment } from './experiments/breaker.js';
 import { checkpointLineageExperiment } from './experiments/checkpointLineage.js';
 import { herdExperiment } from './experiments/herd.js';
 import { idempotencyExperiment } from './experiments/idempotency.js';
-import { layerExperiment } from './experiments/layer.js';
 import { raceExperiment } from './experiments/race.js';
-import { resumableTaskExperiment } from './experiments/resumableTask.js';
 import type { Experiment } from './experiments/types.js';
 import { LabContext } from './LabContext.js';
 import { fromConfigError, ScenarioInputError } from './ScenarioInputError.js';
@@ -27,9 +25,6 @@ export const EXPERIMENTS: Readonly<Record<string, Experiment>> = {
   breaker: breakerExperiment,
   checkpoint_lineage: checkpointLineageExperiment,
   idempotency: idempotencyExperiment,
-  // Runner-shaped, kept until the pillar scenarios of scenarios/pillars replace them:
-  layer: layerExperiment,
-  resumable_task: resumableTaskExperiment,
 };
 
 /** Throws ScenarioInputError (with the path of the offending field) for a lab that cannot run. */

@@ -16,28 +16,12 @@ export interface LabScenario {
   [k: string]: unknown;
 }
 
-/** What the lab itself does around the pillars: its steps, its simulated callers, its crashes. */
+/** What the lab itself does around the pillars: its steps, its simulated callers. */
 export type LabEvent =
   | { type: 'scenario.step'; atMs: number; text: string }
   | { type: 'scenario.note'; atMs: number; text: string }
-  | { type: 'scenario.crash'; atMs: number; text: string }
-  | { type: 'scenario.recovered'; atMs: number; text: string }
-  | {
-      type: 'dependency.call';
-      atMs: number;
-      dependency: string;
-      operation: string;
-      attempt: number;
-      /** ok, lost_reply, or the error code answered. */
-      response: string;
-      effectApplied: boolean;
-      /** false when the caller cannot know whether the effect happened (a lost reply). */
-      definite: boolean;
-    }
   /** Emitted before the breaker is asked; the breaker's own events say what it decided. */
   | { type: 'breaker.call'; atMs: number; n: number; dependency: string; answer: 'ok' | 'fail' | 'held' }
-  | { type: 'layer.outcome'; atMs: number; label: string; kind: string; detail: string }
-  | { type: 'phase.run'; atMs: number; taskId: string; phase: string; effects: number }
   /** How a labelled step of a lab ended, in a few words (the idempotency lab's answers). */
   | { type: 'lab.outcome'; atMs: number; label: string; kind: string; detail: string }
   | { type: 'race.try'; atMs: number; protocol: 'naive' | 'cas'; order: string; connection: string; answer: string; text: string }
