@@ -38,7 +38,7 @@ export interface SimulateOptions {
   maxSteps?: number;
   /** The tool implementation (a deliberately broken store, for the mutant tests). */
   tool?: ToolClass;
-  /** Keep the database files in this folder instead of a temporary one that is removed. */
+  /** Keep the databases in this folder (claimed for this run alone): file storage runs there, memory storage writes its images there. */
   keepDir?: string;
 }
 
@@ -51,7 +51,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   const rng = new SeededRng(seed);
   const wireRng = rng.fork('wire');
   const toolRng = rng.fork('tool');
-  const storage = openStorage(options.storage ?? 'file', options.keepDir ? { dir: options.keepDir, keep: true } : {});
+  const storage = openStorage(options.storage ?? 'file', options.keepDir !== undefined ? { keepDir: options.keepDir } : {});
   const trace = new TraceRecorder(clock);
   const plan = new FaultPlan([...scenario.faults, ...(options.extraFaults ?? [])]);
   const counters: WireCounters = { runnerRequests: 0, otherReservations: 0 };
