@@ -72,6 +72,12 @@ function firstBadUtf8(bytes: Buffer): number {
     if (validPrefix(bytes.subarray(0, mid))) lo = mid;
     else hi = mid - 1;
   }
+  // The prefix may end in a sequence that was begun but never finished: its first byte is the bad one.
+  for (let back = 1; back <= 3 && lo - back >= 0; back += 1) {
+    const byte = bytes[lo - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    return byte >= 0xc0 ? lo - back : lo;
+  }
   return lo;
 }
 
