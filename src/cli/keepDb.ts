@@ -57,21 +57,21 @@ export function claimKeepDir(given: string, cwd: string): KeptFolder {
       if (code(error) !== 'EEXIST') throw refuse(`cannot make the folder: ${code(error)}`);
     }
   }
+  // Looked at before the lock is taken, so a refused folder is left exactly as it was.
+  let others: string[];
+  try {
+    others = readdirSync(dir).filter((name) => !OURS.has(name));
+  } catch (error) {
+    throw refuse(`cannot read it: ${code(error)}`);
+  }
+  if (others.length > 0) {
+    throw refuse(`holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); give a new or empty folder, or one that only holds ${DB_FILES.tool} and ${DB_FILES.events}`);
+  }
   const lock = takeLock(dir, refuse);
   const release = () => {
     if (lock.open) lock.close();
   };
   const unregister = onStop(release);
-  try {
-    const others = readdirSync(dir).filter((name) => !OURS.has(name));
-    if (others.length > 0) {
-      throw refuse(`holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); give a new or empty folder, or one that only holds ${DB_FILES.tool} and ${DB_FILES.events}`);
-    }
-  } catch (error) {
-    release();
-    unregister();
-    throw error instanceof BadInputError ? error : refuse(`cannot read it: ${code(error)}`);
-  }
   return {
     dir,
     release() {

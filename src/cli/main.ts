@@ -100,12 +100,14 @@ export async function runCli(argv: string[]): Promise<never> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('exit', () => cleanUp());
+  let outputFailure: NodeJS.ErrnoException | null = null;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // A reader that closes the pipe early is not an error; any other failure is reported after the command.
     if (error.code === 'EPIPE') {
       cleanUp();
       exit(Number(process.exitCode ?? EXIT.ok));
     }
+    outputFailure ??= error;
   });
   const stray = (error: unknown) => {
     if (isContained()) {
@@ -124,7 +126,8 @@ export async function runCli(argv: string[]): Promise<never> {
   let code = await main(argv, io);
   // A signal that came while the last scenario ran is handled now (stop() exits 130/143), not forgotten.
   if (code !== EXIT.sigint && code !== EXIT.sigterm) await yieldToSignals();
-  const failed = process.stdout.errored as NodeJS.ErrnoException | null;
+  // stdout's 'error' comes a tick after the write that failed (and `errored` does not stay set): both are read.
+  const failed = outputFailure ?? (process.stdout.errored as NodeJS.ErrnoException | null);
   if (failed && failed.code !== 'EPIPE') code = report(new OutputError('stdout', failed), io, argv[0] ?? '', '');
   cleanUp();
   exit(code);
