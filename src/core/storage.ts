@@ -121,7 +121,7 @@ export class FileStorage implements Storage {
 
   constructor(options: StorageOptions = {}) {
     this.keptIn = options.keepDir ?? null;
-    this.dir = options.keepDir ?? makeTempDir('the databases of one run');
+    this.dir = options.keepDir ?? makeTempDir('run');
     // A kept folder is reused run after run: start from empty databases, not the last run's.
     if (options.keepDir !== undefined) clearDatabases(this.dir);
     let tool: Db | undefined;

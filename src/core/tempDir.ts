@@ -1,26 +1,30 @@
 /**
  * faultlab's temporary folders, and the promise that none outlives its process for long.
  *
- * Each folder is made in the system's temporary folder as `faultlab-<pid>-XXXXXX` and marked as faultlab's
- * own by a marker file naming the host and the process that made it. The folder is removed when its run
- * ends (FileStorage.dispose), the CLI removes every folder of its process on SIGINT and SIGTERM (worker
- * threads share the pid, so theirs go too), and a process killed outright (SIGKILL, a power cut) leaves
- * folders that the next start sweeps: only marked ones, only on this host, only once the process that
- * made them is gone. A folder without the marker is never touched, whatever its name.
+ * Each process has one folder of its own in the system's temporary folder, `faultlab-<pid>-XXXXXX`, marked
+ * as faultlab's by a marker file naming the host and the process; every run's folder is made inside it.
+ * Worker threads use their process's folder (they share its pid; its path reaches them through the
+ * environment they inherit). A run's folder is removed when the run ends (FileStorage.dispose); the whole
+ * process folder goes when the process exits, and on SIGINT and SIGTERM (src/cli) — after which a worker
+ * thread still running cannot make a new run folder, since the folder it would go in is gone. A process
+ * killed outright (SIGKILL, a power cut) leaves its folder; the next start sweeps it: only marked folders,
+ * only of this host, only once the process that made them is gone. An unmarked folder is never touched.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 
 const PREFIX = 'faultlab-';
-/** The marker's name inside each folder; its content says whose the folder is. */
+/** The marker's name inside a process folder; its content says whose the folder is. */
 export const TEMP_MARKER = '.faultlab-temp';
 const OWN_NAME = /^faultlab-(\d+)-[A-Za-z0-9]{6}$/;
+/** How a process's folder reaches its worker threads. */
+const PARENT_VARIABLE = 'FAULTLAB_TEMP_PARENT';
 
 interface Marker {
   pid: number;
   host: string;
-  purpose: string;
 }
 
 /** The temporary folder cannot be made: TMPDIR names no folder, or one faultlab may not write to. */
@@ -36,31 +40,8 @@ export class TempDirError extends Error {
   }
 }
 
-const made = new Set<string>();
-
-/** A fresh, marked temporary folder; `purpose` goes in the marker, for whoever finds the folder. */
-export function makeTempDir(purpose: string): string {
-  const base = tmpdir();
-  let dir: string;
-  try {
-    dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
-  } catch (error) {
-    throw new TempDirError(base, error);
-  }
-  made.add(dir);
-  try {
-    writeFileSync(join(dir, TEMP_MARKER), `${JSON.stringify({ pid: process.pid, host: hostname(), purpose } satisfies Marker)}\n`);
-  } catch (error) {
-    removeTempDir(dir);
-    throw new TempDirError(base, error);
-  }
-  return dir;
-}
-
-export function removeTempDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  made.delete(dir);
-}
+/** This process's folder under each temporary folder it has used (TMPDIR can change between runs). */
+const parents = new Map<string, string>();
 
 function markerOf(dir: string): Marker | null {
   try {
@@ -69,6 +50,51 @@ function markerOf(dir: string): Marker | null {
   } catch {
     return null;
   }
+}
+
+const isOwn = (dir: string) => {
+  const marker = markerOf(dir);
+  return marker !== null && marker.pid === process.pid && marker.host === hostname();
+};
+
+function processFolder(base: string): string {
+  const known = parents.get(base);
+  if (known !== undefined) return known;
+  // A worker thread: its process's folder, if the process made one here (a child process has another pid).
+  const inherited = process.env[PARENT_VARIABLE];
+  if (!isMainThread && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
+    if (!isOwn(inherited)) throw new TempDirError(base, new Error('the process is stopping: its temporary folder is gone'));
+    parents.set(base, inherited);
+    return inherited;
+  }
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
+    writeFileSync(join(dir, TEMP_MARKER), `${JSON.stringify({ pid: process.pid, host: hostname() } satisfies Marker)}\n`);
+  } catch (error) {
+    throw new TempDirError(base, error);
+  }
+  parents.set(base, dir);
+  if (isMainThread) {
+    process.env[PARENT_VARIABLE] = dir; // worker threads started from now on inherit it
+    if (parents.size === 1) process.once('exit', removeOwnTempDirs);
+  }
+  return dir;
+}
+
+/** A fresh temporary folder for one use (`purpose`, a word, starts its name), inside the process's own. */
+export function makeTempDir(purpose: string): string {
+  const base = tmpdir();
+  const parent = processFolder(base);
+  try {
+    return mkdtempSync(join(parent, `${purpose.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}-`));
+  } catch (error) {
+    throw new TempDirError(base, error);
+  }
+}
+
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {
@@ -81,16 +107,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Remove the marked folders of this host for which `whose(pid)` holds; returns what was removed. */
-function sweep(whose: (pid: number) => boolean): string[] {
-  const base = tmpdir();
+/** Remove the marked folders of this host under `base` for which `whose(pid)` holds; returns what was removed. */
+function sweep(base: string, whose: (pid: number) => boolean): string[] {
   let names: string[];
   try {
     names = readdirSync(base);
   } catch {
     return []; // no temporary folder at all: nothing to sweep (making one will say why it failed)
   }
-  const removed: string[] = [];
+  const gone: string[] = [];
   for (const name of names) {
     const pid = OWN_NAME.exec(name)?.[1];
     if (pid === undefined || !whose(Number(pid))) continue;
@@ -98,27 +123,40 @@ function sweep(whose: (pid: number) => boolean): string[] {
     const marker = markerOf(dir);
     if (marker === null || marker.pid !== Number(pid) || marker.host !== hostname()) continue;
     try {
-      rmSync(dir, { recursive: true, force: true });
-      removed.push(dir);
+      if (!statSync(dir).isDirectory()) continue;
+      // Twice: a worker thread may have made a run folder inside while the first pass ran.
+      for (let pass = 0; pass < 2; pass += 1) {
+        try {
+          rmSync(dir, { recursive: true, force: true });
+          break;
+        } catch (error) {
+          if (pass === 1) throw error;
+        }
+      }
+      gone.push(dir);
     } catch {
-      // someone else's permissions, or a race with another sweep: leave it
+      // someone else's permissions: leave it
     }
   }
-  return removed;
+  return gone;
 }
 
 /** At start-up: remove the folders left by faultlab processes that are gone (killed before they could). */
 export function sweepStaleTempDirs(): string[] {
-  return sweep((pid) => pid !== process.pid && !isAlive(pid));
+  return sweep(tmpdir(), (pid) => pid !== process.pid && !isAlive(pid));
 }
 
-/** On the way out (a signal, an exit): every folder this process made, worker threads' included. */
+/**
+ * On the way out (a signal, the exit): this process's folders, worker threads' runs included. A worker
+ * thread still running then finds its process's folder gone and makes no new one.
+ */
 export function removeOwnTempDirs(): void {
-  for (const dir of [...made]) removeTempDir(dir);
-  sweep((pid) => pid === process.pid);
+  const bases = new Set([...parents.keys(), tmpdir()]);
+  parents.clear();
+  for (const base of bases) sweep(base, (pid) => pid === process.pid);
 }
 
-/** Throws TempDirError now, before any work, if no temporary folder can be made. */
+/** Throws TempDirError now, before any work, if no temporary folder can be made. Makes the process's own. */
 export function checkTempDir(): void {
-  removeTempDir(makeTempDir('a check that temporary folders can be made'));
+  removeTempDir(makeTempDir('check'));
 }

@@ -39,27 +39,31 @@ function leftBy(pid: number, marker: object | null, suffix = 'AbC123'): string {
 }
 
 describe('temporary folders', () => {
-  it('are made in TMPDIR, named for the process and marked with its pid and host', () => {
-    const dir = makeTempDir('a test');
-    expect(dir.startsWith(join(sandbox, `faultlab-${process.pid}-`))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, TEMP_MARKER), 'utf8'))).toEqual({ pid: process.pid, host: hostname(), purpose: 'a test' });
+  it("are made in the process's own folder in TMPDIR, named for the process and marked with its pid and host", () => {
+    const dir = makeTempDir('test');
+    const [own] = readdirSync(sandbox);
+    expect(own).toMatch(new RegExp(`^faultlab-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(dir).toMatch(new RegExp(`^${join(sandbox, own!)}/test-[A-Za-z0-9]{6}$`));
+    expect(JSON.parse(readFileSync(join(sandbox, own!, TEMP_MARKER), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
     removeOwnTempDirs();
-    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(sandbox)).toEqual([]);
   });
 
   it('a file storage lives in one, and its disposal removes it', () => {
     const storage = new FileStorage();
-    expect(readdirSync(storage.dir).sort()).toEqual([TEMP_MARKER, 'events.db', 'tool.db'].sort());
+    expect(readdirSync(storage.dir).sort()).toEqual(['events.db', 'tool.db']);
     storage.dispose();
+    expect(existsSync(storage.dir)).toBe(false);
+    removeOwnTempDirs();
     expect(readdirSync(sandbox)).toEqual([]);
   });
 
   it('the start-up sweep removes only marked folders of gone processes of this host', () => {
     const gone = deadPid();
-    const stale = leftBy(gone, { pid: gone, host: hostname(), purpose: 'x' });
-    const live = leftBy(process.ppid, { pid: process.ppid, host: hostname(), purpose: 'x' });
+    const stale = leftBy(gone, { pid: gone, host: hostname() });
+    const live = leftBy(process.ppid, { pid: process.ppid, host: hostname() });
     const unmarked = leftBy(gone, null, 'Zzz999');
-    const otherHost = leftBy(gone, { pid: gone, host: `not-${hostname()}`, purpose: 'x' }, 'Host00');
+    const otherHost = leftBy(gone, { pid: gone, host: `not-${hostname()}` }, 'Host00');
     const lookalike = join(sandbox, 'faultlab-cli-AbC123');
     mkdirSync(lookalike);
     expect(sweepStaleTempDirs()).toEqual([stale]);
