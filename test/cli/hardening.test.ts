@@ -77,6 +77,13 @@ describe("a runner file's own code, contained", () => {
     expect(out.stderr.split('\n').slice(0, 4)).toEqual(['loaded PrintsEverywhere', 'a raw write to stdout at import', 'step at calls 0', 'info too']);
   });
 
+  it('prints to stderr under explore --json too', () => {
+    const out = bin(['explore', 'read_only', '--json', '--runner', `${FIXTURES}/PrintsEverywhere.ts`, '--out', join(dir, 'explore-out')]);
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ runner: `${FIXTURES}/PrintsEverywhere.ts`, violations: [] });
+    expect(out.stderr).toContain('loaded PrintsEverywhere');
+  });
+
   it('cannot end the run with process.exit(0) in step: the run fails with the reason, exit 1', () => {
     const out = bin(['run', 'happy_path', '--json', '--runner', `${FIXTURES}/ExitsInStep.ts`]);
     expect(out.status).toBe(1);
