@@ -28,7 +28,7 @@ describe.each([
 
 describe('kept databases', () => {
   it('memory storage writes the committed images to the kept folder, as SQLite files a reader can open', async () => {
-    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const Database = (await import('better-sqlite3')).default;
@@ -41,6 +41,10 @@ describe('kept databases', () => {
     expect(readdirSync(keepDir).sort()).toEqual(['events.db', 'tool.db']);
     const tool = new Database(join(keepDir, 'tool.db'), { readonly: true });
     expect(tool.prepare('SELECT n FROM t').pluck().all()).toEqual([1]);
-    expect(new Database(join(keepDir, 'events.db'), { readonly: true }).prepare('SELECT n FROM e').pluck().all()).toEqual([7]);
+    const events = new Database(join(keepDir, 'events.db'), { readonly: true });
+    expect(events.prepare('SELECT n FROM e').pluck().all()).toEqual([7]);
+    tool.close();
+    events.close();
+    rmSync(keepDir, { recursive: true });
   });
 });
