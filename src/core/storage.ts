@@ -12,9 +12,9 @@
  * harness throws a Crash where the fault strikes, and whatever transaction was open is rolled back here.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir, removeTempDir } from './tempDir.js';
 
 export type Db = Database.Database;
 
@@ -81,6 +81,8 @@ export interface Storage {
   readonly kind: StorageKind;
   /** The folder holding the database files (file storage only). */
   readonly dir: string | null;
+  /** Where the databases are kept after the run (`--keep-db`), or null when nothing is kept. */
+  readonly keptIn: string | null;
   readonly toolDb: Db;
   readonly eventsDb: Db;
   /** Drop both connections; uncommitted work is lost. */
@@ -91,26 +93,50 @@ export interface Storage {
   dispose(): void;
 }
 
-const FILE_NAMES = { tool: 'tool.db', events: 'events.db' } as const;
+/** The two files a run's databases are, in a temporary folder or a kept one. */
+export const DB_FILES = { tool: 'tool.db', events: 'events.db' } as const;
+
+/** Every file SQLite may make beside a database (journals), by database file name. */
+export const DB_SIDE_FILES = ['-journal', '-wal', '-shm'] as const;
+
+/** Remove a folder's run databases (and their journals), so a kept folder starts from empty ones. */
+export function clearDatabases(dir: string): void {
+  for (const name of Object.values(DB_FILES)) for (const suffix of ['', ...DB_SIDE_FILES]) rmSync(join(dir, name + suffix), { force: true });
+}
+
+export interface StorageOptions {
+  /**
+   * Keep the databases in this existing folder, which the caller has claimed for this run alone (the CLI's
+   * --keep-db). File storage runs in it; memory storage writes its databases' images there at the end.
+   */
+  keepDir?: string;
+  /** With keepDir: open the databases already there instead of starting from empty ones. */
+  reuse?: boolean;
+}
 
 export class FileStorage implements Storage {
   readonly kind = 'file';
   readonly dir: string;
+  readonly keptIn: string | null;
   #tool: Db;
   #events: Db;
-  readonly #keep: boolean;
 
-  /** `reuse`: open the databases already in `dir` (a kept run, to replay a dead letter) instead of fresh ones. */
-  constructor(options: { dir?: string; keep?: boolean; reuse?: boolean } = {}) {
-    this.dir = options.dir ?? mkdtempSync(join(tmpdir(), 'faultlab-'));
-    this.#keep = options.keep ?? false;
-    if (options.dir && !options.reuse) {
-      mkdirSync(this.dir, { recursive: true });
-      // A kept folder is reused run after run: start from empty databases, not the last run's.
-      for (const name of Object.values(FILE_NAMES)) for (const suffix of ['', '-journal']) rmSync(join(this.dir, name + suffix), { force: true });
+  constructor(options: StorageOptions = {}) {
+    this.keptIn = options.keepDir ?? null;
+    this.dir = options.keepDir ?? makeTempDir('run');
+    // A kept folder is reused run after run: start from empty databases, not the last run's — unless the
+    // point is to open what a kept run left (`reuse`: `faultlab dlq --replay` carries its dead letter on).
+    if (options.keepDir !== undefined && options.reuse !== true) clearDatabases(this.dir);
+    let tool: Db | undefined;
+    try {
+      tool = openDatabase(join(this.dir, DB_FILES.tool));
+      this.#events = openDatabase(join(this.dir, DB_FILES.events));
+    } catch (error) {
+      tool?.close();
+      if (this.keptIn === null) removeTempDir(this.dir);
+      throw error;
     }
-    this.#tool = openDatabase(join(this.dir, FILE_NAMES.tool));
-    this.#events = openDatabase(join(this.dir, FILE_NAMES.events));
+    this.#tool = tool;
   }
 
   get toolDb(): Db {
@@ -128,22 +154,27 @@ export class FileStorage implements Storage {
 
   reopen(): void {
     this.crash();
-    this.#tool = openDatabase(join(this.dir, FILE_NAMES.tool));
-    this.#events = openDatabase(join(this.dir, FILE_NAMES.events));
+    this.#tool = openDatabase(join(this.dir, DB_FILES.tool));
+    this.#events = openDatabase(join(this.dir, DB_FILES.events));
   }
 
   dispose(): void {
     this.crash();
-    if (!this.#keep) rmSync(this.dir, { recursive: true, force: true });
+    if (this.keptIn === null) removeTempDir(this.dir);
   }
 }
 
 export class MemoryStorage implements Storage {
   readonly kind = 'memory';
   readonly dir = null;
+  readonly keptIn: string | null;
   #tool: Db = openDatabase();
   #events: Db = openDatabase();
   #images: { tool: Buffer; events: Buffer } | null = null;
+
+  constructor(options: StorageOptions = {}) {
+    this.keptIn = options.keepDir ?? null;
+  }
 
   get toolDb(): Db {
     return this.#tool;
@@ -166,12 +197,20 @@ export class MemoryStorage implements Storage {
     this.#images = null;
   }
 
+  /** Close; with a kept folder, first write each database's committed image there as a SQLite file. */
   dispose(): void {
+    if (this.keptIn !== null) {
+      if (!this.#tool.open) this.reopen(); // a run that ended in a crash still has its committed images
+      clearDatabases(this.keptIn);
+      writeFileSync(join(this.keptIn, DB_FILES.tool), committedImage(this.#tool));
+      writeFileSync(join(this.keptIn, DB_FILES.events), committedImage(this.#events));
+      return;
+    }
     if (this.#tool.open) this.#tool.close();
     if (this.#events.open) this.#events.close();
   }
 }
 
-export function openStorage(kind: StorageKind, options: { dir?: string; keep?: boolean } = {}): Storage {
-  return kind === 'memory' ? new MemoryStorage() : new FileStorage(options);
+export function openStorage(kind: StorageKind, options: StorageOptions = {}): Storage {
+  return kind === 'memory' ? new MemoryStorage(options) : new FileStorage(options);
 }

@@ -15,7 +15,15 @@ export interface ScenarioProblem {
 export function formatProblem(problem: ScenarioProblem): string {
   const field = problem.field === '' ? '' : `${problem.field}: `;
   const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.col}` : problem.file;
-  return `${where}: ${field}${problem.message}`;
+  return printable(`${where}: ${field}${problem.message}`);
+}
+
+/**
+ * A message goes to a terminal: a control character from a file (an escape sequence, a bell, a stray
+ * carriage return) is shown as its code, never sent to the terminal to act on.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g, (c) => (c === '\ufffd' ? '?' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 export class ScenarioError extends Error {

@@ -7,15 +7,18 @@
  * else is parsed again by `yaml`, which keeps positions, and checked by Ajv with every error reported.
  */
 import { load as loadYaml } from 'js-yaml';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
 import { fastValidator } from './fastValidator.js';
+import { MAX_ALIASES, MAX_DEPTH, MAX_VALUES } from './limits.js';
+import { isOk, measure, yamlNumber } from './measure.js';
+import { readScenarioText } from './readText.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
 import type { Scenario } from './types.js';
 import { schemaProblems } from './validateSchema.js';
-import { YamlSource } from './yamlSource.js';
+import { fieldName, YamlSource } from './yamlSource.js';
 
 const YAML_FILE = /\.ya?ml$/;
 
@@ -49,7 +52,16 @@ const kindLoaders = new Map<string, KindLoader<unknown>>([
   ['lab', { schemaPath: LAB_SCHEMA_PATH, build: (data) => data }],
 ]);
 
-const isFolder = (target: string) => existsSync(target) && statSync(target).isDirectory();
+const isFolder = (target: string) => {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** What `faultlab run lost_reply` may name: a scenario id, never a path (it is looked up under scenarios/). */
+const SCENARIO_ID = /^[a-z][a-z0-9_]*$/;
 
 /**
  * Where relative targets are looked for, and what the messages show paths relative to. Without a cwd,
@@ -63,16 +75,30 @@ export interface LoadOptions {
 export function resolveTargets(targets: readonly string[], problems: ScenarioProblem[] = [], options: LoadOptions = {}): string[] {
   const files: string[] = [];
   const at = (target: string) => (options.cwd === undefined ? target : resolve(options.cwd, target));
+  const problem = (file: string, message: string) => problems.push({ file, line: 0, col: 0, field: '', message });
   for (const given of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
+    if (given === '') {
+      problem('""', 'an empty path names no scenario');
+      continue;
+    }
     const target = at(given);
     if (isFolder(target)) {
-      files.push(...readdirSync(target).filter((f) => YAML_FILE.test(f)).sort().map((f) => join(target, f)));
+      let names: string[];
+      try {
+        names = readdirSync(target).filter((f) => YAML_FILE.test(f)).sort();
+      } catch (error) {
+        problem(given, `cannot read the folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        continue;
+      }
+      // A mistyped folder must not pass as "nothing failed".
+      if (names.length === 0) problem(given, `no scenario found in ${given} (a scenario is a .yaml or .yml file in it; sub-folders are not searched)`);
+      files.push(...names.map((f) => join(target, f)));
     } else if (existsSync(target)) {
       files.push(target);
     } else {
-      const byId = ID_FOLDERS.map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f));
+      const byId = SCENARIO_ID.test(given) ? ID_FOLDERS.map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f)) : undefined;
       if (byId) files.push(byId);
-      else problems.push({ file: given, line: 0, col: 0, field: '', message: 'no such file, folder or scenario id (see `faultlab list`)' });
+      else problem(given, 'no such file, folder or scenario id (see `faultlab list`)');
     }
   }
   return files;
@@ -114,14 +140,26 @@ function planFor(data: unknown): KindPlan | string {
   };
 }
 
-/** The quick path: a file that parses, passes the compiled validator and has no semantic issue. */
-function quickLoad(text: string, file: string, readFrom: string): Loaded | null {
+/** js-yaml refuses past these while it parses, before any alias is expanded. */
+const QUICK_LIMITS = { maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH };
+
+/**
+ * The quick path: js-yaml, then the compiled validator. A file it cannot take goes to the precise path,
+ * except one nested too deep for any parser to walk safely, which is refused here, where js-yaml found it.
+ */
+function quickLoad(text: string, file: string, readFrom: string, problems: ScenarioProblem[]): Loaded | 'refused' | null {
   let data: unknown;
   try {
-    data = loadYaml(text);
-  } catch {
+    data = loadYaml(text, QUICK_LIMITS);
+  } catch (error) {
+    const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
+    if (reason?.startsWith('nesting exceeded maxDepth') && mark) {
+      problems.push({ file, line: mark.line + 1, col: mark.column + 1, field: '', message: `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)` });
+      return 'refused';
+    }
     return null;
   }
+  if (!isOk(measure(data))) return null;
   const plan = planFor(data);
   if (typeof plan === 'string') return null;
   const valid = fastValidator(plan.schemaPath);
@@ -131,19 +169,42 @@ function quickLoad(text: string, file: string, readFrom: string): Loaded | null 
 
 /** The precise path: every problem, at its line and column. */
 function preciseLoad(text: string, file: string, readFrom: string, problems: ScenarioProblem[]): Loaded | null {
-  const source = new YamlSource(file, text);
-  const syntax = source.syntaxProblems();
-  if (syntax.length > 0) {
-    problems.push(...syntax);
+  let source: YamlSource;
+  try {
+    source = new YamlSource(file, text);
+  } catch (error) {
+    problems.push({ file, line: 1, col: 1, field: '', message: `YAML: cannot parse (${(error as Error).message})` });
     return null;
   }
-  const data = source.toJS();
+  const early = [...source.syntaxProblems()];
+  if (early.length === 0) early.push(...source.boundsProblems());
+  if (early.length > 0) {
+    problems.push(...early);
+    return null;
+  }
+  const js = source.toJS();
+  if ('problem' in js) {
+    problems.push(js.problem);
+    return null;
+  }
+  const data = js.data;
+  const size = measure(data);
+  if (size.tooLarge || size.tooDeep) {
+    const what = size.tooLarge ? `more than ${MAX_VALUES.toLocaleString('en-US')} values once its aliases are expanded` : `nested deeper than ${MAX_DEPTH} levels`;
+    problems.push({ file, ...source.firstAlias(), field: '', message: `YAML aliases make the file ${what} (the limit)` });
+    return null;
+  }
   const plan = planFor(data);
   if (typeof plan === 'string') {
     problems.push(source.problem(['kind'], plan));
     return null;
   }
   const found = schemaProblems(source, data, plan.schemaPath);
+  // .inf, .nan and 1e400 where the schema has no range to say so (free-form values such as script args).
+  const reported = new Set(found.map((p) => p.field));
+  for (const { path, value } of size.nonFinite) {
+    if (!reported.has(fieldName(path))) found.push(source.problem(path, `must be a finite number (got ${yamlNumber(value)})`));
+  }
   if (found.length === 0) found.push(...plan.semantic(data).map((issue) => source.problem(issue.path, issue.message, { key: issue.key ?? false })));
   problems.push(...found);
   return found.length > 0 ? null : plan.build(data, file, readFrom);
@@ -151,14 +212,21 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
 
 export function parseScenarioFile(file: string, problems: ScenarioProblem[], options: LoadOptions = {}): Loaded | null {
   const shown = displayPath(file, options);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    problems.push({ file: shown, line: 0, col: 0, field: '', message: `cannot read: ${(error as Error).message}` });
+  const read = readScenarioText(file);
+  if ('problem' in read) {
+    problems.push({ file: shown, line: 0, col: 0, field: '', message: read.problem });
     return null;
   }
-  return quickLoad(text, shown, file) ?? preciseLoad(text, shown, file, problems);
+  const quick = quickLoad(read.text, shown, file, problems);
+  if (quick === 'refused') return null;
+  return quick ?? preciseLoad(read.text, shown, file, problems);
+}
+
+/** Where a file's `id:` is, for a message about it (only on the error path: the file is parsed again). */
+function idProblem(file: string, shown: string, message: string): ScenarioProblem {
+  const read = readScenarioText(file);
+  if ('problem' in read) return { file: shown, line: 1, col: 1, field: 'id', message };
+  return new YamlSource(shown, read.text).problem(['id'], message);
 }
 
 /** Load every target; throws ScenarioError listing every problem found, or returns all scenarios. */
@@ -173,7 +241,7 @@ export function loadAll(targets: readonly string[], options: LoadOptions = {}): 
     const first = ids.get(id);
     if (first === one.file) continue; // the same file named twice
     if (first !== undefined) {
-      problems.push({ file: one.file, line: 1, col: 1, field: 'id', message: `${id} is already the id of ${first}` });
+      problems.push(idProblem(file, one.file, `${id} is already the id of ${first}`));
       continue;
     }
     ids.set(id, one.file);

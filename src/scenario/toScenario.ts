@@ -36,19 +36,21 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const script = scriptOf(doc);
   // A reference must name a tool an earlier step calls, or it can never resolve (a typo, most often).
+  // One set grows as the script is read, so the check is linear in the script's length.
+  const earlier = new Set<string>();
   script.forEach((step, index) => {
     if (step.kind !== 'tool') return;
-    const earlier = new Set(script.slice(0, index).flatMap((s) => (s.kind === 'tool' ? [s.name] : [])));
     for (const [arg, value] of Object.entries(step.args)) {
       if (typeof value !== 'string' || !value.startsWith('@')) continue;
       const tool = value.slice(1).split('.')[0]!;
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, step.name, arg],
-          message: `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].join(', ') || 'none'})`,
+          message: `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].slice(0, 10).join(', ') || 'none'})`,
         });
       }
     }
+    earlier.add(step.name);
   });
   const d = doc.durability;
   if (doc.expect.durability !== undefined && d === undefined) {

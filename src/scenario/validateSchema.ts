@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { yamlNumber } from './measure.js';
 import type { ScenarioProblem } from './ScenarioError.js';
 import type { PathSegment, YamlSource } from './yamlSource.js';
 
@@ -52,7 +53,24 @@ function pathOf(pointer: string): PathSegment[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+/** A value as the message shows it: YAML's words for non-finite numbers (JSON would say null), long ones cut. */
+function shown(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return yamlNumber(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** The range an integer field takes, from its schema: `an integer from 0 to 1000`. */
+function integerRange(schema: { minimum?: number; maximum?: number } | undefined): string {
+  const { minimum, maximum } = schema ?? {};
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (minimum !== undefined && maximum !== undefined) return `an integer from ${n(minimum)} to ${n(maximum)}`;
+  if (minimum !== undefined) return `an integer >= ${n(minimum)}`;
+  if (maximum !== undefined) return `an integer <= ${n(maximum)}`;
+  return 'an integer';
+}
+
+const isIntegerSchema = (schema: unknown) => (schema as { type?: unknown } | undefined)?.type === 'integer';
 
 function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
   const path = pathOf(error.instancePath);
@@ -76,16 +94,24 @@ function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
     case 'const':
       return source.problem(path, `must be ${shown(params.allowedValue)} (got ${shown(error.data)})`);
     case 'type':
+      if (params.type === 'integer') return source.problem(path, `must be ${integerRange(error.parentSchema as object)} (got ${shown(error.data)})`);
       return source.problem(path, `must be ${params.type as string} (got ${shown(error.data)})`);
     case 'minimum':
-      return source.problem(path, `must be >= ${params.limit as number} (got ${shown(error.data)})`);
+    case 'maximum':
+      // One message for every way an integer can be out of range, with the whole range in it.
+      if (isIntegerSchema(error.parentSchema)) return source.problem(path, `must be ${integerRange(error.parentSchema as object)} (got ${shown(error.data)})`);
+      return source.problem(path, `must be ${error.keyword === 'minimum' ? '>=' : '<='} ${params.limit as number} (got ${shown(error.data)})`);
+    case 'maxItems':
+      return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} entries (the limit; got ${(error.data as unknown[]).length.toLocaleString('en-US')})`);
+    case 'maxLength':
+      return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} characters (the limit; got ${(error.data as string).length.toLocaleString('en-US')})`);
     case 'pattern':
       return source.problem(path, `must match ${params.pattern as string} (got ${shown(error.data)})`);
     case 'minProperties':
     case 'maxProperties':
-      return path[0] === 'policy'
-        ? source.problem(path, 'a script step is exactly one entry: `tool_name: {args}` or `finish: succeeded|gave_up`')
-        : source.problem(path, `${error.message ?? 'wrong number of fields'}`);
+      if (path[0] === 'policy') return source.problem(path, 'a script step is exactly one entry: `tool_name: {args}` or `finish: succeeded|gave_up`');
+      if (error.keyword === 'maxProperties') return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} entries (the limit)`);
+      return source.problem(path, `${error.message ?? 'wrong number of fields'}`);
     case 'dependencies':
       return source.problem([...path, params.property as string], `comes with ${params.missingProperty as string}: give both or neither`, { key: true });
     case 'propertyNames':

@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
+import { MAX_ALIASES, MAX_DEPTH } from './limits.js';
 import type { ScenarioProblem } from './ScenarioError.js';
+
+/** yaml's own words where they name its API rather than the file's problem. */
+const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
+  MULTIPLE_DOCS: 'a scenario file holds one YAML document, and a second one starts here (remove this `---` and what follows, or split the file)',
+};
 
 // Loaded on first use: a valid scenario never needs it (see load.ts), so start-up does not pay for it.
 const require = createRequire(import.meta.url);
@@ -30,12 +36,72 @@ export class YamlSource {
     return [...this.doc.errors].map((error) => {
       const pos = error.linePos?.[0] ?? { line: 1, col: 1 };
       const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-      return { file: this.file, line: pos.line, col: pos.col, field: '', message: `YAML syntax: ${message}` };
+      // yaml catches its own stack overflow on very deep nesting and reports it as a syntax error.
+      const known = /Maximum call stack size exceeded/.test(message) ? `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)` : SYNTAX_MESSAGES[error.code];
+      return { file: this.file, line: pos.line, col: pos.col, field: '', message: known ?? `YAML syntax: ${message}` };
     });
   }
 
-  toJS(): unknown {
-    return this.doc.toJS({ maxAliasCount: 100 });
+  /**
+   * What must hold before the document is turned into data: nesting at most MAX_DEPTH deep, every alias
+   * naming an anchor set before it, at most MAX_ALIASES aliases. An iterative walk, so no file can
+   * overflow the stack; it stops at the first problem.
+   */
+  boundsProblems(): ScenarioProblem[] {
+    const { isAlias, isCollection, isPair } = yaml();
+    const anchors = new Set<string>();
+    let aliases = 0;
+    const stack: Array<{ node: unknown; depth: number }> = [{ node: this.doc.contents, depth: 0 }];
+    while (stack.length > 0) {
+      const { node, depth } = stack.pop()!;
+      if (node === null || node === undefined) continue;
+      if (isPair(node)) {
+        stack.push({ node: node.value, depth }, { node: node.key, depth });
+        continue;
+      }
+      if (isAlias(node)) {
+        aliases += 1;
+        if (!anchors.has(node.source)) return [this.#problem(node, `YAML alias *${node.source} names no anchor &${node.source} set before it`)];
+        if (aliases > MAX_ALIASES) return [this.#problem(node, `more than ${MAX_ALIASES} YAML aliases (*name) in one file (the limit)`)];
+        continue;
+      }
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor !== undefined) anchors.add(anchor);
+      if (!isCollection(node)) continue;
+      if (depth >= MAX_DEPTH) return [this.#problem(node, `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)`)];
+      for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push({ node: node.items[i], depth: depth + 1 });
+    }
+    return [];
+  }
+
+  /** Position of the first alias, where a too-large expansion is reported. */
+  firstAlias(): { line: number; col: number } {
+    let found: { line: number; col: number } = { line: 1, col: 1 };
+    yaml().visit(this.doc, {
+      Alias: (_key, node) => {
+        if (node.range) found = this.#lines.linePos(node.range[0]);
+        return yaml().visit.BREAK;
+      },
+    });
+    return found;
+  }
+
+  /**
+   * The data; call it only once boundsProblems() found nothing. yaml's own guard against alias expansion
+   * stays on (it refuses what would grow far past the file), reported at the first alias.
+   */
+  toJS(): { data: unknown } | { problem: ScenarioProblem } {
+    try {
+      return { data: this.doc.toJS({ maxAliasCount: MAX_ALIASES }) };
+    } catch (error) {
+      const where = { file: this.file, ...this.firstAlias(), field: '' };
+      return { problem: { ...where, message: `YAML aliases expand past the limit (${(error as Error).message.split('\n')[0]})` } };
+    }
+  }
+
+  #problem(node: unknown, message: string): ScenarioProblem {
+    const range = (node as Node).range;
+    return { file: this.file, ...(range ? this.#lines.linePos(range[0]) : { line: 1, col: 1 }), field: '', message };
   }
 
   /** Position of the value at `path`, or of its nearest ancestor that exists. */

@@ -48,7 +48,7 @@ export interface SimulateOptions {
   maxSteps?: number;
   /** The tool implementation (a deliberately broken store, for the mutant tests). */
   tool?: ToolClass;
-  /** Keep the database files in this folder instead of a temporary one that is removed. */
+  /** Keep the databases in this folder (claimed for this run alone): file storage runs there, memory storage writes its images there. */
   keepDir?: string;
   /**
    * Replay a dead letter kept by an earlier run (`--keep-db DIR`): open DIR's databases as they are and, instead
@@ -69,7 +69,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   const toolRng = rng.fork('tool');
   const backoffRng = rng.fork('backoff');
   const kept = options.replayKept;
-  const storage = kept ? new FileStorage({ dir: kept.dir, keep: true, reuse: true }) : openStorage(options.storage ?? 'file', options.keepDir ? { dir: options.keepDir, keep: true } : {});
+  const storage = kept
+    ? new FileStorage({ keepDir: kept.dir, reuse: true })
+    : openStorage(options.storage ?? 'file', options.keepDir !== undefined ? { keepDir: options.keepDir } : {});
   const trace = new TraceRecorder(clock);
   const plan = new FaultPlan([...scenario.faults, ...(options.extraFaults ?? [])]);
   const counters: WireCounters = { runnerRequests: 0, otherReservations: 0, callOffset: 0 };

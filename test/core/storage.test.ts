@@ -25,3 +25,26 @@ describe.each([
     storage.dispose();
   });
 });
+
+describe('kept databases', () => {
+  it('memory storage writes the committed images to the kept folder, as SQLite files a reader can open', async () => {
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const Database = (await import('better-sqlite3')).default;
+    const keepDir = mkdtempSync(join(tmpdir(), 'faultlab-kept-'));
+    const storage = new MemoryStorage({ keepDir });
+    storage.toolDb.exec('CREATE TABLE t(n INTEGER); INSERT INTO t VALUES (1);');
+    storage.eventsDb.exec('CREATE TABLE e(n INTEGER); INSERT INTO e VALUES (7);');
+    storage.toolDb.exec('BEGIN IMMEDIATE; INSERT INTO t VALUES (2);'); // never committed: not kept
+    storage.dispose();
+    expect(readdirSync(keepDir).sort()).toEqual(['events.db', 'tool.db']);
+    const tool = new Database(join(keepDir, 'tool.db'), { readonly: true });
+    expect(tool.prepare('SELECT n FROM t').pluck().all()).toEqual([1]);
+    const events = new Database(join(keepDir, 'events.db'), { readonly: true });
+    expect(events.prepare('SELECT n FROM e').pluck().all()).toEqual([7]);
+    tool.close();
+    events.close();
+    rmSync(keepDir, { recursive: true });
+  });
+});

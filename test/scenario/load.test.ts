@@ -51,9 +51,9 @@ describe('loading scenarios', () => {
       .replace('faults: []', 'faults:\n  - kind: lost_reply\n    at: { tool: reserve, attempt: 0 }\n  - kind: explode\n    at: { call: 2 }')
       .replace('status: succeeded', 'status: ok');
     expect(problems(file('bad.yaml', text))).toEqual([
-      `bad.yaml:${at(text, '-1')}: inventory.items.camera.available: must be >= 0 (got -1)`,
+      `bad.yaml:${at(text, '-1')}: inventory.items.camera.available: must be an integer from 0 to 1,000,000 (got -1)`,
       `bad.yaml:${at(text, 'max_call:')}: task.max_call: unknown field — did you mean max_calls?`,
-      `bad.yaml:${at(text, '0 }', 'attempt: 0')}: faults[0].at.attempt: must be >= 1 (got 0)`,
+      `bad.yaml:${at(text, '0 }', 'attempt: 0')}: faults[0].at.attempt: must be an integer from 1 to 1,000 (got 0)`,
       `bad.yaml:${at(text, 'explode')}: faults[1].kind: must be one of "transient", "lost_reply", "crash_before_commit", "crash_after_commit", "crash_after_event", "concurrent_reserve", "duplicate_delivery" (got "explode")`,
       `bad.yaml:${at(text, 'ok', 'status:')}: expect.status: must be one of "succeeded", "gave_up", "retry_exhausted", "tool_error", "policy_error", "budget_exhausted" (got "ok")`,
     ]);
@@ -98,9 +98,9 @@ describe('loading scenarios', () => {
     expect(found[0]).toBe('nowhere.yaml: no such file, folder or scenario id (see `faultlab list`)');
   });
 
-  it('refuses two scenarios with one id', () => {
+  it('refuses two scenarios with one id, pointing at the second id', () => {
     const copy = file('copy.yaml', HAPPY);
-    expect(problems(join(SCENARIOS_DIR, 'happy_path.yaml'), copy)).toEqual(['copy.yaml:1:1: id: happy_path is already the id of scenarios/happy_path.yaml']);
+    expect(problems(join(SCENARIOS_DIR, 'happy_path.yaml'), copy)).toEqual([`copy.yaml:${at(HAPPY, 'happy_path')}: id: happy_path is already the id of scenarios/happy_path.yaml`]);
   });
 
   it('makes the CLI exit 2 with the problems on stderr and run nothing', async () => {

@@ -3,8 +3,9 @@
  * (depth 2), judged by the invariants; each violation shrunk and written as a replayable scenario.
  * `--mutants`: the proof that the invariants can fail. Exit 0 when nothing broke, 1 otherwise, 2 bad input.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { StorageKind } from '../../core/storage.js';
+import { checkTempDir } from '../../core/tempDir.js';
 import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
@@ -14,10 +15,14 @@ import { explorationJson, mutantsJson, renderExploration, renderMutants, type Mu
 import { MUTANTS } from '../../mutants/catalogue.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
+import type { Style } from '../../render/style.js';
+import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { interruptible } from '../interrupt.js';
 import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { checkOutDir, makeOutDir } from '../outDir.js';
+import { loadRunnerOption, type LoadedRunner } from '../runnerOption.js';
 import { LEARNER_FILE } from '../../runner/load.js';
-import { resolveRunner } from '../../sim/target.js';
 import type { RunResult } from '../../check/RunResult.js';
 import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
@@ -33,6 +38,9 @@ ${sharedHelp('seed')}
     --out DIR         where replay files go (default: faultlab-explore/ in the current folder)
     --workers N       worker threads (default: one per core)
 ${sharedHelp('json', 'no-color', 'storage', 'html')}`;
+
+/** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
+const MAX_WORKERS = 64;
 
 export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -50,10 +58,16 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const seed = parseSeed(values.seed);
   const depth = values.depth === undefined ? 1 : Number(values.depth);
   if (depth !== 1 && depth !== 2) throw new UsageError(`--depth must be 1 or 2, got ${JSON.stringify(values.depth)}`);
-  const workers = values.workers === undefined ? defaultWorkers() : Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 1) throw new UsageError(`--workers must be a positive integer, got ${JSON.stringify(values.workers)}`);
+  const workers = values.workers === undefined ? defaultWorkers() : /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers must be an integer from 1 to ${MAX_WORKERS}, got ${JSON.stringify(values.workers)}`);
   const storage = parseStorage(values.storage);
-  const out = resolve(io.cwd, values.out ?? 'faultlab-explore');
+  if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
+  // Checked before any work: an exploration must not end in "cannot write" after it found something.
+  const out = checkOutDir('--out', values.out ?? 'faultlab-explore', io.cwd);
+  const writeIn = (dir: string) => {
+    makeOutDir('--out', dir);
+    return dir;
+  };
   const scenarios = runnerScenariosOnly(loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError('no runner scenario among the targets');
   const started = performance.now();
@@ -63,10 +77,10 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     if (values.runner !== undefined) throw new UsageError('--mutants explores the mutants; it takes no --runner');
     const bar = progressBar(io, 'mutants');
     const reports: MutantReport[] = MUTANTS.map((mutant, i) => {
-      const hunt = huntMutant(mutant, scenarios, { seed, storage, depth });
+      const hunt = interruptible(() => huntMutant(mutant, scenarios, { seed, storage, depth }));
       bar?.update(i + 1, MUTANTS.length);
       if (hunt.explored === null) return { hunt, replay: null };
-      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, out);
+      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, writeIn(out));
       return { hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) };
     });
     bar?.done();
@@ -75,7 +89,31 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
 
-  const resolved = await resolveRunner(values.runner, io.cwd); // validates the name and the file before any work
+  const resolved = await loadRunnerOption(values.runner, io.cwd); // validates the name and the file before any work
+  try {
+    return await exploreWith(resolved, { scenarios, depth, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
+  } finally {
+    resolved.containment?.release();
+  }
+}
+
+interface ExploreRun {
+  scenarios: Scenario[];
+  depth: 1 | 2;
+  seed: number;
+  storage: StorageKind;
+  workers: number;
+  /** The replay folder, made on first use. */
+  out: () => string;
+  io: Io;
+  style: Style;
+  seconds: () => number;
+  json: boolean;
+  /** `--html DIR`: each violation's minimal run as a page. */
+  html: string | undefined;
+}
+
+async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
@@ -83,12 +121,12 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = findings(exploration).map((finding) => {
-    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: `${resolved.label} runner` }, out);
+    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: `${resolved.label} runner` }, out());
     return { finding, replay: replayCommand(file, runnerFlags, io.cwd) };
   });
   const header = { runner: resolved.label, workers, seconds: seconds() };
-  io.stdout.write(values.json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
-  writePages(values.html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, values.json === true);
+  io.stdout.write(json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
+  writePages(html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, json);
   return replayed.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

@@ -2,22 +2,29 @@
  * `faultlab run [SCENARIO…]`: run scenarios, print each trace and a summary (or one JSON document).
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadAll } from '../../scenario/load.js';
+import { loadAll, type Loaded } from '../../scenario/load.js';
 import type { RunResult } from '../../check/RunResult.js';
+import { DB_FILES } from '../../core/storage.js';
+import { checkTempDir } from '../../core/tempDir.js';
 import { simulate } from '../../sim/simulate.js';
 import { runToJson } from '../../render/renderJson.js';
 import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
 import { renderRun } from '../../render/renderText.js';
-import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { interruptible, yieldToSignals } from '../interrupt.js';
+import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
 import { parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { loadRunnerOption } from '../runnerOption.js';
+import { markConstructorErrors, RunnerConstructorError } from '../contain.js';
 import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
 import { HtmlOut } from '../htmlOut.js';
 import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
 import { flow, GLUE } from '../../render/format.js';
 import { guardRunner } from '../../grade/guardRunner.js';
-import { resolveRunner } from '../../sim/target.js';
 import { judge } from '../../check/RunResult.js';
 
 /**
@@ -34,7 +41,8 @@ export const RUN_HELP = `faultlab run [SCENARIO…] [options]
 ${sharedHelp('seed', 'runner')}
     --quiet           the summary only
 ${sharedHelp('json', 'no-color', 'width', 'html', 'storage')}
-    --keep-db DIR     keep the SQLite files in DIR to inspect them (one scenario; implies --storage file)`;
+    --keep-db DIR     keep the run's SQLite databases in DIR to inspect them (one runner scenario; one run
+                      at a time per DIR; with --storage memory their images are written there at the end)`;
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -53,70 +61,114 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
   const shown = (id: string) => !values.quiet && (values.all === true || positionals.length > 0 || SHOWN_BY_DEFAULT.includes(id));
+  const keepDb = values['keep-db'];
   // Kept databases are files: --keep-db without --storage means --storage file.
-  const storage = values['keep-db'] !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
+  const storage = keepDb !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
   const loaded = loadAll(positionals, { cwd: io.cwd });
   refuseRunnerOptions(
     [
       ...(values.runner !== undefined ? [`--runner ${values.runner}`] : []),
       ...(values.storage !== undefined ? [`--storage ${values.storage}`] : []),
-      ...(values['keep-db'] !== undefined ? [`--keep-db ${values['keep-db']}`] : []),
+      ...(keepDb !== undefined ? [`--keep-db ${keepDb}`] : []),
     ],
     loaded,
   );
-  if (values['keep-db'] !== undefined && loaded.length !== 1) throw new UsageError('--keep-db needs exactly one scenario');
-  const { runner: runnerClass, tool, label, file } = await resolveRunner(values.runner, io.cwd);
-  // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
-  const runnerFor = () => (file !== undefined ? guardRunner(runnerClass) : runnerClass);
+  if (keepDb !== undefined) checkKeepable(loaded);
+  if (storage === 'file' && keepDb === undefined) checkTempDir();
+  const resolved = await loadRunnerOption(values.runner, io.cwd);
+  let kept: KeptFolder | null = null;
+  try {
+    kept = keepDb !== undefined ? claimKeepDir(keepDb, io.cwd) : null;
+    const { runner: runnerClass, tool, label, file } = resolved;
+    // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
+    const runnerFor = () => (file !== undefined ? markConstructorErrors(guardRunner(runnerClass)) : runnerClass);
 
-  const rows: SummaryRow[] = [];
-  const json: unknown[] = [];
-  const runs: RunResult[] = [];
-  const total = loaded.length;
-  loaded.forEach((one, index) => {
-    const position = `${index + 1}/${total}`;
-    if (one.type === 'runner') {
-      const run = judge(simulate(one.scenario, { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(values['keep-db'] ? { keepDir: values['keep-db'] } : {}) }));
-      runs.push(run);
-      rows.push(summaryRow(run));
-      if (values.json) json.push(runToJson(run));
-      else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { position, width }) + '\n');
-      html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
+    const rows: SummaryRow[] = [];
+    const json: unknown[] = [];
+    let runners = 0;
+    const total = loaded.length;
+    for (const [index, one] of loaded.entries()) {
+      if (index > 0) await yieldToSignals();
+      const position = `${index + 1}/${total}`;
+      if (one.type === 'runner') {
+        runners += 1;
+        const options = { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(kept ? { keepDir: kept.dir } : {}) };
+        const outcome = interruptible(() => runOutside(() => judge(simulate(one.scenario, options))));
+        if ('run' in outcome) {
+          const run: RunResult = outcome.run;
+          rows.push(summaryRow(run));
+          if (values.json) json.push(runToJson(run));
+          else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { position, width }) + '\n');
+          html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
+        } else {
+          // The runner's code failed where the harness cannot catch it (its constructor): a failed run, not a crash.
+          const message = `the runner failed outside step(): ${outcome.failure}`;
+          rows.push({ id: one.scenario.id, status: 'runner_error', calls: '-', ledger: '-', stock: '', passed: false, broken: false, firstProblem: message });
+          if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: outcome.failure, message }] });
+          else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
+        }
+      } else {
+        const result = interruptible(() => runLabScenario(one, seed));
+        rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
+        if (values.json) json.push(result.json);
+        else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
+        html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: 'a durability pillar lab (its text trace)', status: 'lab', passed: result.passed });
+      }
+    }
+
+    const passed = rows.filter((r) => r.passed).length;
+    const failed = rows.length - passed;
+    // Labs run without a Runner: the footer and the JSON name a runner only when one ran.
+    const anyRunner = runners > 0;
+    if (values.json) {
+      io.stdout.write(JSON.stringify({ seed, runner: anyRunner ? label : null, scenarios: json, passed, failed }, null, 2) + '\n');
     } else {
-      const result = runLabScenario(one, seed);
-      rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
-      if (values.json) json.push(result.json);
-      else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
-      html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: 'a durability pillar lab (its text trace)', status: 'lab', passed: result.passed });
+      const who = !anyRunner ? 'labs: no runner' : runners < rows.length ? `${label} runner; labs: no runner` : `${label} runner`;
+      io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keptNote(kept, keepDb)})`, width));
+      const dim = (x: string) => style.c.dim(x);
+      /** A command is never cut across two lines: it is meant to be copied. */
+      const cmd = (text: string) => text.replaceAll(' ', GLUE);
+      if (positionals.length === 0 && !values.quiet && values.all !== true) {
+        const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
+        io.stdout.write(flow([[`more: the other ${hidden} traces with ${cmd('npx faultlab run --all')} · one with ${cmd('npx faultlab run ID')} · each run as a page with ${cmd('--html DIR')}`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
+      }
+      if (positionals.length === 0) {
+        io.stdout.write(
+          flow([[`next: lessons/01-intents-attempts-effects.md · ${cmd('npx faultlab run scenarios/pillars')} (the pillars in the Runner) · ${cmd('npm run grade')} (the exercise)`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n',
+        );
+      }
     }
-  });
+    if (html !== null) {
+      const index = html.finish(`faultlab run — ${rows.length} run(s)`, `seed ${seed} · ${anyRunner ? `${label} runner` : 'labs: no runner'}`, io.cwd);
+      (values.json ? io.stderr : io.stdout).write(`  pages: ${index}\n`);
+    }
+    return failed === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    resolved.containment?.release();
+    kept?.release();
+  }
+}
 
-  const passed = rows.filter((r) => r.passed).length;
-  const failed = rows.length - passed;
-  // Labs run without a Runner: the footer and the JSON name a runner only when one ran.
-  const anyRunner = runs.length > 0;
-  if (values.json) {
-    io.stdout.write(JSON.stringify({ seed, runner: anyRunner ? label : null, scenarios: json, passed, failed }, null, 2) + '\n');
-  } else {
-    const keep = values['keep-db'] ? ` · databases kept in ${values['keep-db']}` : '';
-    const who = !anyRunner ? 'labs: no runner' : runs.length < rows.length ? `${label} runner; labs: no runner` : `${label} runner`;
-    io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keep})`, width));
-    const dim = (x: string) => style.c.dim(x);
-    /** A command is never cut across two lines: it is meant to be copied. */
-    const cmd = (text: string) => text.replaceAll(' ', GLUE);
-    if (positionals.length === 0 && !values.quiet && values.all !== true) {
-      const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
-      io.stdout.write(flow([[`more: the other ${hidden} traces with ${cmd('npx faultlab run --all')} · one with ${cmd('npx faultlab run ID')} · each run as a page with ${cmd('--html DIR')}`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
-    }
-    if (positionals.length === 0) {
-      io.stdout.write(
-        flow([[`next: lessons/01-intents-attempts-effects.md · ${cmd('npx faultlab run scenarios/pillars')} (the pillars in the Runner) · ${cmd('npm run grade')} (the exercise)`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n',
-      );
-    }
+/** --keep-db keeps a runner scenario's two databases; anything else has none to keep. */
+function checkKeepable(loaded: Loaded[]): void {
+  if (loaded.length !== 1) throw new UsageError(`--keep-db needs exactly one scenario (got ${loaded.length})`);
+  const [one] = loaded;
+  if (one!.type !== 'runner') throw new BadInputError(`--keep-db: ${one!.id} is a ${one!.kind} scenario, which has no run databases to keep (--keep-db is for runner scenarios)`);
+}
+
+/** Only what is really there is claimed: both database files in the kept folder. */
+function keptNote(kept: KeptFolder | null, given: string | undefined): string {
+  if (kept === null) return '';
+  const written = Object.values(DB_FILES).every((name) => existsSync(join(kept.dir, name)));
+  return written ? ` · databases kept in ${given}: ${Object.values(DB_FILES).join(', ')}` : ` · no database was written to ${given}`;
+}
+
+/** A runner file's constructor failing ends its run as a failure; faultlab's own errors still throw. */
+function runOutside(work: () => RunResult): { run: RunResult } | { failure: string } {
+  try {
+    return { run: work() };
+  } catch (error) {
+    if (error instanceof RunnerConstructorError) return { failure: `its constructor threw ${error.message}` };
+    throw error;
   }
-  if (html !== null) {
-    const index = html.finish(`faultlab run — ${rows.length} run(s)`, `seed ${seed} · ${anyRunner ? `${label} runner` : 'labs: no runner'}`, io.cwd);
-    (values.json ? io.stderr : io.stdout).write(`  pages: ${index}\n`);
-  }
-  return failed === 0 ? EXIT.ok : EXIT.failed;
 }

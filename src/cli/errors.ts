@@ -1,0 +1,73 @@
+/**
+ * Every way a command can fail, as one clear message on stderr and an exit code. Bad input — a scenario, an
+ * option, a path, a runner file, the environment — is exit 2 and names what to fix. Anything else is a
+ * bug in faultlab: exit 70 with one line that says so. No stack trace reaches the user unless
+ * FAULTLAB_DEBUG=1 asks for it (then every error shows its stack).
+ */
+import { TempDirError } from '../core/tempDir.js';
+import { RunnerLoadError } from '../runner/load.js';
+import { printable, ScenarioError } from '../scenario/ScenarioError.js';
+import { Interrupted } from './interrupt.js';
+import { BadInputError, EXIT, OutputError, UsageError, type Io } from './io.js';
+
+export const DEBUG_VARIABLE = 'FAULTLAB_DEBUG';
+
+export function debugOn(io: Io): boolean {
+  const value = io.env[DEBUG_VARIABLE] ?? '';
+  return value !== '' && value !== '0';
+}
+
+/** A system error about a path (ENOENT, EACCES, EISDIR, ENOSPC, …): the environment, so bad input. */
+function systemError(error: unknown): (NodeJS.ErrnoException & { path: string }) | null {
+  const e = error as NodeJS.ErrnoException | null;
+  return e !== null && typeof e === 'object' && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && typeof e.path === 'string' ? (e as NodeJS.ErrnoException & { path: string }) : null;
+}
+
+/** Report `error` of command `name` on stderr; returns the exit code. */
+export function report(error: unknown, io: Io, name: string, help: string): number {
+  const say = (text: string) => {
+    try {
+      io.stderr.write(`${printable(text)}\n`);
+    } catch {
+      // stderr is gone too: the exit code is all that is left
+    }
+  };
+  const stack = () => (debugOn(io) && error instanceof Error && error.stack ? `\n${error.stack}` : '');
+  if (error instanceof Interrupted) {
+    say(`faultlab ${name}: ${error.message}; temporary files removed`);
+    return error.signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+  }
+  if (error instanceof ScenarioError) {
+    say(`${error.message}\nfaultlab: ${error.problems.length} problem(s) in the scenario files; nothing was run${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof RunnerLoadError) {
+    say(`faultlab ${name}: --runner ${error.message}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof UsageError && !error.showHelp) {
+    say(`faultlab ${name}: ${error.message}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS')) {
+    say(`faultlab ${name}: ${(error as Error).message}${stack()}\n\n${help}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof BadInputError || error instanceof TempDirError) {
+    say(`faultlab ${name}: ${error.message}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof OutputError) {
+    if (error.errno === 'EPIPE') return EXIT.ok; // a reader that closed the pipe early (`| head`) is not an error
+    say(`faultlab ${name}: ${error.message}${stack()}`);
+    return EXIT.badInput;
+  }
+  const system = systemError(error);
+  if (system !== null) {
+    say(`faultlab ${name}: cannot use ${system.path}: ${system.code}${stack()}`);
+    return EXIT.badInput;
+  }
+  const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  say(`faultlab ${name}: internal error: ${what}\n  this is a bug in faultlab, not in your input — ${debugOn(io) ? 'the stack follows' : `run again with ${DEBUG_VARIABLE}=1 to see where it happened`}${stack()}`);
+  return EXIT.internal;
+}

@@ -1,0 +1,54 @@
+/**
+ * A folder the CLI writes into (`explore --out`): checked before any work, so an hour of exploration never
+ * ends in "cannot write"; made only when there is something to write, one level at a time (a recursive
+ * mkdir on some paths, /proc/self/x among them, never returns).
+ */
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { BadInputError } from './io.js';
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String((error as Error).message);
+
+/** Throws BadInputError unless `dir` is a folder faultlab can write in, or one it can make. */
+export function checkOutDir(option: string, given: string, cwd: string): string {
+  if (given === '') throw new BadInputError(`${option} needs a folder`);
+  const dir = resolve(cwd, given);
+  let at = dir;
+  for (;;) {
+    try {
+      const stats = statSync(at);
+      if (!stats.isDirectory()) {
+        throw new BadInputError(at === dir ? `${option} ${given} is a file, not a folder` : `${option} ${given}: ${at} is a file, not a folder`);
+      }
+      accessSync(at, constants.W_OK);
+      return dir;
+    } catch (error) {
+      if (error instanceof BadInputError) throw error;
+      if (code(error) !== 'ENOENT') throw new BadInputError(`${option} ${given}: cannot write in ${at}: ${code(error)}`);
+    }
+    const parent = dirname(at);
+    if (parent === at) throw new BadInputError(`${option} ${given}: no folder on its path exists`);
+    at = parent;
+  }
+}
+
+/** Make `dir` and its missing parents, one level at a time. */
+export function makeOutDir(option: string, dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      statSync(at);
+      break;
+    } catch {
+      missing.unshift(at);
+      if (dirname(at) === at) break;
+    }
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      if (code(error) !== 'EEXIST') throw new BadInputError(`${option} ${dir}: cannot make ${level}: ${code(error)}`);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * faultlab's temporary folders, and the promise that none outlives its process for long.
+ *
+ * Each process has one folder of its own in the system's temporary folder, `faultlab-<pid>-XXXXXX`, marked
+ * as faultlab's by a marker file naming the host and the process; every run's folder is made inside it.
+ * Worker threads use their process's folder (they share its pid; its path reaches them through the
+ * environment they inherit). A run's folder is removed when the run ends (FileStorage.dispose); the whole
+ * process folder goes when the process exits, and on SIGINT and SIGTERM (src/cli) — after which a worker
+ * thread still running cannot make a new run folder, since the folder it would go in is gone. A process
+ * killed outright (SIGKILL, a power cut) leaves its folder; the next start sweeps it: only marked folders,
+ * only of this host, only once the process that made them is gone. An unmarked folder is never touched.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+
+const PREFIX = 'faultlab-';
+/** The marker's name inside a process folder; its content says whose the folder is. */
+export const TEMP_MARKER = '.faultlab-temp';
+const OWN_NAME = /^faultlab-(\d+)-[A-Za-z0-9]{6}$/;
+/** How a process's folder reaches its worker threads. */
+const PARENT_VARIABLE = 'FAULTLAB_TEMP_PARENT';
+
+interface Marker {
+  pid: number;
+  host: string;
+}
+
+/** The temporary folder cannot be made: TMPDIR names no folder, or one faultlab may not write to. */
+export class TempDirError extends Error {
+  override readonly name = 'TempDirError';
+  readonly code = 'TEMP_DIR';
+  readonly base: string;
+
+  constructor(base: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code ?? '';
+    super(`cannot make a temporary folder in ${base} (the system's temporary folder; set TMPDIR to change it): ${code || (cause as Error).message}`, { cause });
+    this.base = base;
+  }
+}
+
+/** This process's folder under each temporary folder it has used (TMPDIR can change between runs). */
+const parents = new Map<string, string>();
+
+function markerOf(dir: string): Marker | null {
+  try {
+    const marker = JSON.parse(readFileSync(join(dir, TEMP_MARKER), 'utf8')) as Partial<Marker>;
+    return typeof marker.pid === 'number' && typeof marker.host === 'string' ? (marker as Marker) : null;
+  } catch {
+    return null;
+  }
+}
+
+const isOwn = (dir: string) => {
+  const marker = markerOf(dir);
+  return marker !== null && marker.pid === process.pid && marker.host === hostname();
+};
+
+function processFolder(base: string): string {
+  const known = parents.get(base);
+  if (known !== undefined) return known;
+  // A worker thread: its process's folder, if the process made one here (a child process has another pid).
+  const inherited = process.env[PARENT_VARIABLE];
+  if (!isMainThread && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
+    if (!isOwn(inherited)) throw new TempDirError(base, new Error('the process is stopping: its temporary folder is gone'));
+    parents.set(base, inherited);
+    return inherited;
+  }
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
+    writeFileSync(join(dir, TEMP_MARKER), `${JSON.stringify({ pid: process.pid, host: hostname() } satisfies Marker)}\n`);
+  } catch (error) {
+    throw new TempDirError(base, error);
+  }
+  parents.set(base, dir);
+  if (isMainThread) {
+    process.env[PARENT_VARIABLE] = dir; // worker threads started from now on inherit it
+    if (parents.size === 1) process.once('exit', removeOwnTempDirs);
+  }
+  return dir;
+}
+
+/** A fresh temporary folder for one use (`purpose`, a word, starts its name), inside the process's own. */
+export function makeTempDir(purpose: string): string {
+  const base = tmpdir();
+  const parent = processFolder(base);
+  try {
+    return mkdtempSync(join(parent, `${purpose.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}-`));
+  } catch (error) {
+    throw new TempDirError(base, error);
+  }
+}
+
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else — alive all the same.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the marked folders of this host under `base` for which `whose(pid)` holds; returns what was removed. */
+function sweep(base: string, whose: (pid: number) => boolean): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return []; // no temporary folder at all: nothing to sweep (making one will say why it failed)
+  }
+  const gone: string[] = [];
+  for (const name of names) {
+    const pid = OWN_NAME.exec(name)?.[1];
+    if (pid === undefined || !whose(Number(pid))) continue;
+    const dir = join(base, name);
+    const marker = markerOf(dir);
+    if (marker === null || marker.pid !== Number(pid) || marker.host !== hostname()) continue;
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+      // Twice: a worker thread may have made a run folder inside while the first pass ran.
+      for (let pass = 0; pass < 2; pass += 1) {
+        try {
+          rmSync(dir, { recursive: true, force: true });
+          break;
+        } catch (error) {
+          if (pass === 1) throw error;
+        }
+      }
+      gone.push(dir);
+    } catch {
+      // someone else's permissions: leave it
+    }
+  }
+  return gone;
+}
+
+/** At start-up: remove the folders left by faultlab processes that are gone (killed before they could). */
+export function sweepStaleTempDirs(): string[] {
+  return sweep(tmpdir(), (pid) => pid !== process.pid && !isAlive(pid));
+}
+
+/**
+ * On the way out (a signal, the exit): this process's folders, worker threads' runs included. A worker
+ * thread still running then finds its process's folder gone and makes no new one.
+ */
+export function removeOwnTempDirs(): void {
+  const bases = new Set([...parents.keys(), tmpdir()]);
+  parents.clear();
+  for (const base of bases) sweep(base, (pid) => pid === process.pid);
+}
+
+/** Throws TempDirError now, before any work, if no temporary folder can be made. Makes the process's own. */
+export function checkTempDir(): void {
+  removeTempDir(makeTempDir('check'));
+}

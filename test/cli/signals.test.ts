@@ -1,0 +1,106 @@
+/**
+ * Ctrl-C and SIGTERM stop a run and leave nothing behind: every temporary folder of faultlab's is removed
+ * and the exit code says which signal it was (130, 143). A SIGKILL cannot be caught: its folders stay
+ * until the next start, which sweeps them. Each test kills real runs in their own TMPDIR, mid-run — the
+ * runs are held in a step (test/cli/fixtures/Gate.ts) or caught with their databases open.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = mkdtempSync(join(tmpdir(), 'faultlab-signals-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let runs = 0;
+
+/** faultlab's own folders in `tmp` (tsx keeps a cache folder there too, which is not ours). */
+const ours = (tmp: string) => readdirSync(tmp).filter((name) => /^faultlab-\d+-/.test(name));
+
+const nap = new Int32Array(new SharedArrayBuffer(4));
+/** Wait (without spinning) until `ready()` holds; a run that never gets there fails the test after 30 s. */
+function waitFor(ready: () => boolean, what: string): void {
+  for (let i = 0; i < 3000; i += 1) {
+    if (ready()) return;
+    Atomics.wait(nap, 0, 0, 10);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+interface Started {
+  child: ChildProcess;
+  tmp: string;
+  /** Written by the Gate runner once the run is in its first step. */
+  ready: string;
+  gate: string;
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Start the built CLI in a TMPDIR of its own; with the Gate runner it stops in step 1 until the gate opens. */
+function start(args: string[]): Started {
+  runs += 1;
+  const tmp = join(root, `tmp-${runs}`);
+  mkdirSync(tmp);
+  const ready = join(root, `ready-${runs}`);
+  const gate = join(root, `gate-${runs}`);
+  const child = spawn(process.execPath, ['bin/faultlab.js', ...args], {
+    env: { ...process.env, TMPDIR: tmp, FAULTLAB_TEST_READY: ready, FAULTLAB_TEST_GATE: gate },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((done) => child.on('close', (code, signal) => done({ code, signal, stderr })));
+  return { child, tmp, ready, gate, ended };
+}
+
+const GATED_RUN = ['run', 'happy_path', '--storage', 'file', '--runner', 'test/cli/fixtures/Gate.ts'];
+
+/** A run held in its first step, its temporary folder made and its databases open. */
+function heldRun(): Started {
+  const run = start(GATED_RUN);
+  waitFor(() => existsSync(run.ready), 'the run to reach its first step');
+  expect(ours(run.tmp)).toHaveLength(1);
+  return run;
+}
+
+describe('a run stopped by a signal', () => {
+  it('Ctrl-C (SIGINT) stops even a step that never returns, removes the temporary folder and exits 130', async () => {
+    const run = heldRun();
+    run.child.kill('SIGINT');
+    const end = await run.ended;
+    expect(end.code).toBe(130);
+    expect(end.stderr).toContain('stopped by SIGINT; temporary files removed');
+    expect(ours(run.tmp)).toEqual([]);
+  });
+
+  it('SIGTERM removes the temporary folder and exits 143, once the step in hand returns', async () => {
+    const run = heldRun();
+    run.child.kill('SIGTERM');
+    writeFileSync(run.gate, ''); // the step returns; the signal is handled before the run is reported
+    const end = await run.ended;
+    expect(end.code).toBe(143);
+    expect(end.stderr).toContain('stopped by SIGTERM; temporary files removed');
+    expect(ours(run.tmp)).toEqual([]);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during explore --storage file removes every worker thread\'s folders too', async (signal) => {
+    const run = start(['explore', '--storage', 'file', '--workers', '2', '--out', join(root, 'explore-out')]);
+    waitFor(() => ours(run.tmp).length > 0, 'the exploration to make a temporary folder');
+    run.child.kill(signal);
+    const end = await run.ended;
+    expect(end.code).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(ours(run.tmp)).toEqual([]);
+  });
+
+  it('SIGKILL leaves its folder, and the next start sweeps it once the process is gone', async () => {
+    const run = heldRun();
+    const [left] = ours(run.tmp);
+    run.child.kill('SIGKILL');
+    const end = await run.ended;
+    expect(end.signal).toBe('SIGKILL');
+    expect(ours(run.tmp)).toEqual([left]); // nothing can run on a SIGKILL
+    const next = spawnSync(process.execPath, ['bin/faultlab.js', 'list'], { env: { ...process.env, TMPDIR: run.tmp }, encoding: 'utf8' });
+    expect(next.status).toBe(0);
+    expect(ours(run.tmp)).toEqual([]);
+  });
+});

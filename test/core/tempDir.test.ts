@@ -1,0 +1,78 @@
+/**
+ * faultlab's temporary folders are marked as its own, and only marked folders of processes that are gone
+ * are ever swept: a folder of a live process, an unmarked folder, or someone else's file is never touched.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkTempDir, makeTempDir, removeOwnTempDirs, sweepStaleTempDirs, TEMP_MARKER, TempDirError } from '../../src/core/tempDir.js';
+import { FileStorage } from '../../src/core/storage.js';
+
+let sandbox: string;
+const saved = process.env.TMPDIR;
+const base = tmpdir();
+beforeEach(() => {
+  sandbox = mkdtempSync(join(base, 'faultlab-tempdir-test-'));
+  process.env.TMPDIR = sandbox;
+});
+afterEach(() => {
+  if (saved === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = saved;
+  rmSync(sandbox, { recursive: true, force: true });
+});
+
+/** A pid that was a process and is now gone: a child that has already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+/** A folder as a faultlab process `pid` would have left it. */
+function leftBy(pid: number, marker: object | null, suffix = 'AbC123'): string {
+  const dir = join(sandbox, `faultlab-${pid}-${suffix}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'tool.db'), '');
+  if (marker !== null) writeFileSync(join(dir, TEMP_MARKER), JSON.stringify(marker));
+  return dir;
+}
+
+describe('temporary folders', () => {
+  it("are made in the process's own folder in TMPDIR, named for the process and marked with its pid and host", () => {
+    const dir = makeTempDir('test');
+    const [own] = readdirSync(sandbox);
+    expect(own).toMatch(new RegExp(`^faultlab-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(dir).toMatch(new RegExp(`^${join(sandbox, own!)}/test-[A-Za-z0-9]{6}$`));
+    expect(JSON.parse(readFileSync(join(sandbox, own!, TEMP_MARKER), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
+    removeOwnTempDirs();
+    expect(readdirSync(sandbox)).toEqual([]);
+  });
+
+  it('a file storage lives in one, and its disposal removes it', () => {
+    const storage = new FileStorage();
+    expect(readdirSync(storage.dir).sort()).toEqual(['events.db', 'tool.db']);
+    storage.dispose();
+    expect(existsSync(storage.dir)).toBe(false);
+    removeOwnTempDirs();
+    expect(readdirSync(sandbox)).toEqual([]);
+  });
+
+  it('the start-up sweep removes only marked folders of gone processes of this host', () => {
+    const gone = deadPid();
+    const stale = leftBy(gone, { pid: gone, host: hostname() });
+    const live = leftBy(process.ppid, { pid: process.ppid, host: hostname() });
+    const unmarked = leftBy(gone, null, 'Zzz999');
+    const otherHost = leftBy(gone, { pid: gone, host: `not-${hostname()}` }, 'Host00');
+    const lookalike = join(sandbox, 'faultlab-cli-AbC123');
+    mkdirSync(lookalike);
+    expect(sweepStaleTempDirs()).toEqual([stale]);
+    expect([live, unmarked, otherHost, lookalike].map(existsSync)).toEqual([true, true, true, true]);
+  });
+
+  it('says where it tried when TMPDIR names no folder, as bad input', () => {
+    process.env.TMPDIR = join(sandbox, 'nowhere');
+    expect(() => checkTempDir()).toThrow(TempDirError);
+    expect(() => checkTempDir()).toThrow(`cannot make a temporary folder in ${join(sandbox, 'nowhere')} (the system's temporary folder; set TMPDIR to change it): ENOENT`);
+  });
+});
