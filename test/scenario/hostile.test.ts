@@ -113,6 +113,20 @@ describe('numbers', () => {
     expect(problems(file('arg.yaml', text))).toEqual([`arg.yaml:${at(text, '.inf')}: policy.script[3].reserve.qty: must be a finite number (got .inf)`]);
   });
 
+  it('bounds a lab too: a backoff run of a billion attempts is refused at its field, not run until memory runs out', async () => {
+    const text = readFileSync(join(SCENARIOS_DIR, 'labs', 'backoff_schedule.yaml'), 'utf8').replace('max_attempts: 8, jitter: none }', 'max_attempts: 1000000000, jitter: none }');
+    const file = join(dir, 'billion_attempts.yaml');
+    writeFileSync(file, text);
+    expect(await refused(file)).toMatch(/billion_attempts\.yaml:\d+:\d+: runs\[2\]\.max_attempts: must be an integer from 1 to 100 \(got 1000000000\)/);
+  });
+
+  it('states every range in the lab schema too', () => {
+    const schema = readFileSync(join(SCENARIOS_DIR, 'labs', 'lab.schema.json'), 'utf8');
+    const integers = [...schema.matchAll(/"type": "integer"[^}]*/g)].map((m) => m[0]);
+    expect(integers.length).toBeGreaterThanOrEqual(20);
+    for (const field of integers) expect(field).toMatch(/"maximum": \d+/);
+  });
+
   it('states every range in the schema, so an editor shows it too', () => {
     const schema = readFileSync(join(SCENARIOS_DIR, 'scenario.schema.json'), 'utf8');
     const integers = [...schema.matchAll(/"type": "integer"[^}]*/g)].map((m) => m[0]);

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { makeTempDir, removeTempDir } from '../../core/tempDir.js';
 import { join } from 'node:path';
 import { StoreBusyError } from '../../durability/errors.js';
 import { IdempotencyStore, type CheckResult } from '../../durability/idempotency/IdempotencyStore.js';
@@ -57,7 +56,7 @@ export const raceExperiment: Experiment = {
 
   run(ctx: LabContext): Record<string, unknown> {
     const { agent_id: agent, operation_type: type, content } = (ctx.scenario as unknown as Setup).operation;
-    const dir = mkdtempSync(join(tmpdir(), 'faultlab-race-'));
+    const dir = makeTempDir('race');
     const dbs: Db[] = [];
     try {
       const open = (): IdempotencyStore => {
@@ -139,7 +138,7 @@ export const raceExperiment: Experiment = {
       };
     } finally {
       for (const db of dbs) db.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   },
 };
