@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
+import { currentLang, isLang, LANGS, langFromLocale, setLang, t, type Lang } from '../core/i18n/index.js';
 import { sweepStaleTempDirs } from '../core/tempDir.js';
 import { dlqCommand, DLQ_HELP } from './commands/dlq.js';
 import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
@@ -16,7 +17,7 @@ import { runCommand, RUN_HELP } from './commands/run.js';
 import { holdContainmentUntilExit, isContained } from './contain.js';
 import { report } from './errors.js';
 import { cleanUp, runStopHooks, yieldToSignals } from './interrupt.js';
-import { EXIT, OutputError, processIo, type Io } from './io.js';
+import { EXIT, OutputError, processIo, UsageError, type Io } from './io.js';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
@@ -36,8 +37,30 @@ function usage(): string {
     '',
     'Exit codes: 0 every check held · 1 a check failed · 2 bad input (unreadable or invalid scenario, bad option,',
     'unusable path or runner file) · 70 a bug in faultlab (FAULTLAB_DEBUG=1 shows where) · 130/143 stopped by SIGINT/SIGTERM.',
+    'Language: --lang zh|en on any command (default: the locale — LC_ALL, LC_MESSAGES, LANG; zh* is Chinese).',
     'Lessons: lessons/ · the exercise: src/runner/LearnerRunner.ts',
   ].join('\n');
+}
+
+/**
+ * `--lang zh|en` (or `--lang=zh`), anywhere on the line and for every command, taken out before the command
+ * parses its own options; without it, the locale decides (LC_ALL, LC_MESSAGES, LANG).
+ */
+function takeLang(argv: string[], env: Record<string, string | undefined>): { argv: string[]; lang: Lang } | { argv: string[]; bad: string } {
+  const rest: string[] = [];
+  let given: string | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '--lang') given = argv[(i += 1)] ?? '';
+    else if (arg.startsWith('--lang=')) given = arg.slice('--lang='.length);
+    else rest.push(arg);
+  }
+  if (given === undefined) return { argv: rest, lang: langFromLocale(env) };
+  return isLang(given) ? { argv: rest, lang: given } : { argv: rest, bad: given };
 }
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -46,9 +69,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch {
     // a sweep that cannot run must never stop a command
   }
-  const [name, ...rest] = argv;
+  const chosen = takeLang(argv, io.env);
+  const [name, ...rest] = chosen.argv;
   const command = name === undefined ? undefined : commands.get(name);
+  const before = currentLang();
   try {
+    if ('bad' in chosen) throw new UsageError(t('cli.lang.bad', { langs: LANGS.join(', '), given: JSON.stringify(chosen.bad) }));
+    setLang(chosen.lang);
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       (name === undefined ? io.stderr : io.stdout).write(usage() + '\n');
       return name === undefined ? EXIT.badInput : EXIT.ok;
@@ -70,6 +97,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (error) {
     return report(error, io, name ?? '', command?.help ?? usage());
   } finally {
+    setLang(before);
     runStopHooks(); // what the command holds (a --keep-db lock) is given back on every path
   }
 }

@@ -11,6 +11,7 @@ import { Tally, type TallyData } from './tally.js';
 import { runTask, type Task } from './task.js';
 import type { RunnerSource, Target } from '../sim/target.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
+import { currentLang } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
 
 export interface PoolOptions {
@@ -44,7 +45,7 @@ export async function runTasks(tasks: readonly Task[], options: PoolOptions): Pr
 function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions & { source: RunnerSource }): Promise<Tally[]> {
   const batch = options.depth >= 2 ? 1 : 8;
   const results: Tally[] = new Array<Tally>(tasks.length);
-  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth };
+  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth, lang: currentLang() };
   let next = 0;
   let done = 0;
   return new Promise<Tally[]>((resolve, reject) => {

@@ -3,6 +3,7 @@
  * back each task's tally (plain data). Started by pool.ts; not an entry point of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setLang, type Lang } from '../core/i18n/index.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { runTask, type Task } from './task.js';
@@ -14,11 +15,14 @@ export interface WorkerSetup {
   seed: number;
   storage: StorageKind;
   depth: number;
+  /** The language the messages of this exploration are written in (the verdicts carry them back). */
+  lang: Lang;
 }
 
 export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
 
 const setup = workerData as WorkerSetup;
+setLang(setup.lang);
 const target = await resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage });
 
 parentPort!.on('message', (request: WorkerRequest) => {

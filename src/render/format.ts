@@ -169,16 +169,24 @@ export const GLUE = '\u00a0';
 /** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
 const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
 
-function tokens(text: string): string[] {
-  const out: string[] = [];
-  const push = (word: string) => {
-    if (out.length > 0 && NUMBER_TOKEN.test(word)) out[out.length - 1] += GLUE + word;
-    else out.push(word);
+/**
+ * The words a text may break between: spaces, and every CJK character (a Chinese line may break between
+ * any two characters, a closing mark staying with the one before it). `attached`: the word followed the one
+ * before it with no space in the text, so joining them again adds none.
+ */
+function tokens(text: string): Array<{ word: string; attached: boolean }> {
+  const out: Array<{ word: string; attached: boolean }> = [];
+  const push = (word: string, attached: boolean) => {
+    if (out.length > 0 && NUMBER_TOKEN.test(word)) out[out.length - 1]!.word += GLUE + word;
+    else out.push({ word, attached });
   };
   for (const word of text.split(/[ \t\r\n]+/)) {
     if (word === '') continue;
-    if (!/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(word)) push(word);
-    else out.push(...(word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? []));
+    if (!/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(word)) push(word, false);
+    else {
+      const parts = word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? [];
+      parts.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
+    }
   }
   return out;
 }
@@ -197,9 +205,9 @@ export function flow(segments: Segments, options: FlowOptions): string[] {
   let empty = true;
   let start = used;
   for (const [text, paint] of segments) {
-    for (const word of tokens(text)) {
+    for (const { word, attached } of tokens(text)) {
       const w = displayWidth(word);
-      const cjkJoin = !empty && /^[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60]/.test(word) && /[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60、。，：；！？）」』]$/.test(stripAnsi(line));
+      const cjkJoin = !empty && (attached || (/^[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60]/.test(word) && /[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60、。，：；！？）」』]$/.test(stripAnsi(line))));
       const gap = empty || cjkJoin ? 0 : 1;
       if (!empty && used + gap + w > options.width) {
         lines.push(line);

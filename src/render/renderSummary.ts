@@ -3,6 +3,7 @@ import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../check/RunResult.js';
 import { displayWidth, flow, pad, padStart, shownStock } from './format.js';
+import { t } from '../core/i18n/index.js';
 import type { Style } from './style.js';
 
 export interface SummaryRow {
@@ -42,20 +43,23 @@ export function summaryRow(run: RunResult): SummaryRow {
  */
 export function renderSummary(rows: SummaryRow[], style: Style, footer: string, width = 80): string {
   const { c } = style;
-  const idWidth = Math.max('scenario'.length, ...rows.map((r) => displayWidth(r.id)));
-  const statusWidth = Math.max('status'.length, ...rows.map((r) => displayWidth(r.status)));
-  const stockWidth = Math.max('stock'.length, ...rows.map((r) => displayWidth(r.stock)));
+  const head = { id: t('summary.head.scenario'), status: t('summary.head.status'), calls: t('summary.head.calls'), ledger: t('summary.head.ledger'), stock: t('summary.head.stock') };
+  const idWidth = Math.max(displayWidth(head.id), ...rows.map((r) => displayWidth(r.id)));
+  const statusWidth = Math.max(displayWidth(head.status), ...rows.map((r) => displayWidth(r.status)));
+  const stockWidth = Math.max(displayWidth(head.stock), ...rows.map((r) => displayWidth(r.stock)));
+  const callsWidth = Math.max(5, displayWidth(head.calls));
+  const ledgerWidth = Math.max(6, displayWidth(head.ledger));
   const cells = (n: string, id: string, status: string, calls: string, ledger: string, stock: string, result: string) =>
-    `  ${padStart(n, 2)} ${pad(id, idWidth)} ${pad(status, statusWidth)} ${padStart(calls, 5)} ${padStart(ledger, 6)}  ${pad(stock, stockWidth)}  ${result}`;
-  const lines = [c.bold(cells('#', 'scenario', 'status', 'calls', 'ledger', 'stock', 'result').trimEnd())];
+    `  ${padStart(n, 2)} ${pad(id, idWidth)} ${pad(status, statusWidth)} ${padStart(calls, callsWidth)} ${padStart(ledger, ledgerWidth)}  ${pad(stock, stockWidth)}  ${result}`;
+  const lines = [c.bold(cells('#', head.id, head.status, head.calls, head.ledger, head.stock, t('summary.head.result')).trimEnd())];
   for (const row of rows) {
-    const verdict = row.passed ? c.green('✔ pass') : row.broken ? c.red('✘ broken') : c.red('✘ fail');
+    const verdict = row.passed ? c.green(t('summary.pass')) : row.broken ? c.red(t('summary.broken')) : c.red(t('summary.fail'));
     lines.push(cells(row.order !== undefined ? String(row.order) : '', row.id, row.status, row.calls, row.ledger, row.stock, verdict));
     if (!row.passed && row.firstProblem) lines.push(...flow([[row.firstProblem, (x: string) => c.red(x)]], { width, indent: '      ' }));
   }
   const passed = rows.filter((r) => r.passed).length;
   const failed = rows.length - passed;
-  const tally = `${passed} passed, ${failed} failed`;
+  const tally = t('summary.tally', { passed, failed });
   lines.push('', ...flow([[failed === 0 ? c.green.bold(tally) : c.red.bold(tally), null], [footer, (x: string) => c.dim(x)]], { width, indent: '  ', hang: '    ' }));
   return lines.join('\n') + '\n';
 }

@@ -1,0 +1,11 @@
+/**
+ * The English catalogue: every human-facing message of faultlab, by key, one file per area. It is the
+ * reference: a key exists because English says it, and every other language must say the same key with the
+ * same placeholders (`{name}`) — the type of `zh` and test/core/i18n.test.ts hold both.
+ */
+import { cli } from './cli.js';
+import { summary } from './summary.js';
+
+export const en = { ...cli, ...summary } as const;
+
+export type MessageKey = keyof typeof en;

@@ -1,0 +1,3 @@
+/** Human text in two languages: the current language, the catalogues, `t()`. */
+export { currentLang, isLang, LANGS, langFromLocale, setLang, withLang, type Lang } from './lang.js';
+export { catalogue, placeholders, t, type MessageKey, type Params } from './t.js';

@@ -1,0 +1,10 @@
+/**
+ * 中文目录：与英文目录一一对应，同一个键、同样的占位符（`{name}`）。术语见 GLOSSARY.md，
+ * 尽量沿用本章原文的说法（意图、尝试、效果、账本、回执、指纹……）。
+ */
+import type { MessageKey } from '../en/index.js';
+import { cli } from './cli.js';
+import { summary } from './summary.js';
+
+/** Every key of the English catalogue, and no other: a missing or extra key is a type error. */
+export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...summary };
