@@ -12,6 +12,7 @@ const MEANING = {
   stock: 'what is left on the shelf',
   pending: 'the action still pending at the end, kept while its outcome is unknown',
   observations: 'the tools whose results the runner recorded',
+  crashes: 'crashes recovered, each by a new runner from the event log',
 } as const;
 
 function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Check {
@@ -47,5 +48,6 @@ export function checkExpectations(run: Run): Check[] {
   if (expect.observations !== undefined) {
     checks.push(check('observations', [...expect.observations].sort(), Object.keys(state?.observations ?? {}).sort()));
   }
+  if (expect.crashes !== undefined) checks.push(check('crashes', expect.crashes, run.crashes));
   return checks;
 }

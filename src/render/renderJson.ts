@@ -10,6 +10,8 @@ export interface ScenarioJson {
   ledger: number;
   /** Final `available` per item. */
   stock: Record<string, number>;
+  /** Crashes recovered (a new runner each time). */
+  crashes: number;
   passed: boolean;
   violations: Violation[];
 }
@@ -21,6 +23,7 @@ export function runToJson(run: RunResult): ScenarioJson {
     calls: run.state?.calls ?? null,
     ledger: run.db.ledger.length,
     stock: Object.fromEntries(run.db.items.map((row) => [row.item_id, row.available])),
+    crashes: run.crashes,
     passed: run.passed,
     violations: run.checks.filter((check) => !check.passed).map(toViolation),
   };

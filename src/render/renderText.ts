@@ -50,6 +50,8 @@ export function renderEvents(run: RunResult, style: Style): string {
   let truth: string | null = null;
   /** The last refusal the runner was told of, to flag an attempt that repeats it. */
   let refusedBy: string | null = null;
+  /** The runner's request now at the tool is the network's second delivery of the same request (duplicate_delivery). */
+  let secondDelivery = false;
   for (const event of run.trace) {
     switch (event.type) {
       case 'saved':
@@ -59,6 +61,7 @@ export function renderEvents(run: RunResult, style: Style): string {
         truth = null;
         break;
       case 'request':
+        if (event.by === 'runner') secondDelivery = event.delivery === 2;
         if (event.by === 'other') lines.push(SUB + c.magenta(`⇄ other client → ${formatAction(event.action)}`));
         else if (event.delivery === 2) lines.push(SUB + c.magenta('→ the same request is delivered a second time'));
         else if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
@@ -69,7 +72,8 @@ export function renderEvents(run: RunResult, style: Style): string {
         const who = event.by === 'other' ? 'other client: ' : '';
         if (event.ledgerHit) {
           lines.push(SUB + c.cyan(`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`));
-          if (event.by === 'runner' && previous?.attempts === 1) {
+          // A first attempt that meets its own key is two intents sharing one — unless the network delivered it twice.
+          if (event.by === 'runner' && previous?.attempts === 1 && !secondDelivery) {
             lines.push(SUB + c.yellow('  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?'));
           }
           if (event.by === 'runner') truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
@@ -92,6 +96,9 @@ export function renderEvents(run: RunResult, style: Style): string {
       case 'reply':
         lines.push(...replyLines(event, truth, style));
         if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') refusedBy = event.outcome.error.code ?? 'a ContractError';
+        break;
+      case 'crash_caught':
+        lines.push(SUB + c.red.bold(`⚠ the runner caught the crash: ${event.how} — a crash ends the process; let it through`));
         break;
       case 'crash':
         lines.push(SUB + c.red.bold(`✖ CRASH (${event.point}): ${event.message} — both connections closed, uncommitted work lost`));

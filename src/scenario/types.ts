@@ -63,6 +63,8 @@ export interface Expectations {
   pending?: string | null;
   /** Names of the tools whose results the runner observed, in any order. */
   observations?: string[];
+  /** Crashes the run recovered from (each a new runner on the state rebuilt from the log). */
+  crashes?: number;
 }
 
 export interface Scenario {
