@@ -25,6 +25,7 @@ export interface ExploredContext extends GradeContext {
   /** Who broke it, for the replay file's header. */
   who: string;
   maxSteps: number;
+  timeoutMs: number;
 }
 
 function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut'> {
@@ -64,7 +65,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
   const counted = `${explored.schedules} schedule${explored.schedules === 1 ? '' : 's'}`;
   if (explored.stopped !== null) {
     const { schedule, outcome } = explored.stopped;
-    const problem = outcomeProblem(outcome as Exclude<RunOutcome, { kind: 'done' }>);
+    const problem = outcomeProblem(outcome as Exclude<RunOutcome, { kind: 'done' }>, ctx.timeoutMs);
     const at = `${scenario.id} with ${describeFaults(schedule)}`;
     return notRun(scenario, index, { ...problem, message: `while exploring ${at}: ${problem.message}` }, ctx, {
       coverage,
@@ -105,7 +106,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
     status: 'fail',
     problem: { ...problem, message: `${minimal}: ${problem.message}` },
     wrongFigures: [],
-    figures: `${explored.broke} of ${counted} broke ${finding.check.replace(/_.*/, '')}`,
+    figures: `${explored.broke} of ${counted} broke a rule`,
     divergence,
     replay: file !== undefined ? replayCommand(displayPath(file, ctx.cwd), ctx.runnerArg, ctx.seed) : replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
     lesson: lessonPath(problem, scenario.id, ctx),

@@ -163,7 +163,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
         explored[message.index] =
           message.explored === null
             ? notExplored(scenario, message.index, message.reason ?? 'it was not run', ctx)
-            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: `${runnerName ?? 'the runner'} in ${shownFile}`, maxSteps });
+            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: `${runnerName ?? 'the runner'} in ${shownFile}`, maxSteps, timeoutMs });
       }
       tell();
     });

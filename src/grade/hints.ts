@@ -236,6 +236,9 @@ const LADDERS: Record<ProblemId, Ladder> = {
   ],
 };
 
+/** Every kind of problem the grader can report: each has its ladder. */
+export const PROBLEM_IDS = Object.keys(LADDERS) as ProblemId[];
+
 /** The hints for a problem, from level 1 up to `level` (1–3). */
 export function hintsFor(problem: ProblemId, level: number): string[] {
   return LADDERS[problem].slice(0, Math.max(1, Math.min(HINT_LEVELS, level)));

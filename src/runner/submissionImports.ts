@@ -3,7 +3,8 @@
  * `./state.js` and `../inventory/errors.js`, which exist next to it only inside this package. Graded from any
  * other folder (`submissions/alice/LearnerRunner.ts`), a relative import that finds nothing there is resolved
  * again as if the file stood in src/runner/ — the package's own modules. `import … from 'faultlab'` works too,
- * from anywhere: it is this package. Installed in the learner's process only, before the file is loaded.
+ * from anywhere: it is this package. And the submission's .ts/.js files are ES modules, as in the package, even
+ * in a folder with no package.json saying so. Installed before a runner file is loaded.
  */
 import { register } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -18,16 +19,22 @@ export function initialize(data) {
   runnerHome = data.runnerHome;
   packageIndex = data.packageIndex;
 }
+const ESM = /[.](ts|js)([?].*)?$/;
+const inSubmission = (url) => typeof url === 'string' && url.startsWith(folder);
 export async function resolve(specifier, context, next) {
   if (specifier === 'faultlab') return { url: packageIndex, shortCircuit: true };
+  let resolved;
   try {
-    return await next(specifier, context);
+    resolved = await next(specifier, context);
   } catch (error) {
     const relative = specifier.startsWith('./') || specifier.startsWith('../');
-    const fromSubmission = typeof context.parentURL === 'string' && context.parentURL.startsWith(folder);
-    if (!relative || !fromSubmission || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    if (!relative || !inSubmission(context.parentURL) || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
     return next(specifier, { ...context, parentURL: runnerHome });
   }
+  return inSubmission(resolved.url) && ESM.test(resolved.url) ? { ...resolved, format: 'module' } : resolved;
+}
+export async function load(url, context, next) {
+  return next(url, inSubmission(url) && ESM.test(url) ? { ...context, format: 'module' } : context);
 }
 `;
 

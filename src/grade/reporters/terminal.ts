@@ -83,7 +83,7 @@ export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioG
   }
   // After an exception the figures only repeat that the run stopped; they matter when the run went its course.
   if (grade.wrongFigures.length > 0 && grade.status === 'fail') lines.push(field('figures', grade.wrongFigures.join(' · ')));
-  if (grade.part === 'explored' && grade.figures !== null) lines.push(field('schedules', grade.figures));
+  if (grade.part === 'explored' && grade.figures !== null) lines.push(field('explored', grade.figures));
   if (grade.divergence !== null) lines.push(field('diverges', grade.divergence.text, c.yellow));
   if (grade.output !== '') {
     const out = grade.output.replace(/\n$/, '').split('\n');
