@@ -43,7 +43,8 @@ export function locate(stack: string | undefined, file: string | undefined, disp
   for (const line of stack.split('\n')) {
     const at = line.indexOf(file);
     if (at === -1) continue;
-    const m = /^(.*?):(\d+)(?::\d+)?\)?$/.exec(line.slice(at));
+    // A module loaded through tsx may carry a query (`?tsx-namespace=…`) after its path.
+    const m = /^(.*?)(?:\?[^:]*)?:(\d+)(?::\d+)?\)?$/.exec(line.slice(at));
     if (m) return `${display(m[1]!)}:${m[2]}`;
   }
   return undefined;

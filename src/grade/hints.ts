@@ -12,7 +12,7 @@ export type Ladder = readonly [string, string, string];
 
 const LADDERS: Record<ProblemId, Ladder> = {
   not_implemented: [
-    'Start with the happy path. Read the contract at the top of src/runner/LearnerRunner.ts and write rules 1, 2, 4 and 6 first: that alone passes happy_path and read_only.',
+    'Start with the happy path: a step that decides the next action, carries it to the tool once and records the answer — each saved as it happens — and stops when the policy finishes. That alone passes happy_path and read_only. What must a step save, and when? (lessons/08-the-exercise.md, "The contract of step")',
     'A step carries the run one move further: with nothing pending, decide and prepare the next action and save prepared (rule 2), then, in the same step, count the call and the attempt and save attempt_started (rule 4), execute, and on success record the observation, clear pending and save observed (rule 6).',
     [
       'A skeleton of the happy path; then add the error handling of rules 2, 3 and 5:',

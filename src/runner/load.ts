@@ -62,6 +62,8 @@ function pickRunner(module: Record<string, unknown>): unknown {
 
 async function importModule(file: string): Promise<unknown> {
   if (/\.[cm]?ts$/.test(file)) {
+    // tsx inlines a source map in what it compiles: with maps on, a stack trace names the learner's own lines.
+    process.setSourceMapsEnabled(true);
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }

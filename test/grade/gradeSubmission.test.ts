@@ -175,7 +175,7 @@ describe('beyond the 17: every scenario explored', () => {
     expect(budget!.lesson).toBe('lessons/06-which-errors-to-retry.md#budgets-attempts-retries-and-calls');
     const file = budget!.replayFile!;
     expect(existsSync(file)).toBe(true);
-    expect(readFileSync(file, 'utf8')).toContain('  - kind: transient\n    at: { tool: reserve, attempt: 1, call: 4 }');
+    expect(readFileSync(file, 'utf8')).toContain('  - kind: transient\n    at: {tool: reserve, attempt: 1, call: 4}');
     expect(budget!.replay).toBe(`npx faultlab run ${file} --runner test/fixtures/learners/mistakes/budget-checked-late/LearnerRunner.ts`);
   });
 });

@@ -70,7 +70,9 @@ export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioG
     const twin = same.find((g) => g.problem!.title === problem.title);
     if (twin !== undefined) {
       const figures = grade.figures !== null ? ` · ${grade.figures}` : '';
-      return `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(`— as in ${twin.id}${figures}`)}\n${INDENT}${pad('replay', 10)}${c.cyan(grade.replay)}\n`;
+      const line = `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(`— as in ${twin.id}${figures}`)}\n`;
+      // a schedule that broke a rule has its own replay file; a scenario not explored has nothing new to replay
+      return problem.id === 'not_explored' ? line : `${line}${INDENT}${pad('replay', 10)}${c.cyan(grade.replay)}\n`;
     }
   }
   const lines = [`  ${c.red('✘')} ${lead}${c.red.bold(problem.title)}`];
