@@ -5,6 +5,7 @@
  * its smallest schedule. Every run is simulated and judged here, in the grader's own code; the learner's process
  * only answers for `step`. A run that hangs is killed by the main thread's watchdog; a process that dies is
  * replaced by a new one for the next run. Started by gradeSubmission.ts; not an entry point of its own.
+ * It reads real time only to report how long a run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { judge, type RunResult } from '../check/RunResult.js';

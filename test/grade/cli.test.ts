@@ -216,6 +216,7 @@ describe('bad input exits 2, says what is wrong, and grades nothing', () => {
     [['grade', rel(SOLUTION), '--json', 'no/such/folder/results.json'], '--json no/such/folder/results.json: no folder no/such/folder to write it in'],
     [['grade', rel(SOLUTION), '--junit', 'test'], '--junit test: is a folder, not a file'],
     [['grade', rel(SOLUTION), '--results-dir', 'package.json/x'], '--results-dir package.json/x: cannot write there'],
+    [['grade', rel(SOLUTION), '--replays', 'package.json/replays'], '--replays package.json/replays: cannot write there (package.json is a file)'],
   ])('%j', async (argv, message) => {
     const { exit, stdout, stderr } = await faultlab(argv);
     expect(exit).toBe(2);
@@ -250,6 +251,6 @@ describe('the installed command', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('  ✘  5 lost_reply                 inv3 · a new key on a retry\n');
     expect(result.stdout).toContain('  score 0/2 — as written 0/1 · with added faults 0/1 · none passes yet\n');
-    expect(readFileSync(join(replays, 'new-key-per-attempt', 'lost_reply__inv3.yaml'), 'utf8')).toContain('id: lost_reply__inv3');
+    expect(readFileSync(join(replays, 'lost_reply__inv3.yaml'), 'utf8')).toContain('id: lost_reply__inv3');
   });
 });

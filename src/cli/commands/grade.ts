@@ -36,7 +36,7 @@ export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
     --json FILE         Exercism results.json (v3); several submissions: one entry each, with its name and score
     --junit FILE        JUnit XML: one testsuite per submission, one testcase per scenario and part
     --results-dir DIR   Exercism's layout: DIR/results.json for one submission, DIR/<name>/results.json for several
-    --replays DIR       where the replay files of explored failures go, one folder per submission (default ${DEFAULT_REPLAY_DIR}/)
+    --replays DIR       where the replay files of explored failures go (default ${DEFAULT_REPLAY_DIR}/; a class: one folder each)
     --reveal-faults     show held-out scenarios' faults in results.json (hidden from the learner by default)
     --jobs N            submissions graded at once (default: one per core)
 ${sharedHelp('seed')}
@@ -76,6 +76,23 @@ function checkOutputFolder(option: string, value: string, cwd: string): string {
   return path;
 }
 
+/** A folder that will be made only if something is written in it: its nearest existing ancestor must take it. */
+function checkLaterFolder(option: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  let existing = path;
+  while (!existsSync(existing)) existing = dirname(existing);
+  const fine = statSync(existing).isDirectory() && (() => {
+    try {
+      accessSync(existing, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  if (!fine) throw new UsageError(`${option} ${value}: cannot write there (${displayPath(existing, cwd)} is ${statSync(existing).isDirectory() ? 'not writable' : 'a file'})`);
+  return path;
+}
+
 export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -110,7 +127,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const junit = values.junit !== undefined ? checkOutputFile('--junit', values.junit, io.cwd) : undefined;
   const resultsDir = values['results-dir'] !== undefined ? checkOutputFolder('--results-dir', values['results-dir'], io.cwd) : undefined;
   const explore = values['no-explore'] !== true;
-  const replays = explore ? checkOutputFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
+  const replays = explore ? checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
 
   // The command that grades the same thing again, for "more: … --hint 2".
   const sameOptions = [
@@ -124,7 +141,8 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
   const names = submissionNames(found.files);
   const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
-  const replayDir = (name: string) => (replays === null ? null : join(replays, name));
+  // One submission's replays go straight into the folder; a class's, one folder per submission.
+  const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
   let submissions: SubmissionGrade[];
   if (found.files.length === 1) {
