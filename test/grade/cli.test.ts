@@ -188,6 +188,14 @@ describe('held-out scenarios', () => {
     expect(stdout).toContain('  more: npx faultlab grade test/fixtures/learners/NoBudgetCheck.ts --scenarios test/fixtures/scenarios/heldout --hint 2');
   });
 
+  it('--held-out adds the teacher’s files to the scenarios graded, numbered after them', async () => {
+    const { stdout } = await faultlab(['grade', 'test/fixtures/learners/NoBudgetCheck.ts', '--scenarios', 'budget_exhausted', '--held-out', 'test/fixtures/scenarios/heldout', '--no-explore']);
+    expect(stdout).toContain('· 2 scenarios · seed 42');
+    expect(stdout).toContain('  ✘ 15 budget_exhausted           inv2 · the budget checked late, or never\n');
+    expect(stdout).toContain('  ✘  2 retry_over_budget          inv2 · the budget checked late, or never\n');
+    expect(stdout).toContain('  more: npx faultlab grade test/fixtures/learners/NoBudgetCheck.ts --scenarios budget_exhausted --held-out test/fixtures/scenarios/heldout --no-explore --hint 2\n');
+  });
+
   it("keeps a held-out scenario's faults out of the learner's results.json unless the teacher asks", async () => {
     const hidden = join(out, 'hidden.json');
     const shown = join(out, 'shown.json');

@@ -37,7 +37,7 @@ describe('the hint ladder', () => {
     const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'learners', 'Skeleton.ts'), 'utf8');
     const body = fixture.slice(fixture.indexOf('step(state: RunnerState): RunnerState {')).split('\n').map((line) => line.trim()).filter(Boolean);
     expect(body.slice(1, 1 + code.length)).toEqual(code); // the fixture is the hint, line for line
-    expect(hintsFor('not_implemented', 1)[0]).toContain('that alone passes happy_path and read_only');
+    expect(hintsFor('not_implemented', 1)[0]).toContain('That alone passes happy_path and read_only');
     for (const id of ['happy_path', 'read_only']) expect(judged(loadScenario(id), { runner: Skeleton }).passed, id).toBe(true);
     expect(judged(loadScenario('transient_read'), { runner: Skeleton }).passed).toBe(false); // the error handling is still to come
   });

@@ -29,7 +29,8 @@ export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
   coverage, the score (one test per scenario as written, one per scenario explored) and a hint. A folder holds
   one submission per sub-folder with a LearnerRunner.ts (submissions/<name>/LearnerRunner.ts), or per .ts/.js
   file; for several, one line each as it is graded, then a table.
-    --scenarios DIR     grade against these scenario files (or ids) instead of the 17, e.g. held-out cases
+    --scenarios DIR     grade against these scenario files (or ids) instead of the 17
+    --held-out DIR      add a teacher's held-out scenarios to those graded (their faults stay hidden in results.json)
     --no-explore        grade the scenarios as written only (the score is then out of one test per scenario)
     --hint N            climb the hint ladder: 1 (default), 2 or 3
     --summary           several submissions: print only the table at the end
@@ -99,6 +100,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       scenarios: { type: 'string', multiple: true },
+      'held-out': { type: 'string', multiple: true },
       'no-explore': { type: 'boolean' },
       json: { type: 'string' },
       junit: { type: 'string' },
@@ -120,8 +122,11 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const scenarios = loadScenarios(values.scenarios ?? [], { cwd: io.cwd });
-  if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  const selected = loadScenarios(values.scenarios ?? [], { cwd: io.cwd });
+  if (selected.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  const heldOut = values['held-out'] !== undefined ? loadScenarios(values['held-out'], { cwd: io.cwd }) : [];
+  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(`no runner scenarios in ${values['held-out'].join(', ')}`);
+  const scenarios = [...selected, ...heldOut];
   // Every output is checked before anything is graded: a bad path must not cost the class's results.
   const json = values.json !== undefined ? checkOutputFile('--json', values.json, io.cwd) : undefined;
   const junit = values.junit !== undefined ? checkOutputFile('--junit', values.junit, io.cwd) : undefined;
@@ -132,6 +137,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   // The command that grades the same thing again, for "more: … --hint 2".
   const sameOptions = [
     ...(values.scenarios ?? []).flatMap((s) => ['--scenarios', shellWord(s)]),
+    ...(values['held-out'] ?? []).flatMap((s) => ['--held-out', shellWord(s)]),
     ...(explore ? [] : ['--no-explore']),
     ...(values.seed !== undefined ? ['--seed', values.seed] : []),
     ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
