@@ -13,7 +13,7 @@ import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import { firstProblem } from './diagnose.js';
 import { firstDivergence } from './divergence.js';
-import { lessonPath, scenarioArg, type GradeContext } from './gradeRun.js';
+import { isHeldOut, lessonPath, scenarioArg, type GradeContext } from './gradeRun.js';
 import type { Explored, RunOutcome } from './job.js';
 import { displayPath, replayCommand } from './replay.js';
 import type { Problem, ScenarioGrade } from './types.js';
@@ -36,6 +36,7 @@ function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<Scenar
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
     summary: `one added fault at every point${own} → every invariant holds`,
+    ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true as const } : {}),
   };
 }
 

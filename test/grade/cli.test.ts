@@ -199,11 +199,16 @@ describe('held-out scenarios', () => {
   it("keeps a held-out scenario's faults out of the learner's results.json unless the teacher asks", async () => {
     const hidden = join(out, 'hidden.json');
     const shown = join(out, 'shown.json');
-    await faultlab(['grade', 'test/fixtures/learners/NoBudgetCheck.ts', '--scenarios', 'test/fixtures/scenarios/heldout', '--no-explore', '--json', hidden]);
-    await faultlab(['grade', 'test/fixtures/learners/NoBudgetCheck.ts', '--scenarios', 'test/fixtures/scenarios/heldout', '--no-explore', '--json', shown, '--reveal-faults']);
-    const code = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { tests: Array<{ test_code: string }> }).tests[0]!.test_code;
-    expect(code(hidden)).toBe("npx faultlab run test/fixtures/scenarios/heldout/retry_over_budget.yaml --runner test/fixtures/learners/NoBudgetCheck.ts\n# a held-out scenario: its faults are the teacher's to show");
-    expect(code(shown)).toContain('# transient at reserve attempt 1 → budget_exhausted · calls 4 · ledger 0 · stock camera 3');
+    await faultlab(['grade', 'test/fixtures/learners/Correct.ts', '--scenarios', 'test/fixtures/scenarios/heldout', '--json', hidden]);
+    await faultlab(['grade', 'test/fixtures/learners/Correct.ts', '--scenarios', 'test/fixtures/scenarios/heldout', '--json', shown, '--reveal-faults']);
+    const codes = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { tests: Array<{ test_code: string }> }).tests.map((t) => t.test_code);
+    const hiddenNote = "# a held-out scenario: its faults are the teacher's to show";
+    expect(codes(hidden)).toEqual([
+      `npx faultlab run test/fixtures/scenarios/heldout/retry_over_budget.yaml --runner test/fixtures/learners/Correct.ts\n${hiddenNote}`,
+      `npx faultlab run test/fixtures/scenarios/heldout/retry_over_budget.yaml --runner test/fixtures/learners/Correct.ts\n${hiddenNote}`,
+    ]);
+    expect(codes(shown)[0]).toContain('# transient at reserve attempt 1 → budget_exhausted · calls 4 · ledger 0 · stock camera 3');
+    expect(codes(shown)[1]).toContain('# one added fault at every point (its own transient at reserve attempt 1 kept) → every invariant holds');
   });
 
   it('--seed carries into every replay command', async () => {
