@@ -52,7 +52,9 @@ async function ready(): Promise<LearnerProcess | Exclude<RunOutcome, { kind: 'do
   }
   control.clearKill();
   if (started.kind === 'load_error') return { kind: 'crashed', error: started.error, output: '', durationMs: 0 };
-  const error = { name: 'LearnerGone', message: `the learner's process ended while loading (${describeExit(started.exit)})` };
+  const error = started.killed
+    ? { name: 'Timeout', message: 'loading the file did not finish in time (does it run an endless loop when it is imported?)' }
+    : { name: 'LearnerGone', message: `the learner's process ended while loading the file (${describeExit(started.exit)})` };
   return { kind: 'crashed', error, output: '', durationMs: 0 };
 }
 

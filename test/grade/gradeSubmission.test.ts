@@ -228,6 +228,14 @@ describe('code that breaks more than a step', () => {
     expect(grade.scenarios[0]!.problem!.message).toMatch(/^could not load Unparsable\.ts: /);
   });
 
+  it('a file that loops when it is imported: stopped at the load limit, every scenario an error, nothing explored', async () => {
+    const file = tmpFile('LoadLoop.mjs', 'for (;;) {}\nexport class LearnerRunner { step(state) { return state; } }\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, loadTimeoutMs: 1000, replayDir: null });
+    expect(grade.loadError?.message).toBe('loading the file did not finish in time (does it run an endless loop when it is imported?)');
+    expect(grade.scenarios[0]!.problem).toMatchObject({ id: 'load_error', message: 'could not load LoadLoop.mjs: loading the file did not finish in time (does it run an endless loop when it is imported?)' });
+    expect(grade.explored[0]!.problem).toMatchObject({ id: 'not_explored', message: 'not explored: the file did not load' });
+  });
+
   it('a file that exports no runner class: says what it does export', async () => {
     const file = tmpFile('NoRunner.mjs', 'export const answer = 42;\n');
     const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, explore: false });
