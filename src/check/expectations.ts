@@ -13,7 +13,7 @@ const MEANING = {
   stock: 'what is left on the shelf',
   pending: 'the action still pending at the end, kept while its outcome is unknown',
   observations: 'the tools whose results the runner recorded',
-  crashes: 'crashes the run recovered from, each with a new runner built from the event log',
+  crashes: 'crashes recovered, each by a new runner from the event log',
   'durability.backoff_waits': 'how many times the runner waited on the virtual clock before a retry',
   'durability.backoff_ms': 'every backoff wait before a retry, in virtual ms — the same seed gives the same waits',
   'durability.breaker': "the breaker's transitions, in order",

@@ -2,10 +2,10 @@
 import type { Run } from '../sim/Run.js';
 import { checkExpectations } from './expectations.js';
 import { checkInvariants, type InvariantOptions } from './invariants.js';
-import { checkFaultsFired, checkRunnerError } from './scenarioIntegrity.js';
+import { checkCrashLetThrough, checkFaultsFired, checkRunnerError } from './scenarioIntegrity.js';
 import type { Check } from './types.js';
 
 export function runChecks(run: Run, options: InvariantOptions): Check[] {
-  const runnerError = checkRunnerError(run);
-  return [...(runnerError ? [runnerError] : []), checkFaultsFired(run), ...checkExpectations(run), ...checkInvariants(run, options)];
+  const runner = [checkRunnerError(run), checkCrashLetThrough(run)].filter((check): check is Check => check !== null);
+  return [...runner, checkFaultsFired(run), ...checkExpectations(run), ...checkInvariants(run, options)];
 }

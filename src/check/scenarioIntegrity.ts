@@ -1,6 +1,8 @@
 /**
- * A scenario is only a test if its faults happen. Every listed fault must fire; one that never fired makes
- * the run a broken scenario, not a pass. And a runner that throws is reported as such, with the step.
+ * A scenario is only a test if its faults happen. Every listed fault must fire; one that never fired under
+ * the reference runner makes a broken scenario, not a pass — under any other runner it means that runner
+ * left the path the scenario was written for. A runner that throws is reported as such, with the step, and
+ * a runner that catches the simulated crash fails whatever its figures: a crash ends the process.
  */
 import { describeFault } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
@@ -12,9 +14,12 @@ function endedNormally(run: Run): boolean {
   return run.runnerError === null && isTerminal(run.state?.status);
 }
 
-/** A listed fault never fired although the run ended normally: the scenario tested nothing at that point. */
+/** The scenario's own story is told with the reference runner: only there is an unfired fault the scenario's fault. */
+const REFERENCE_RUNNER = 'ReferenceRunner';
+
+/** A listed fault never fired although the reference runner ended normally: the scenario tested nothing at that point. */
 export function isBrokenScenario(run: Run): boolean {
-  return endedNormally(run) && run.faults.some((f) => f.firedAt === null);
+  return run.runner === REFERENCE_RUNNER && endedNormally(run) && run.faults.some((f) => f.firedAt === null);
 }
 
 export function checkFaultsFired(run: Run): Check {
@@ -30,9 +35,27 @@ export function checkFaultsFired(run: Run): Check {
     actual: run.faults.length - unfired.length,
     message: passed
       ? `all ${run.faults.length} listed fault(s) fired`
-      : endedNormally(run)
-        ? `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`
-        : `${unfired.join('; ')} never fired: the run stopped before that point (${early})`,
+      : !endedNormally(run)
+        ? `${unfired.join('; ')} never fired: the run stopped before that point (${early})`
+        : run.runner === REFERENCE_RUNNER
+          ? `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`
+          : `${unfired.join('; ')} never fired: this run left the path the scenario was written for before that point (with --runner reference it fires, unless the scenario itself is broken)`,
+  };
+}
+
+/** The runner went on after a simulated crash (the trace's `crash_caught`): it fails, whatever the figures say. */
+export function checkCrashLetThrough(run: Run): Check | null {
+  const caught = run.trace.filter((event) => event.type === 'crash_caught');
+  if (caught.length === 0) return null;
+  const first = caught[0]!;
+  return {
+    id: 'crash_caught',
+    kind: 'runner',
+    title: 'a crash ends the step',
+    passed: false,
+    expected: 'every crash let through',
+    actual: `${caught.length} crash(es) caught`,
+    message: `at step ${first.step} the runner caught the simulated crash (${first.how}): a crash ends the process — only TransientError and ContractError are the step's to handle; let anything else through`,
   };
 }
 

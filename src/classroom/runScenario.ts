@@ -37,15 +37,19 @@ export function originOf(run: RunResult): RunOrigin {
 
 /**
  * A runner file, imported the way the caller's own code is when that can load it (under vitest, TypeScript
- * included, with stack traces that point at the learner's real lines); otherwise from source through tsx.
+ * included, with stack traces that point at the learner's real lines); otherwise from source through tsx —
+ * which also finds the imports of a LearnerRunner.ts handed in away from src/runner/.
  */
 async function importRunner(file: string): Promise<RunnerClass> {
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    return loadRunnerClass(file);
+    try {
+      return await loadRunnerClass(file);
+    } catch {
+      throw error;
+    }
   }
   return runnerClassFrom(module, file);
 }

@@ -1,8 +1,8 @@
 /**
  * What the learner prints while a scenario runs (console.log and friends, or process.stdout/stderr) is
- * theirs: it is passed on as it is written — so that what a hanging run printed before it hung survives
- * the thread being killed — and reported with the scenario (Exercism's per-test `output`) instead of
- * landing in the middle of the grader's report. Only installed inside the grader's worker thread.
+ * theirs: it is passed on with the next message to the grader — so that what a hanging run printed before it
+ * hung survives the process being killed — and reported with the scenario (Exercism's per-test `output`)
+ * instead of landing in the middle of the grader's report. Only installed inside the learner's process.
  */
 import { format } from 'node:util';
 

@@ -1,14 +1,17 @@
 /**
  * From a learner's finished run to the one thing to tell them first. An exception comes first (with the
- * step and the line in their file), then a broken invariant — the rule, with its reason — then the
- * scenario's figures, and last a fault the run never reached. The same reading serves the grader and
- * the classroom assertions.
+ * step and the line in their file); then the mistake that made the run fail, read from the trace
+ * (mistakes.ts: a new key on a retry, a ContractError retried, a crash caught…), named with the invariant it
+ * broke; an invariant broken by no mistake the trace shows is told by its own rule; then the scenario's
+ * figures, and last a fault the run never reached. The same reading serves the grader and the classroom
+ * assertions.
  */
 import { INVARIANTS } from '../check/invariants.js';
 import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { formatValue } from '../render/format.js';
+import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
 import type { Problem, ProblemId } from './types.js';
 
 const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((inv) => inv.id));
@@ -40,7 +43,8 @@ export function locate(stack: string | undefined, file: string | undefined, disp
   for (const line of stack.split('\n')) {
     const at = line.indexOf(file);
     if (at === -1) continue;
-    const m = /^(.*?):(\d+)(?::\d+)?\)?$/.exec(line.slice(at));
+    // A module loaded through tsx may carry a query (`?tsx-namespace=…`) after its path.
+    const m = /^(.*?)(?:\?[^:]*)?:(\d+)(?::\d+)?\)?$/.exec(line.slice(at));
     if (m) return `${display(m[1]!)}:${m[2]}`;
   }
   return undefined;
@@ -61,13 +65,26 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
   };
 }
 
-/** The first problem of a run, or null when every check held. */
-export function firstProblem(run: RunResult, learnerFile?: string, display: (path: string) => string = (p) => p): Problem | null {
+/** A mistake as the problem to tell: named with the invariant it broke, when it broke one. */
+function mistakeProblem(mistake: Mistake, failed: readonly Check[]): Problem {
+  const check = failed.find((c) => MISTAKES[mistake.id].explains.includes(c.id));
+  const title = check?.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} · ${mistake.title}` : mistake.title;
+  return { id: mistake.id, title, message: mistake.message, ...(check !== undefined ? { check: check.id } : {}) };
+}
+
+/**
+ * The first problem of a run, or null when every check held. `only`: read the run for these checks alone (an
+ * explored schedule is judged by the invariants, not by the figures the scenario expects without its fault).
+ */
+export function firstProblem(run: RunResult, learnerFile?: string, display: (path: string) => string = (p) => p, only?: readonly string[]): Problem | null {
   const thrown = exceptionProblem(run, learnerFile, display);
-  if (thrown !== null) return thrown;
-  const failed = run.checks.filter((c) => !c.passed);
-  const invariant = failed.find((c) => INVARIANT_IDS.has(c.id));
-  if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message };
+  if (thrown !== null && only === undefined) return thrown;
+  const failed = run.checks.filter((c) => !c.passed && (only === undefined || only.includes(c.id)));
+  if (failed.length === 0) return null;
+  const mistake = explainingMistake(run, failed.map((c) => c.id));
+  if (mistake !== null) return mistakeProblem(mistake, failed);
+  const invariant = failed.find((c) => INVARIANT_IDS.has(c.id) || c.id === 'crash_caught');
+  if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };
   const figure = failed.find((c) => c.kind === 'expectation');
   if (figure) {
     const id = (figure.id.startsWith('stock.') ? 'stock' : figure.id) as ProblemId;

@@ -5,10 +5,27 @@
  * starting with `_` or `.` are not submissions.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const RUNNER_FILE = /^[^_.].*(?<!\.d)(?<!\.test)\.(ts|mts|js|mjs)$/;
 const LEARNER_NAMES = ['LearnerRunner.ts', 'LearnerRunner.mts', 'LearnerRunner.js', 'LearnerRunner.mjs'];
+
+/** `submissions/alice/LearnerRunner.ts` → `alice`; `submissions/bob.ts` → `bob`. */
+export function submissionName(file: string): string {
+  const stem = basename(file).replace(/\.[cm]?[jt]s$/, '');
+  return stem === 'LearnerRunner' ? basename(dirname(file)) : stem;
+}
+
+/** Names for a list of submissions, each unique (a second `alice` becomes `alice-2`). */
+export function submissionNames(files: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return files.map((file) => {
+    const name = submissionName(file);
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name}-${n}`;
+  });
+}
 
 export interface FoundSubmissions {
   files: string[];

@@ -3,9 +3,9 @@
  * the same scenario and seed, or a run that never finished (a hang, a dead thread, a file that would not
  * load). Pure: the engine and the classroom assertions both read runs this way.
  */
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { describeFaults } from '../faults/types.js';
-import { PACKAGE_ROOT } from '../core/paths.js';
+import { PACKAGE_ROOT, SCENARIOS_DIR } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { figures } from '../render/renderText.js';
@@ -28,17 +28,33 @@ export interface GradeContext {
 
 type Identity = Omit<ScenarioGrade, 'status' | 'wrongFigures' | 'figures' | 'divergence' | 'output' | 'durationMs'>;
 
+/** A scenario from outside the package's own scenarios/ folder: a teacher's held-out case. */
+export function isHeldOut(scenario: Scenario, cwd: string): boolean {
+  return scenario.file !== undefined && !resolve(cwd, scenario.file).startsWith(SCENARIOS_DIR + sep);
+}
+
+/** The path of a scenario's file as the user would type it (its id for a scenario built in code). */
+export function scenarioArg(scenario: Scenario, ctx: GradeContext): string {
+  return scenario.file !== undefined ? displayPath(resolve(ctx.cwd, scenario.file), ctx.cwd) : scenario.id;
+}
+
+/** The lesson for a problem (or the scenario's own), as a path from the working directory. */
+export function lessonPath(problem: Problem | null, scenarioId: string, ctx: GradeContext): string {
+  return displayPath(join(PACKAGE_ROOT, 'lessons', lessonFor(problem?.id ?? null, scenarioId)), ctx.cwd);
+}
+
 /** What every grade of a scenario says, whatever happened: its name, number, replay command and lesson. */
 export function identity(scenario: Scenario, index: number, problem: Problem | null, ctx: GradeContext): Identity {
-  const display = (path: string) => displayPath(path, ctx.cwd);
   return {
+    part: 'as_written',
     id: scenario.id,
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
     summary: `${describeFaults(scenario.faults)} → ${expectedFigures(scenario)}`,
+    ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true } : {}),
     problem,
-    replay: replayCommand(scenario.file !== undefined ? display(resolve(scenario.file)) : scenario.id, ctx.runnerArg, ctx.seed),
-    lesson: display(join(PACKAGE_ROOT, 'lessons', lessonFor(problem?.id ?? null, scenario.id))),
+    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    lesson: lessonPath(problem, scenario.id, ctx),
   };
 }
 

@@ -1,39 +1,57 @@
 /**
- * The grading engine: a learner's file against a list of scenarios. The learner's code runs in a worker
- * thread, one scenario at a time and each within a bounded time; the reference runs here, once per
- * scenario and seed, and each learner run is read against it — the first problem, the first divergence,
- * the figures, the replay command and the lesson. A hang or a dead thread costs that scenario only: a
- * fresh worker takes the next one.
+ * The grading engine: a learner's file against a list of scenarios, each graded twice — as written, and
+ * explored with one added fault at every point. The learner's runner runs in a process of its own (LearnerProcess,
+ * learnerHost); the harness that drives it — the databases, the wire, the trace, the checks — runs in a grading
+ * thread of this process (worker.ts), and this main thread keeps the watchdog that SIGKILLs a run past its limit.
+ * The reference runs here, once per scenario and seed; each learner run is read against it: the first problem,
+ * the first divergence, the figures, the replay command and the lesson. A hang or a dead process costs that run
+ * only; grading goes on.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
+import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
-import type { RunResult } from '../check/RunResult.js';
+import { judge, type RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
+import { newControlBuffer, Watchdog } from './control.js';
 import { checkTitle } from './diagnose.js';
 import { referenceStep } from './divergence.js';
+import { submissionName } from './findSubmissions.js';
+import { gradeExplored, notExplored } from './gradeExplored.js';
 import { gradeRun, gradeWithoutRun, type GradeContext } from './gradeRun.js';
-import { LearnerWorker, type ScenarioOutcome } from './LearnerWorker.js';
+import type { FromHarness, GradeJob, RunOutcome } from './job.js';
+import { outcomeProblem } from './outcomeProblem.js';
 import type { ThrownInfo } from './protocol.js';
 import { displayPath } from './replay.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
-import { judge } from '../check/RunResult.js';
 
-/** Per scenario: far above what any of the 17 needs (a few milliseconds), short enough to wait out. */
+/** Per run: far above what any of the 17 needs (a few milliseconds), short enough to wait out. */
 export const DEFAULT_TIMEOUT_MS = 3000;
-/** Loading a file with tsx takes about half a second; a cold cache on a slow machine, a few. */
+/** Starting the learner's process and loading a file with tsx takes about half a second; a cold cache on a slow machine, a few. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+/** The longest --timeout: a day. */
+export const MAX_TIMEOUT_MS = 86_400_000;
+/** Where the replay files of explored failures go, under the working directory, one folder per submission. */
+export const DEFAULT_REPLAY_DIR = 'faultlab-grade';
 
 export interface GradeOptions {
   scenarios: readonly Scenario[];
   seed?: number;
-  /** How long one scenario may run before the learner's thread is stopped (ms). */
+  /** How long one run may take before the learner's process is killed (ms). */
   timeoutMs?: number;
   loadTimeoutMs?: number;
   maxSteps?: number;
   /** Paths in messages are shown relative to this folder (default: the process's). */
   cwd?: string;
-  /** Told of each scenario as soon as it is graded (for a report that streams). */
+  /** Explore every scenario after running it as written (default true). */
+  explore?: boolean;
+  /** Where replay files of explored failures go (default `faultlab-grade/<name>` under cwd); null: none are written. */
+  replayDir?: string | null;
+  /** The submission's name in a class (default: from its path, see findSubmissions). */
+  name?: string;
+  /** Told of each grade as soon as it is made, in order: every scenario as written, then every one explored. */
   onScenario?: (grade: ScenarioGrade, index: number) => void;
   /** Reference runs, shared between submissions graded together. */
   references?: ReferenceRuns;
@@ -54,22 +72,7 @@ export class ReferenceRuns {
   }
 }
 
-function fromOutcome(outcome: ScenarioOutcome, reference: RunResult, index: number, ctx: GradeContext): ScenarioGrade {
-  const scenario = reference.scenario;
-  if (outcome.kind === 'done') return gradeRun(outcome.run, reference, index, ctx, outcome);
-  if (outcome.kind === 'timeout') {
-    const where = outcome.step === 0 ? 'the runner was being built (its constructor) and never got to step 1' : `step ${outcome.step} never returned`;
-    const problem: Problem = {
-      id: 'timeout',
-      title: `timeout in step ${outcome.step}`,
-      message: `no answer after ${outcome.timeoutMs} ms: ${where} — the grader stopped it (an endless loop, or a wait for something that never comes?)`,
-    };
-    const hung = outcome.step > 0 ? referenceStep(reference, outcome.step) : null;
-    return gradeWithoutRun(scenario, index, problem, ctx, { divergence: hung === null ? null : { step: outcome.step, text: hung }, output: outcome.output, durationMs: outcome.durationMs });
-  }
-  const problem: Problem = { id: 'worker_crash', title: outcome.error.name, message: `the run stopped with ${outcome.error.name}: ${outcome.error.message}` };
-  return gradeWithoutRun(scenario, index, problem, ctx, outcome);
-}
+const watchdog = new Watchdog();
 
 function brokenScenario(reference: RunResult): Problem {
   const first = reference.checks.find((c) => !c.passed)!;
@@ -86,69 +89,137 @@ function loadProblem(error: ThrownInfo, file: string, shownFile: string): Proble
   return { id: 'load_error', title: `could not load ${shownFile}`, message: `could not load ${shownFile}: ${message}` };
 }
 
+function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, ctx: GradeContext, timeoutMs: number): ScenarioGrade {
+  const scenario = reference.scenario;
+  if (outcome.kind === 'done') return gradeRun(outcome.run, reference, index, ctx, outcome);
+  const problem = outcomeProblem(outcome, timeoutMs);
+  const step = outcome.kind === 'crashed' ? 0 : outcome.step;
+  const hung = outcome.kind !== 'crashed' && step > 0 ? referenceStep(reference, step) : null;
+  const divergence = hung === null ? null : { step, text: outcome.kind === 'timeout' ? hung : hung.replace(/yours never returned$/, "yours ended the process") };
+  return gradeWithoutRun(scenario, index, problem, ctx, { divergence, output: outcome.output, durationMs: outcome.durationMs });
+}
+
+/** Run the grading thread for one submission; calls `on` with each of its messages, resolves when it is done. */
+function runHarness(job: GradeJob, limits: { loadTimeoutMs: number; timeoutMs: number }, on: (message: FromHarness) => void): Promise<ThrownInfo | null> {
+  const stopWatching = watchdog.watch(job.control, { dir: job.dir, ...limits });
+  const worker = startWorker(import.meta.url, 'grade', { workerData: job });
+  return new Promise<ThrownInfo | null>((settle) => {
+    let failure: ThrownInfo | null = null;
+    worker.on('message', (message: FromHarness) => {
+      if (message.type === 'failed') failure = message.error;
+      else on(message);
+    });
+    worker.on('error', (error) => (failure = { name: error.name, message: error.message }));
+    worker.on('exit', () => {
+      stopWatching();
+      settle(failure);
+    });
+  });
+}
+
 export async function gradeSubmission(file: string, options: GradeOptions): Promise<SubmissionGrade> {
   const cwd = options.cwd ?? process.cwd();
   const absolute = resolve(cwd, file);
   const shownFile = displayPath(absolute, cwd);
-  const ctx: GradeContext = { file: absolute, runnerArg: shownFile, seed: options.seed ?? DEFAULT_SEED, cwd };
+  const name = options.name ?? submissionName(absolute);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const ctx: GradeContext = { file: absolute, runnerArg: shownFile, seed, cwd };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxSteps = options.maxSteps ?? MAX_STEPS;
+  const explore = options.explore ?? true;
   const references = options.references ?? new ReferenceRuns();
-  const grades: ScenarioGrade[] = [];
-  let worker: LearnerWorker | null = null;
-  let runnerName: string | null = null;
-  let loadError: ThrownInfo | null = null;
+  const scenarios = [...options.scenarios];
+  const refs = scenarios.map((scenario) => references.get(scenario, seed, maxSteps));
+  const replayDir = options.replayDir === null ? null : resolve(cwd, options.replayDir ?? DEFAULT_REPLAY_DIR, ...(options.replayDir === undefined ? [name] : []));
 
-  const record = (grade: ScenarioGrade) => {
-    options.onScenario?.(grade, grades.length);
-    grades.push(grade);
+  // Grades arrive out of order (broken scenarios are known at once); they are told in order.
+  const fixed: Array<ScenarioGrade | undefined> = refs.map((ref, index) => (ref.passed ? undefined : gradeWithoutRun(scenarios[index]!, index, brokenScenario(ref), ctx)));
+  const explored: Array<ScenarioGrade | undefined> = refs.map((ref, index) =>
+    !explore ? undefined : ref.passed ? undefined : { ...fixed[index]!, part: 'explored' as const },
+  );
+  const sequence = () => [...fixed, ...(explore ? explored : [])];
+  let told = 0;
+  const tell = () => {
+    const all = sequence();
+    while (told < all.length && all[told] !== undefined) {
+      options.onScenario?.(all[told]!, told);
+      told += 1;
+    }
   };
 
+  let runnerName: string | null = null;
+  let loadError: ThrownInfo | null = null;
+  const dir = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
+  const job: GradeJob = { file: absolute, scenarios, skip: refs.map((ref) => !ref.passed), seed, maxSteps, explore, control: newControlBuffer(), dir };
+  let failure: ThrownInfo | null;
   try {
-    for (const [index, scenario] of options.scenarios.entries()) {
-      const reference = references.get(scenario, ctx.seed, maxSteps);
-      if (!reference.passed) {
-        record(gradeWithoutRun(scenario, index, brokenScenario(reference), ctx));
-        continue;
+    tell();
+    failure = await runHarness(job, { loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS, timeoutMs }, (message) => {
+      if (message.type === 'loaded') runnerName = message.runnerName;
+      else if (message.type === 'load_error') loadError = message.error;
+      else if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
+      else if (message.type === 'explored') {
+        const scenario = scenarios[message.index]!;
+        explored[message.index] =
+          message.explored === null
+            ? notExplored(scenario, message.index, message.reason ?? 'it was not run', ctx)
+            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: `${runnerName ?? 'the runner'} in ${shownFile}`, maxSteps, timeoutMs });
       }
-      if (loadError === null && worker === null) {
-        const started = await LearnerWorker.start(absolute, options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS);
-        if (started.kind === 'load_error') loadError = started.error;
-        else ({ worker, runnerName } = started);
-      }
-      if (worker === null) {
-        record(gradeWithoutRun(scenario, index, loadProblem(loadError!, absolute, shownFile), ctx));
-        continue;
-      }
-      const outcome = await worker.run(scenario, ctx.seed, timeoutMs, options.maxSteps);
-      if (outcome.kind !== 'done') {
-        await worker.terminate(); // a hung or dead thread is not reused: the next scenario gets a fresh one
-        worker = null;
-      }
-      record(fromOutcome(outcome, reference, index, ctx));
-    }
+      tell();
+    });
   } finally {
-    await (worker as LearnerWorker | null)?.terminate();
+    rmSync(dir, { recursive: true, force: true });
   }
+
+  // Whatever the grading thread could not grade: a file that did not load, or the thread's own failure.
+  const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: (loadError as ThrownInfo).message.split(absolute).join(shownFile) };
+  const missing: Problem =
+    loadError !== null
+      ? loadProblem(loadError, absolute, shownFile)
+      : { id: 'worker_crash', title: 'the grader failed', message: `the grader failed on this submission: ${failure?.message ?? 'its grading thread stopped early'}` };
+  scenarios.forEach((scenario, index) => {
+    fixed[index] ??= gradeWithoutRun(scenario, index, missing, ctx);
+    if (explore) explored[index] ??= loadError !== null ? notExplored(scenario, index, 'the file did not load', ctx) : { ...gradeWithoutRun(scenario, index, missing, ctx), part: 'explored' };
+  });
+  tell();
+  const grades = fixed as ScenarioGrade[];
+  const exploredGrades = explore ? (explored as ScenarioGrade[]) : [];
+  const all = [...grades, ...exploredGrades];
   return {
     file: shownFile,
+    name,
     runnerName,
-    loadError: loadError === null ? null : { ...loadError, message: loadError.message.split(absolute).join(shownFile) },
+    loadError: shownError,
     scenarios: grades,
-    passed: grades.filter((g) => g.status === 'pass').length,
-    total: grades.length,
+    explored: exploredGrades,
+    passed: all.filter((g) => g.status === 'pass').length,
+    total: all.length,
   };
 }
 
-/** Several submissions, a few at a time (each has its own thread); results in the order given. */
-export async function gradeSubmissions(files: readonly string[], options: GradeOptions & { concurrency?: number }): Promise<SubmissionGrade[]> {
+/** Several submissions, a few at a time (each has its own grading thread and process); results in the order given. */
+export async function gradeSubmissions(
+  files: readonly string[],
+  options: GradeOptions & {
+    concurrency?: number;
+    /** Each submission's name (default: from its path). */
+    names?: readonly string[];
+    /** Where each submission's replay files go, by name (default: as GradeOptions.replayDir says). */
+    replayDirFor?: (name: string) => string | null;
+    /** Told of each submission as soon as it is graded (in the order they finish). */
+    onSubmission?: (grade: SubmissionGrade, index: number) => void;
+  },
+): Promise<SubmissionGrade[]> {
   const references = options.references ?? new ReferenceRuns();
   const results: SubmissionGrade[] = new Array<SubmissionGrade>(files.length);
   let next = 0;
   const lane = async () => {
     while (next < files.length) {
       const index = next++;
-      results[index] = await gradeSubmission(files[index]!, { ...options, references });
+      const name = options.names?.[index] ?? submissionName(resolve(options.cwd ?? process.cwd(), files[index]!));
+      const replayDir = options.replayDirFor !== undefined ? options.replayDirFor(name) : options.replayDir;
+      results[index] = await gradeSubmission(files[index]!, { ...options, references, onScenario: undefined, name, ...(replayDir !== undefined ? { replayDir } : {}) });
+      options.onSubmission?.(results[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, files.length)) }, lane));

@@ -5,7 +5,7 @@
  */
 import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
-import { withDeterminismGuard } from './determinismGuard.js';
+import { withDeterminismGuard, type Guarded } from './determinismGuard.js';
 
 export class AsyncStepError extends Error {
   override readonly name = 'AsyncStepError';
@@ -23,19 +23,19 @@ function isThenable(value: unknown): boolean {
  * One wrapper per run: `onStep` hears 1, 2, 3… across every runner instance the run builds (a crash
  * builds a new one), which matches the harness's own step count.
  */
-export function guardRunner(Learner: RunnerClass, onStep: (step: number) => void = () => {}): RunnerClass {
+export function guardRunner(Learner: RunnerClass, onStep: (step: number) => void = () => {}, guarded: Guarded = withDeterminismGuard): RunnerClass {
   let steps = 0;
   const Guarded = class implements Runner {
     readonly #inner: Runner;
 
     constructor(deps: RunnerDeps) {
-      this.#inner = withDeterminismGuard(() => new Learner(deps));
+      this.#inner = guarded(() => new Learner(deps));
     }
 
     step(state: RunnerState): RunnerState {
       steps += 1;
       onStep(steps);
-      const returned = withDeterminismGuard(() => this.#inner.step(state));
+      const returned = guarded(() => this.#inner.step(state));
       if (isThenable(returned)) {
         (returned as unknown as Promise<unknown>).catch(() => {}); // it will never be awaited
         throw new AsyncStepError();

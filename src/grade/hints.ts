@@ -12,7 +12,7 @@ export type Ladder = readonly [string, string, string];
 
 const LADDERS: Record<ProblemId, Ladder> = {
   not_implemented: [
-    'Start with the happy path. Read the contract at the top of src/runner/LearnerRunner.ts and write rules 1, 2, 4 and 6 first: that alone passes happy_path and read_only.',
+    'Start with the happy path: a step that decides the next action, carries it to the tool once and records the answer — each saved as it happens — and stops when the policy finishes. That alone passes happy_path and read_only. What must a step save, and when? (lessons/08-the-exercise.md, "The contract of step")',
     'A step carries the run one move further: with nothing pending, decide and prepare the next action and save prepared (rule 2), then, in the same step, count the call and the attempt and save attempt_started (rule 4), execute, and on success record the observation, clear pending and save observed (rule 6).',
     [
       'A skeleton of the happy path; then add the error handling of rules 2, 3 and 5:',
@@ -58,6 +58,86 @@ const LADDERS: Record<ProblemId, Ladder> = {
     "Your code stopped the thread it runs in (process.exit, or it ran out of memory). Replay the scenario to see where.",
     'A runner never exits the process and keeps nothing but the state: look for process.exit, or for arrays and maps that grow on every step.',
     'The state is all a runner keeps between steps; instance fields are lost at a crash anyway. Move what you need into the state, or drop it.',
+  ],
+  process_died: [
+    "Your code ended the process it runs in — process.exit(), process.kill(), or it ran out of memory. Replay the scenario to see the step where it happened.",
+    'A step never ends the process: it returns the state, or throws. Look for process.exit, process.kill, or arrays and maps that grow on every step.',
+    'The state is all a runner keeps between steps; instance fields are lost at a crash anyway. Move what you need into the state, or drop it.',
+  ],
+  not_explored: [
+    'This scenario could not be explored: its run as written did not reach its end (or an earlier exploration hung). Fix the scenario as written first.',
+    'Exploring runs the scenario again with one added fault at every point; it needs a runner that finishes the scenario as written without an exception or a hang.',
+    'Grade again after fixing the first failing scenario above: its exploration follows.',
+  ],
+  crash_caught: [
+    'Your step caught the simulated crash and carried on. When the process dies, who is left to run the rest of your catch block?',
+    'A crash is neither a TransientError nor a ContractError: the process is gone, and the harness rebuilds a new runner from the event log. Handle only those two in your catch, and let everything else through (rule 5).',
+    [
+      'Sort the error; rethrow anything that is neither kind:',
+      '  if (isTransientError(error)) { … }',
+      "  if (isContractError(error)) return this.finalize(state, 'tool_error', error);",
+      '  throw error;',
+    ].join('\n'),
+  ],
+  new_key_per_attempt: [
+    'The retry carried another key than the first attempt. To the ledger, what is a request with a key it has never seen?',
+    'A retry is the same intent, so it carries the same key: the one this.prepare(task, action) made when the action was prepared and saved (rule 2). The ledger recognises a retry by that key alone.',
+    'Look for any line that writes state.pending or pending.args.key outside `if (state.pending === null) { … }`. On a retry, send state.pending exactly as it was saved.',
+  ],
+  args_changed_on_retry: [
+    'The retry carried other args than the first attempt. Under the same key, what does the tool make of a request that differs?',
+    'The fingerprint covers every arg but the key (lesson 3): the same key with other args is PAYLOAD_CONFLICT, and a re-read version is a new decision, not a retry. A retry sends the pending action unchanged.',
+    'Do not touch state.pending.args between attempts — no attempt counter, no fresh expected_version. If the action must change, it is a new intent: a new decision, prepared anew.',
+  ],
+  contract_error_retried: [
+    'Which errors does your step retry? A ContractError is a definite refusal: the same request will get the same answer.',
+    'Retry only a TransientError (it may not have happened, or it may have: keep pending and try again with the same key). A ContractError ends the run: finalize it as tool_error (rule 5).',
+    [
+      'The catch around this.execute, whole:',
+      '  } catch (error) {',
+      '    if (isTransientError(error)) {',
+      "      if (state.attempts > state.task.max_retries) state.status = 'retry_exhausted';",
+      '      return this.save(state, `transient:${error.message}`);',
+      '    }',
+      "    if (isContractError(error)) return this.finalize(state, 'tool_error', error);",
+      '    throw error; // a crash is not yours to handle',
+      '  }',
+    ].join('\n'),
+  ],
+  budget_checked_late: [
+    'A request left with the budget already spent. At which moment does your step compare calls with max_calls — before a request leaves, or after?',
+    'Every attempt is a call, so the budget is checked before each one: when a new action is decided (rule 2) and before every attempt, a retry of an action already pending included (rule 3). A check after the call comes one call too late.',
+    [
+      'The same two lines in both places — after a tool action is decided (before this.prepare), and just before state.calls += 1:',
+      '  if (state.calls >= state.task.max_calls) {',
+      "    return this.finalize(state, 'budget_exhausted');",
+      '  }',
+    ].join('\n'),
+  ],
+  saved_late: [
+    'A request left before your step saved it. If the process died while that request was on the wire, what would the new runner find in the log?',
+    'Save first, then send: the action with its key as prepared (rule 2), then the attempt counted — calls and attempts — as attempt_started (rule 4), both before this.execute. The tool commits in its own transaction; your save is another one (lesson 4, the gap).',
+    [
+      'The order of one attempt:',
+      '  state.calls += 1;',
+      '  state.attempts += 1;',
+      "  this.save(state, 'attempt_started');",
+      '  const result = this.execute(state);',
+    ].join('\n'),
+  ],
+  pending_dropped: [
+    'After a TransientError your step let go of the pending action. Did the effect surely not happen?',
+    'A TransientError keeps the action pending (rule 5): after a lost reply the effect may have happened, and only a retry with the same key can fetch its receipt. Pending is cleared by a success only (rule 6).',
+    'Never set state.pending = null in the catch. Only a success clears it: state.observations[state.pending.name] = result; state.pending = null; save observed.',
+  ],
+  lost_reply_as_failure: [
+    'Your step ended the run on a TransientError. Did the tool refuse the request — or did the answer just not come back?',
+    'A TransientError is not a refusal: it may be retried, with the same key (rule 5). After a lost reply the effect may even have happened; the retry finds out. The run ends only when attempts > max_retries (retry_exhausted), or on a ContractError (tool_error).',
+    [
+      'On a TransientError, keep pending and save; end the run only when the retries are spent:',
+      "  if (state.attempts > state.task.max_retries) state.status = 'retry_exhausted';",
+      '  return this.save(state, `transient:${error.message}`);',
+    ].join('\n'),
   ],
   load_error: [
     'The grader could not load your file. Read the error: it names the line.',
@@ -155,6 +235,9 @@ const LADDERS: Record<ProblemId, Ladder> = {
     'Check that every listed fault can fire and that the expected figures match the reference run.',
   ],
 };
+
+/** Every kind of problem the grader can report: each has its ladder. */
+export const PROBLEM_IDS = Object.keys(LADDERS) as ProblemId[];
 
 /** The hints for a problem, from level 1 up to `level` (1–3). */
 export function hintsFor(problem: ProblemId, level: number): string[] {

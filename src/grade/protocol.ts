@@ -1,24 +1,11 @@
 /**
- * What the grader and its worker thread say to each other. The worker loads the learner's file, then runs
- * one scenario per request and answers with the finished run (or with what went wrong). Everything here is
- * plain data: it crosses a thread boundary by structured clone.
+ * What the grader and a learner's process say to each other (frames.ts carries it). The learner's process holds
+ * only the learner's runner class: it builds instances and runs `step` when asked. Everything the runner does to
+ * the world — ask the policy, save an event, send a request — comes back to the grader as a `call` and is done
+ * there, on the real objects; errors come back the same way. So every figure the checks read is produced by the
+ * grading process, and the learner's process can only ever answer for its own runner.
  */
-import type { Scenario } from '../scenario/types.js';
-import type { Run } from '../sim/Run.js';
-
-export interface WorkerInit {
-  /** Absolute path of the learner's file. */
-  file: string;
-  /** One Int32: the step the current run is in (the watchdog reads it when a run hangs). */
-  progress: SharedArrayBuffer;
-}
-
-export interface RunRequest {
-  type: 'run';
-  scenario: Scenario;
-  seed: number;
-  maxSteps?: number;
-}
+import type { RunnerState } from '../runner/state.js';
 
 /** Something the learner's code threw (or that broke while running it), as text. */
 export interface ThrownInfo {
@@ -27,10 +14,47 @@ export interface ThrownInfo {
   stack?: string;
 }
 
-export type FromWorker =
-  | { type: 'ready'; runnerName: string }
-  | { type: 'load_error'; error: ThrownInfo }
-  /** What the learner's code printed, as it prints it. */
-  | { type: 'output'; text: string }
-  | { type: 'result'; run: Run }
-  | { type: 'run_error'; error: ThrownInfo };
+/** An error raised by the real objects, sent to the learner's process to be thrown there as its own kind. */
+export interface WireError {
+  /** The grader's number for it: if the learner's step lets it through, the grader rethrows the very original. */
+  ref: number;
+  kind: 'crash' | 'transient' | 'contract' | 'other';
+  name: string;
+  message: string;
+  /** contract: the code and the detail the message was made of. */
+  code?: string;
+  detail?: string;
+  /** transient: did the tool surely not run? */
+  definite?: boolean;
+  /** crash: where it struck. */
+  point?: string;
+}
+
+export type ToLearner =
+  /** A new run begins: earlier instances are gone, printed output is counted afresh. */
+  | { t: 'run' }
+  | { t: 'build'; instance: number }
+  /** `state` left out: the very object the last step returned (a runner may keep a reference to it). */
+  | { t: 'step'; instance: number; state?: RunnerState }
+  | { t: 'reply'; ok: true; value?: unknown }
+  | { t: 'reply'; ok: false; error: WireError };
+
+/** The deps a runner is built with, and what each may be asked across the channel. */
+export const CALLABLE = {
+  policy: ['nextAction'],
+  events: ['save', 'last', 'lastEvent', 'all'],
+  tools: ['execute'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CallTarget = keyof typeof CALLABLE;
+
+/** Every message from the learner's process may carry what its code printed since the last one (`out`). */
+export type FromLearner = { out?: string } & (
+  | { t: 'ready'; runner: string }
+  | { t: 'load_error'; error: ThrownInfo }
+  | { t: 'call'; instance: number; target: CallTarget; method: string; args: unknown[] }
+  | { t: 'built' }
+  | { t: 'returned'; state?: unknown }
+  /** `ref`: the error was one the grader sent (a crash let through, say), not the learner's own. */
+  | { t: 'threw'; error: ThrownInfo; ref?: number }
+);

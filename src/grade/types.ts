@@ -4,6 +4,7 @@
  */
 import type { InvariantId } from '../check/invariants.js';
 import type { Divergence } from './divergence.js';
+import type { MistakeId } from './mistakes.js';
 import type { ThrownInfo } from './protocol.js';
 
 /** Exercism's per-test statuses: `error` when the learner's code threw, hung or could not run. */
@@ -14,6 +15,11 @@ export type ProblemId =
   | 'load_error'
   | 'timeout'
   | 'worker_crash'
+  /** The learner's process ended on its own (it exited, killed itself, ran out of memory). */
+  | 'process_died'
+  /** A scenario that could not be explored (its run as written did not end, or an earlier exploration hung). */
+  | 'not_explored'
+  | MistakeId
   | 'not_implemented'
   | 'determinism'
   | 'async_step'
@@ -38,15 +44,23 @@ export interface Problem {
   where?: string;
   /** For an exception: the exception's own message, which `message` ends with (shown on a line of its own). */
   thrown?: string;
+  /** The check that failed (an invariant, `crash_caught`), when the problem is a broken rule or a mistake that broke one. */
+  check?: string;
 }
 
+/** A scenario is graded twice: as written, and explored — with one added fault at every point (depth 1). */
+export type GradePart = 'as_written' | 'explored';
+
 export interface ScenarioGrade {
+  part: GradePart;
   id: string;
   title: string;
   /** Exercism's task_id: the scenario's number (SPEC §6), or its place in the list for unnumbered ones. */
   taskId: number;
   /** The scenario in a line: its faults and what it expects (`lost_reply at reserve attempt 1 → succeeded · calls 5 …`). */
   summary: string;
+  /** A teacher's held-out scenario (not one of the package's): its faults are not shown to the learner unless asked. */
+  heldOut?: true;
   status: TestStatus;
   /** The first problem, or null for a pass. */
   problem: Problem | null;
@@ -62,15 +76,25 @@ export interface ScenarioGrade {
   /** What the learner's code printed while this scenario ran. */
   output: string;
   durationMs: number;
+  /** Explored only: schedules run, and how many broke an invariant (or let a crash through). */
+  coverage?: { schedules: number; broke: number };
+  /** Explored only: the replay file written for the smallest failing schedule. */
+  replayFile?: string;
 }
 
 export interface SubmissionGrade {
   /** The submission's file as the user named it (relative to the working directory when inside it). */
   file: string;
+  /** Its name in a class: the folder of `alice/LearnerRunner.ts`, the stem of `bob.ts`. */
+  name: string;
   /** The runner class found in it, or null when the file could not be loaded. */
   runnerName: string | null;
   loadError: ThrownInfo | null;
+  /** Each scenario as written. */
   scenarios: ScenarioGrade[];
+  /** Each scenario explored (empty when exploring was turned off). */
+  explored: ScenarioGrade[];
+  /** Tests passed of all tests: every scenario as written plus every scenario explored (score.ts). */
   passed: number;
   total: number;
 }

@@ -47,6 +47,8 @@ interface Ctx {
   refusedBy: string | null;
   /** A replay of a dead letter is under way: its ledger hit on attempt 1 is the point, not a shared key. */
   replaying: boolean;
+  /** The runner's request now at the tool is the network's second delivery of the same request (duplicate_delivery). */
+  secondDelivery: boolean;
 }
 
 type Narrator<E> = (event: E, index: number, ctx: Ctx) => Line[];
@@ -61,6 +63,7 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     return lines;
   },
   request: (event, i, ctx) => {
+    if (event.by === 'runner') ctx.secondDelivery = event.delivery === 2;
     if (event.by === 'other') return [note(i, 'wire', [`⇄ other client → ${formatAction(event.action, ctx.key)}`, 'other'])];
     if (event.delivery === 2) return [note(i, 'wire', ['→ the same request is delivered a second time', 'other'])];
     if (ctx.previous?.pending && formatAction(ctx.previous.pending) !== formatAction(event.action)) {
@@ -75,7 +78,8 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
       lines.push(note(i, 'db', [`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`, 'db']));
       if (event.by === 'runner' && ctx.previous?.attempts === 1 && ctx.replaying) {
         lines.push(note(i, 'db', ['  the replay finds the receipt of the first delivery: the effect is not applied twice', 'ok']));
-      } else if (event.by === 'runner' && ctx.previous?.attempts === 1) {
+      } else if (event.by === 'runner' && ctx.previous?.attempts === 1 && !ctx.secondDelivery) {
+        // A first attempt that meets its own key is two intents sharing one — unless the network delivered it twice.
         lines.push(note(i, 'db', ['  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?', 'warn']));
       }
       if (event.by === 'runner') ctx.truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
@@ -110,6 +114,7 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     ctx.previous = st;
     return [{ event: i, lane: 'runner', t: event.t, parts: [[`↻ recovered: new connections, a new ${ctx.run.runner}; state rebuilt from ${where} — ${what}`, 'okStrong']] }];
   },
+  crash_caught: (event, i) => [note(i, 'runner', [`⚠ the runner caught the crash: ${event.how} — a crash ends the process; let it through`, 'badStrong'])],
   runner_error: (event, i) => [note(i, 'runner', [`✘ the runner threw ${event.errorName}: ${event.message}`, 'badStrong'])],
   finished: (event, i, ctx) =>
     !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [`■ stopped after ${event.steps} steps with status ${event.status}`, 'bad'])] : [],
@@ -145,7 +150,7 @@ function pillarLines(e: DurabilityEvent, i: number): Line[] {
 
 /** Tell a whole run: the lines of every event, in order. */
 export function narrate(run: RunResult): Line[] {
-  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), previous: null, truth: null, refusedBy: null, replaying: false };
+  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), previous: null, truth: null, refusedBy: null, replaying: false, secondDelivery: false };
   return run.trace.flatMap((event, i) => narrateEvent(event, i, ctx));
 }
 

@@ -1,29 +1,35 @@
 /**
  * ─── The exercise: write LearnerRunner.step ──────────────────────────────────────────────────────────────
- * This is the one file you edit. Read lessons/08-the-exercise.md first; lessons 1–7 explain why each rule is here.
+ * This is the one file you edit. Start with lessons/08-the-exercise.md; lessons 1–7 say why each guarantee
+ * below matters.
  *
- * step(state) advances the run by one step and returns the state. The contract:
- *   1. status is not 'running'          → return the state unchanged.
- *   2. no pending action                → this.decide(state) (policy + validation + authorization; any error →
- *      finalize 'policy_error'); a finish action → finalize its status; calls >= max_calls → 'budget_exhausted';
- *      otherwise pending = this.prepare(task, action) (this is where the idempotency key is made), attempts = 0,
- *      decisions += 1, save 'prepared'.
- *   3. calls >= max_calls               → finalize 'budget_exhausted'.
- *   4. calls += 1, attempts += 1, save 'attempt_started' (before the request leaves!).
- *   5. this.authorize(task, pending), then this.execute(state).
- *      TransientError → if attempts > max_retries, status = 'retry_exhausted' (keep pending: the effect may
- *      have happened); save `transient:${error.message}`. ContractError → finalize 'tool_error' (never retry).
- *   6. success → observations[pending.name] = result, pending = null, save 'observed'.
- * Never make a new key or change the args of a pending action; never catch a crash.
+ * step(state) carries the run one move further and returns the state. The harness calls it until the status
+ * is no longer 'running'. A crash can strike after any save and in the middle of any request; then a NEW
+ * LearnerRunner resumes from the state rebuilt from the event log — only what you saved is there.
  *
- * Check your work:  npm run grade            (all 17 scenarios, with hints)
+ * What your step must guarantee (the grader checks all of it on the 17 scenarios, then again with one added
+ * fault at every point of each):
+ *   - the run ends in the status that says what happened: succeeded or gave_up (the policy finished),
+ *     policy_error (its next action was invalid or not allowed), tool_error (the tool refused),
+ *     retry_exhausted (a failure worth retrying went on failing past max_retries), budget_exhausted
+ *     (max_calls spent);
+ *   - the seven invariants (README, "The invariants"): at most one effect per intent; never more calls than
+ *     max_calls, every attempt counted; every attempt of an action with the same key and args; the event log
+ *     rebuilds your state at any moment; a refusal changes nothing and is final; succeeded means you hold the
+ *     receipt of every reserve; the run ends;
+ *   - a crash is not yours to handle.
+ *
+ * Where to read: BaseRunner.ts (this.decide, this.prepare, this.authorize, this.execute, this.save,
+ * this.finalize), state.ts (what the state holds), ../inventory/errors.ts (the two kinds of failure).
+ *
+ * Check your work:  npm run grade            (with a hint; npm run grade -- --hint 2 gives more)
  *                   npx faultlab run scenarios/lost_reply.yaml --runner learner
  * ─────────────────────────────────────────────────────────────────────────────────────────────────────────
  */
 import { BaseRunner } from './BaseRunner.js';
 import { NotImplementedError } from './errors.js';
 import type { RunnerState } from './state.js';
-// You will need these two type guards in step 5:
+// The two kinds of failure a request can end in (lesson 6): you will need to tell them apart.
 import { isContractError, isTransientError } from '../inventory/errors.js';
 
 export class LearnerRunner extends BaseRunner {

@@ -1,6 +1,7 @@
 /**
  * Loading a runner class from a file. The learner's file is loaded from its TypeScript source with tsx, so
- * an edit shows up at the next run with no build step. Runner classes are recognised by shape (a class
+ * an edit shows up at the next run with no build step — from any folder: a copy of LearnerRunner.ts handed
+ * in as `submissions/alice/LearnerRunner.ts` finds its imports (submissionImports.ts). Runner classes are recognised by shape (a class
  * whose prototype has `step`), not by identity: a file loaded from source has its own copy of BaseRunner,
  * and that is fine.
  */
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import type { RunnerClass } from './BaseRunner.js';
+import { installSubmissionImports } from './submissionImports.js';
 
 /** The exercise: the one file a learner edits. */
 export const LEARNER_FILE = join(PACKAGE_ROOT, 'src', 'runner', 'LearnerRunner.ts');
@@ -36,6 +38,8 @@ export class RunnerLoadError extends Error {
 
 export async function loadRunnerClass(file: string, exportName?: string): Promise<RunnerClass> {
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', `no such file ${file}`);
+  // A learner's file as handed in, away from src/runner/: its `./BaseRunner.js` must still be found.
+  installSubmissionImports(file);
   return runnerClassFrom((await importModule(file)) as Record<string, unknown>, file, exportName);
 }
 
@@ -58,6 +62,8 @@ function pickRunner(module: Record<string, unknown>): unknown {
 
 async function importModule(file: string): Promise<unknown> {
   if (/\.[cm]?ts$/.test(file)) {
+    // tsx inlines a source map in what it compiles: with maps on, a stack trace names the learner's own lines.
+    process.setSourceMapsEnabled(true);
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }

@@ -31,7 +31,13 @@ export interface SemanticIssue {
   key?: boolean;
 }
 
-/** What a schema cannot express: references to earlier observations, expected stock of a known item. */
+/**
+ * Events saved only when nothing is pending (SPEC §4): the first state, an observation (pending just cleared),
+ * and the statuses a run can only reach from there — a finish, or a policy error while deciding.
+ */
+const NOTHING_PENDING_AFTER: ReadonlySet<string> = new Set(['started', 'observed', 'succeeded', 'gave_up', 'policy_error']);
+
+/** What a schema cannot express: references to earlier observations, expected stock of a known item, a fault that can never fire. */
 export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const script = scriptOf(doc);
@@ -65,6 +71,16 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       message: `must be <= window_size (${d.breaker.window_size}): a window of ${d.breaker.window_size} results never reaches ${d.breaker.min_request_count}, so the breaker could never open`,
     });
   }
+  // A crash after an event that never has a pending action cannot name that action's tool: it could never fire.
+  (doc.faults ?? []).forEach((fault, index) => {
+    const label = fault.at.label;
+    if (fault.kind !== 'crash_after_event' || fault.at.tool === undefined || label === undefined || !NOTHING_PENDING_AFTER.has(label)) return;
+    issues.push({
+      path: ['faults', index, 'at', 'tool'],
+      message: `a crash after event ${label} can never fire with tool ${fault.at.tool}: nothing is pending when ${label} is saved (drop tool, or name an event saved while ${fault.at.tool} is pending: prepared, attempt_started, transient:…)`,
+      key: true,
+    });
+  });
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, key: true });

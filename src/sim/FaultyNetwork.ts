@@ -55,8 +55,13 @@ const FAULT_NOTES = {
   lost_reply: 'the tool committed; the reply is lost on the way back',
 } as const;
 
+/** What the tool did with this attempt's deliveries, the most that happened: a change, a ledger answer, a read. */
+type Answered = 'committed' | 'ledger' | 'read';
+const ANSWER_RANK: Record<Answered, number> = { read: 0, ledger: 1, committed: 2 };
+
 export class FaultyNetwork implements ToolClient {
   readonly #d: NetworkDeps;
+  #answered: Answered = 'read';
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
@@ -67,6 +72,7 @@ export class FaultyNetwork implements ToolClient {
     const request = jsonCopy(action);
     const call = at.call + counters.callOffset;
     counters.runnerRequests += 1;
+    this.#startAttempt();
     this.#travel();
     trace.emit({ type: 'request', by: 'runner', action: request, call, attempt: at.attempt });
 
@@ -103,12 +109,12 @@ export class FaultyNetwork implements ToolClient {
 
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
-      this.#fired(crashAfter);
-      this.#d.crash('crash_after_commit', `crash after ${request.name} committed; its reply never arrived`);
+      this.#fired(crashAfter, this.#committedNote('the process dies', 'before the reply arrives'));
+      this.#d.crash('crash_after_commit', `crash after ${request.name} ${this.#answered === 'committed' ? 'committed' : 'answered'}; its reply never arrived`);
     }
     const lost = has('lost_reply');
     if (lost) {
-      this.#fired(lost);
+      this.#fired(lost, this.#committedNote('', 'the reply is lost on the way back'));
       throw this.#fail(request.name, new TransientError('lost_reply', { definite: false }));
     }
     trace.emit({ type: 'reply', by: 'runner', tool: request.name, outcome: { ok: true, value }, delivered: true });
@@ -166,6 +172,10 @@ export class FaultyNetwork implements ToolClient {
         ...(stored ? { ledgerHit: { key: stored.key, receiptId: receiptId ?? '?' } } : {}),
       });
     }
+    if (by === 'runner') {
+      const answered: Answered = !isEmptyDiff(diff) ? 'committed' : request.name === 'reserve' ? 'ledger' : 'read';
+      if (ANSWER_RANK[answered] > ANSWER_RANK[this.#answered]) this.#answered = answered;
+    }
     if (delivery === 1) trace.emit({ type: 'reply', by, tool: request.name, outcome: { ok: true, value: jsonCopy(value) }, delivered: false });
     return value;
   }
@@ -186,8 +196,22 @@ export class FaultyNetwork implements ToolClient {
     }
   }
 
-  #fired(hit: PlannedFault): void {
-    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note: FAULT_NOTES[hit.spec.kind as keyof typeof FAULT_NOTES] });
+  /** A new attempt: nothing answered yet. */
+  #startAttempt(): void {
+    this.#answered = 'read';
+  }
+
+  #fired(hit: PlannedFault, note: string = FAULT_NOTES[hit.spec.kind as keyof typeof FAULT_NOTES]): void {
+    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note });
+  }
+
+  /**
+   * What the tool did before a fault after its answer, in truth: committed a change, or only answered — from its
+   * ledger (a retry meeting its receipt: nothing new committed) or as a read. `before`: what dies first, if anything.
+   */
+  #committedNote(before: string, after: string): string {
+    const did = this.#answered === 'committed' ? 'the tool committed' : this.#answered === 'ledger' ? 'the tool answered from its ledger, committing nothing new' : 'the tool answered (a read: nothing to commit)';
+    return before === '' ? `${did}; ${after}` : `${before} after ${did}, ${after}`;
   }
 
   #fail(tool: string, error: TransientError): TransientError {

@@ -59,6 +59,8 @@ export type TraceEvent = At &
     | { type: 'fault'; fault: FaultSpec; index: number; note: string }
     | { type: 'crash'; point: CrashPoint; message: string }
     | { type: 'recovered'; seq: number | null; state: RunnerState | null }
+    /** The runner went on after a simulated crash instead of letting it end the step: `how` says what it did. */
+    | { type: 'crash_caught'; how: string }
     | { type: 'runner_error'; message: string; errorName: string; stack?: string }
     /** A durability pillar at the Runner's seams spoke: a backoff wait, a breaker decision, a DLQ write. */
     | { type: 'pillar'; event: DurabilityEvent }

@@ -154,7 +154,12 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           steps += 1;
           trace.step = steps;
           const returned = runner.step(state);
-          if (crashed !== null) throw crashed; // the runner swallowed the crash; the process is dead all the same
+          if (crashed !== null) {
+            // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
+            // so a check can fail the run however its figures came out.
+            trace.emit({ type: 'crash_caught', how: 'step returned normally after the crash' });
+            throw crashed;
+          }
           if (!looksLikeState(returned)) {
             runnerError = { step: steps, name: 'TypeError', message: `step() must return the state, it returned ${describe(returned)}` };
             trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
@@ -163,6 +168,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           state = returned;
         } catch (error) {
           if (crashed !== null) {
+            // What came out of step is not the crash itself: the runner caught it and went on (a save on the
+            // closed database, or an error of its own). Unless it was the note above, rethrowing it.
+            if (error !== crashed) trace.emit({ type: 'crash_caught', how: `step caught the crash and then threw ${describeThrown(error)}` });
             crashed = null;
             crashes += 1;
             clock.advance(RESTART_MS);
@@ -250,6 +258,10 @@ function looksLikeState(value: unknown): value is RunnerState {
 function describe(value: unknown): string {
   if (value === undefined) return 'undefined (did you forget `return state`?)';
   return JSON.stringify(value)?.slice(0, 80) ?? String(value);
+}
+
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function failure(step: number, error: unknown): RunnerFailure {

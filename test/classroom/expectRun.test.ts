@@ -49,7 +49,7 @@ describe('expectRun', () => {
     const run = await runScenario('scenarios/lost_reply.yaml', { runner: 'test/fixtures/learners/NewKeyPerAttempt.ts' });
     const lines = failure(() => expectRun(run).toEndWith('succeeded')).split('\n');
     expect(lines[0]).toBe('lost_reply (LearnerRunner): expected the run to end with succeeded, but it ended with tool_error');
-    expect(lines[1]).toMatch(new RegExp(`^first problem: ${invariantTitle(3)} — .*a retry must reuse the key made when the action was prepared$`));
+    expect(lines[1]).toMatch(/^first problem: inv3 · a new key on a retry — call 5 \(reserve attempt 2\) used key lost_reply:reserve:call-5, .*a retry must reuse the key made when the action was prepared/);
     expect(lines.slice(2)).toEqual([
       'figures: status expected succeeded, got tool_error · pending expected null, got reserve',
       'first divergence from the reference: step 4 (#12): both saved attempt_started, but your reserve has a new key lost_reply:reserve:call-4, the reference kept lost_reply:reserve:2872d1b4…',
@@ -86,11 +86,11 @@ describe('expectRun', () => {
   });
 
   it('leads with the exception when the runner threw', async () => {
-    const run = await runScenario('read_only', { runner: 'src/runner/LearnerRunner.ts' });
+    const run = await runScenario('read_only', { runner: 'test/fixtures/learners/stub/LearnerRunner.ts' });
     const lines = failure(() => expectRun(run).toPass()).split('\n');
     expect(lines[0]).toMatch(/^read_only \(LearnerRunner\): expected the scenario to pass, but \d+ check\(s\) failed:$/);
     expect(lines[1]).toBe('  ✘ the runner did not throw: the runner threw NotImplementedError at step 1: not implemented yet: execute');
     expect(lines).toContain('first divergence from the reference: step 1: the reference saved prepared (search_docs(query=camera)), yours threw NotImplementedError: not implemented yet: execute');
-    expect(lines.find((l) => l.startsWith('first problem:'))).toMatch(/^first problem: the runner threw NotImplementedError at step 1 \(src\/runner\/LearnerRunner\.ts:\d+\): not implemented yet: execute$/);
+    expect(lines.find((l) => l.startsWith('first problem:'))).toMatch(/^first problem: the runner threw NotImplementedError at step 1 \(test\/fixtures\/learners\/stub\/LearnerRunner\.ts:\d+\): not implemented yet: execute$/);
   });
 });

@@ -71,11 +71,12 @@ describe('the README’s classroom example', () => {
 describe('the README’s grading section', () => {
   it('quotes the grader as it really prints', async () => {
     const text = section("Grading a learner's runner");
-    const marker = '<!-- excerpt of: faultlab grade test/fixtures/learners/NewKeyPerAttempt.ts -->\n```text\n';
+    const command = 'faultlab grade test/fixtures/learners/NewKeyPerAttempt.ts --scenarios happy_path --scenarios lost_reply';
+    const marker = `<!-- excerpt of: ${command} -->\n\`\`\`text\n`;
     const at = text.indexOf(marker);
     expect(at, 'the excerpt and its comment').toBeGreaterThan(-1);
     const lines = text.slice(at + marker.length, text.indexOf('\n```', at + marker.length)).split('\n').map((l) => l.trim());
-    const { stdout } = await faultlab(['grade', 'test/fixtures/learners/NewKeyPerAttempt.ts']);
+    const { stdout } = await faultlab(command.split(' ').slice(1));
     let from = 0;
     for (const line of lines) {
       const found = stdout.indexOf(line, from);

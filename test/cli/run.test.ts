@@ -126,8 +126,8 @@ describe('faultlab run', () => {
     expect(out.stdout).toMatch(/^ +5 lost_reply .* ✘ broken$/m);
   });
 
-  it('reports a learner runner that throws as that scenario failing, with the step', async () => {
-    const out = await cli(['run', 'happy_path', '--runner', 'learner', '--json']);
+  it('reports a learner runner that throws as that scenario failing, with the step (the stub as shipped, pinned)', async () => {
+    const out = await cli(['run', 'happy_path', '--runner', 'test/fixtures/learners/stub/LearnerRunner.ts', '--json']);
     expect(out.code).toBe(1);
     const [s] = JSON.parse(out.stdout).scenarios;
     expect(s.violations[0]).toEqual({
@@ -136,6 +136,54 @@ describe('faultlab run', () => {
       actual: 'NotImplementedError: not implemented yet: execute',
       message: 'the runner threw NotImplementedError at step 1: not implemented yet: execute',
     });
+  });
+
+  it('calls a never-fired fault under another runner a departure from the reference path, not a broken scenario', async () => {
+    const out = await cli(['run', 'lost_reply', '--runner', 'test/fixtures/learners/mistakes/lost-reply-as-failure/LearnerRunner.ts', '--width', '300']);
+    expect(out.stdout).toContain('  FAIL lost_reply: tool_error');
+    const never = variant('never_fires_learner', (t) => t.replace('at: { tool: reserve, attempt: 1 }', 'at: { tool: reserve, attempt: 2 }').replace('calls: 5', 'calls: 4'));
+    const learner = await cli(['run', never, '--runner', 'test/fixtures/learners/mistakes/lost-reply-as-failure/LearnerRunner.ts', '--width', '300']);
+    expect(learner.stdout).not.toContain('BROKEN SCENARIO');
+    expect(learner.stdout).toContain('lost_reply at reserve attempt 2 never fired: this run left the path the scenario was written for before that point (with --runner reference it fires, unless the scenario itself is broken)');
+  });
+
+  it('fails a runner that catches the crash, whatever its figures, and says so in the trace', async () => {
+    const out = await cli(['run', 'crash_after_commit', '--runner', 'test/fixtures/learners/mistakes/crash-caught/LearnerRunner.ts', '--no-color', '--width', '300']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain('⚠ the runner caught the crash: step caught the crash and then threw TypeError: The database connection is not open — a crash ends the process; let it through');
+    expect(out.stdout).toContain('  ✘ a crash ends the step');
+    expect(out.stdout).toContain('  FAIL crash_after_commit: succeeded · calls 5 · ledger 1 · stock camera 2 · 1 crash(es) recovered');
+  });
+
+  it('counts the crashes recovered in --json, and checks them against expect: crashes', async () => {
+    const twice = variant('crash_twice', (t) =>
+      t
+        .replace('id: lost_reply', 'id: crash_twice')
+        .replace('  - kind: lost_reply\n    at: { tool: reserve, attempt: 1 }', '  - kind: crash_after_commit\n    at: { tool: reserve, attempt: 1 }\n  - kind: crash_after_event\n    at: { label: prepared, tool: get_stock }')
+        .replace('calls: 5', 'calls: 5\n  crashes: 2'),
+    );
+    const out = await cli(['run', twice, '--json']);
+    const [s] = JSON.parse(out.stdout).scenarios;
+    expect([out.code, s.crashes, s.violations]).toEqual([0, 2, []]);
+    const wrong = variant('crash_count', (t) => readFileSync(twice, 'utf8').replace('crashes: 2', 'crashes: 1'));
+    const [w] = JSON.parse((await cli(['run', wrong, '--json'])).stdout).scenarios;
+    expect(w.violations).toEqual([{ check: 'crashes', expected: 1, actual: 2, message: 'crashes: expected 1, got 2 — crashes recovered, each by a new runner from the event log' }]);
+  });
+
+  it('tells the network\'s duplicate from two intents sharing a key, and a lost reply after a ledger hit from a commit', async () => {
+    const duplicate = variant('duplicate_first', (t) =>
+      t.replace('id: lost_reply', 'id: duplicate_first').replace('kind: lost_reply', 'kind: duplicate_delivery').replace('calls: 5', 'calls: 4'),
+    );
+    const dup = await cli(['run', duplicate, '--no-color', '--width', '300']);
+    expect(dup.stdout).toContain('→ the same request is delivered a second time');
+    expect(dup.stdout).toContain('ledger hit: same key, same fingerprint → original receipt');
+    expect(dup.stdout).not.toContain('two intents sharing one key?');
+    const retried = variant('lost_twice', (t) =>
+      t.replace('id: lost_reply', 'id: lost_twice').replace('    at: { tool: reserve, attempt: 1 }', '    at: { tool: reserve, attempt: 1 }\n  - kind: lost_reply\n    at: { tool: reserve, attempt: 2 }').replace('calls: 5', 'calls: 6'),
+    );
+    const lost = await cli(['run', retried, '--no-color', '--width', '300']);
+    expect(lost.stdout).toContain('⚡ fault lost_reply at reserve attempt 1: the tool committed; the reply is lost on the way back');
+    expect(lost.stdout).toContain('⚡ fault lost_reply at reserve attempt 2: the tool answered from its ledger, committing nothing new; the reply is lost on the way back');
   });
 
   it('runs a learner file inside the determinism guard, as the grader does', async () => {

@@ -1,7 +1,8 @@
 /**
- * The grader on real learner files, each run in its worker thread: a correct independent runner scores
- * 17/17, the stub 0/17, and each broken runner fails exactly the scenarios its mistake reaches — with the
- * invariant that explains it. A hang, a thread that dies and a file that will not load cost only what they must.
+ * The grader on real learner files, each run in a process of its own: a correct independent runner scores
+ * 17/17 as written (34/34 with every scenario explored), the stub 0/17, and each broken runner fails exactly
+ * the scenarios its mistake reaches — with the mistake and the invariant that explain it. A hang, a process
+ * that dies and a file that will not load cost only what they must.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
 import { loadScenarios } from '../../src/scenario/load.js';
-import { failing, gradeAll, invariantTitle, learner, ROOT, STUB } from './helpers.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { failing, gradeAll, gradeExplored, learner, ROOT, SOLUTION, STUB, submissionsFolder } from './helpers.js';
 
 const scenarios = (...ids: string[]) => loadScenarios(ids);
 const tmp = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
@@ -32,14 +34,27 @@ describe('a correct learner written independently of ReferenceRunner', () => {
   });
 });
 
-describe('the stub as shipped', () => {
+describe('a solved LearnerRunner.ts, handed in unchanged from a folder of its own', () => {
+  it('scores 34/34: every scenario as written, and every one with one added fault at every point', async () => {
+    const folder = submissionsFolder({ alice: SOLUTION });
+    const grade = await gradeSubmission(join(folder, 'alice', 'LearnerRunner.ts'), { scenarios: loadScenarios(), cwd: folder, replayDir: null });
+    expect(grade.loadError).toBeNull();
+    expect(grade.name).toBe('alice');
+    expect([grade.passed, grade.total]).toEqual([34, 34]);
+    const schedules = grade.explored.reduce((n, g) => n + g.coverage!.schedules, 0);
+    expect(schedules).toBe(834); // as faultlab explore makes them for the reference: 851 runs, the 17 as written among them
+    expect(grade.explored.find((g) => g.id === 'lost_reply')!.figures).toBe('58 schedules, none broke an invariant');
+  });
+});
+
+describe('the stub as shipped (a pinned copy)', () => {
   it('scores 0/17: every scenario errors with "not implemented yet: execute" at step 1, in its own file and line', async () => {
     const grade = await gradeAll(STUB);
     expect([grade.passed, grade.total]).toEqual([0, 17]);
     for (const scenario of grade.scenarios) {
       expect(scenario.status).toBe('error');
       expect(scenario.problem?.id).toBe('not_implemented');
-      expect(scenario.problem?.message).toMatch(/^the runner threw NotImplementedError at step 1 \(src\/runner\/LearnerRunner\.ts:\d+\): not implemented yet: execute$/);
+      expect(scenario.problem?.message).toMatch(/^the runner threw NotImplementedError at step 1 \(test\/fixtures\/learners\/stub\/LearnerRunner\.ts:\d+\): not implemented yet: execute$/);
     }
   });
 
@@ -49,20 +64,25 @@ describe('the stub as shipped', () => {
       step: 1,
       text: 'step 1: the reference saved prepared (search_docs(query=camera)), yours threw NotImplementedError: not implemented yet: execute',
     });
-    expect(happy.replay).toBe('npx faultlab run scenarios/happy_path.yaml --runner src/runner/LearnerRunner.ts');
+    expect(happy.replay).toBe('npx faultlab run scenarios/happy_path.yaml --runner test/fixtures/learners/stub/LearnerRunner.ts');
     expect(happy.lesson).toBe('lessons/08-the-exercise.md#the-contract-of-step');
+  });
+
+  it('is not explored: a scenario must run to its end as written first', async () => {
+    const grade = await gradeExplored(STUB, ['happy_path']);
+    expect([grade.passed, grade.total]).toEqual([0, 2]);
+    expect(grade.explored[0]).toMatchObject({ part: 'explored', status: 'error', problem: { id: 'not_explored', message: 'not explored: the scenario as written did not run to its end' } });
   });
 });
 
 describe('broken learner 1: a new idempotency key on every attempt', () => {
-  it('fails exactly the four scenarios where a reserve is retried, each on invariant 3', async () => {
+  it('fails exactly the four scenarios where a reserve is retried, each diagnosed as a new key, on invariant 3', async () => {
     const grade = await gradeAll(learner('NewKeyPerAttempt'));
     expect(failing(grade)).toEqual(['lost_reply', 'crash_after_commit', 'crash_before_commit', 'retry_after_version_moved']);
     for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
       expect(scenario.status).toBe('fail');
-      expect(scenario.problem?.id).toBe('inv3_same_key_same_args');
-      expect(scenario.problem?.title).toBe(invariantTitle(3));
-      expect(scenario.problem?.message).toContain(`used key ${scenario.id}:reserve:call-5`);
+      expect(scenario.problem).toMatchObject({ id: 'new_key_per_attempt', title: 'inv3 · a new key on a retry', check: 'inv3_same_key_same_args' });
+      expect(scenario.problem?.message).toContain(`used key ${scenario.id}:reserve:call-5, but its first attempt (call 4) had ${scenario.id}:reserve:call-4`);
       expect(scenario.problem?.message).toContain('a retry must reuse the key made when the action was prepared');
     }
   });
@@ -81,18 +101,18 @@ describe('broken learner 1: a new idempotency key on every attempt', () => {
     const crash = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'crash_before_commit')!;
     expect(crash.wrongFigures).toEqual([]);
     expect(crash.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');
-    expect(crash.problem?.id).toBe('inv3_same_key_same_args');
+    expect(crash.problem?.check).toBe('inv3_same_key_same_args');
   });
 });
 
 describe('broken learner 2: retries a ContractError', () => {
-  it('fails exactly the four scenarios that end in a refusal, each on invariant 5 naming the refusal', async () => {
+  it('fails exactly the four scenarios that end in a refusal, each diagnosed as a retried ContractError, on invariant 5', async () => {
     const grade = await gradeAll(learner('RetriesContractErrors'));
     expect(failing(grade)).toEqual(['payload_conflict', 'stale_version', 'insufficient_stock', 'unknown_item']);
     const codes = { payload_conflict: 'PAYLOAD_CONFLICT', stale_version: 'STALE_VERSION', insufficient_stock: 'INSUFFICIENT_STOCK', unknown_item: 'UNKNOWN_ITEM' };
     for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
-      expect(scenario.problem?.id).toBe('inv5_contract_error_changes_nothing');
-      expect(scenario.problem?.message).toContain(`again (attempt 2) after ContractError ${codes[scenario.id as keyof typeof codes]}: a contract error is never retried`);
+      expect(scenario.problem).toMatchObject({ id: 'contract_error_retried', title: 'inv5 · a ContractError retried' });
+      expect(scenario.problem?.message).toContain(`attempt 2) sent again the very request the tool refused with ContractError ${codes[scenario.id as keyof typeof codes]}: a refusal is definite`);
       expect(scenario.wrongFigures[0]).toBe('status expected tool_error, got retry_exhausted');
     }
   });
@@ -114,12 +134,14 @@ describe('broken learner 2: retries a ContractError', () => {
 });
 
 describe('broken learner 3: no budget check before an attempt', () => {
-  it('fails only budget_exhausted among the 17, on invariant 2, with a fifth request on the wire', async () => {
+  it('fails only budget_exhausted among the 17, diagnosed as the budget checked late, with a fifth request on the wire', async () => {
     const grade = await gradeAll(learner('NoBudgetCheck'));
     expect(failing(grade)).toEqual(['budget_exhausted']);
     const budget = grade.scenarios.find((s) => s.id === 'budget_exhausted')!;
-    expect(budget.problem?.id).toBe('inv2_call_budget');
-    expect(budget.problem?.message).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
+    expect(budget.problem).toMatchObject({ id: 'budget_checked_late', check: 'inv2_call_budget' });
+    expect(budget.problem?.message).toBe(
+      'call 5 (reserve attempt 1) was request 5 on the wire with max_calls 4: the budget must be checked before every attempt — a retry of an action already pending included',
+    );
     expect(budget.wrongFigures).toEqual([
       'status expected budget_exhausted, got succeeded',
       'calls expected 4, got 5',
@@ -131,22 +153,40 @@ describe('broken learner 3: no budget check before an attempt', () => {
   it('also fails a held-out scenario where the budget runs out between two attempts, which the correct learner passes', async () => {
     const heldOut = loadScenarios([join(ROOT, 'test', 'fixtures', 'scenarios', 'heldout')]);
     const [broken, correct] = await Promise.all([
-      gradeSubmission(learner('NoBudgetCheck'), { scenarios: heldOut, cwd: ROOT }),
-      gradeSubmission(learner('Correct'), { scenarios: heldOut, cwd: ROOT }),
+      gradeSubmission(learner('NoBudgetCheck'), { scenarios: heldOut, cwd: ROOT, explore: false }),
+      gradeSubmission(learner('Correct'), { scenarios: heldOut, cwd: ROOT, explore: false }),
     ]);
     expect(correct.passed).toBe(1);
-    expect(broken.scenarios[0]).toMatchObject({ id: 'retry_over_budget', taskId: 1, status: 'fail', problem: { id: 'inv2_call_budget' } });
+    expect(broken.scenarios[0]).toMatchObject({ id: 'retry_over_budget', taskId: 1, status: 'fail', heldOut: true, problem: { id: 'budget_checked_late' } });
     expect(broken.scenarios[0]!.divergence?.text).toBe('step 5 (#14): the reference saved budget_exhausted, yours saved attempt_started (reserve attempt 2, call 5)');
+  });
+});
+
+describe('beyond the 17: every scenario explored', () => {
+  it('fails a budget checked after the call, which passes all 17 as written, with the smallest schedule and its replay file', async () => {
+    const grade = await gradeExplored(join(ROOT, 'test', 'fixtures', 'learners', 'mistakes', 'budget-checked-late', 'LearnerRunner.ts'), ['budget_exhausted', 'happy_path']);
+    expect(grade.scenarios.map((g) => g.status)).toEqual(['pass', 'pass']);
+    const [budget, happy] = grade.explored;
+    expect(happy).toMatchObject({ status: 'pass', figures: '50 schedules, none broke an invariant' });
+    expect(budget).toMatchObject({ part: 'explored', status: 'fail', coverage: { schedules: 48, broke: 5 }, figures: '5 of 48 schedules broke a rule' });
+    expect(budget!.problem).toMatchObject({ id: 'budget_checked_late', title: 'inv2 · the budget checked late, or never', check: 'inv2_call_budget' });
+    expect(budget!.problem!.message).toMatch(/^budget_exhausted with transient at reserve attempt 1 call 4: call 5 \(reserve attempt 2\) was request 5 on the wire with max_calls 4/);
+    expect(budget!.divergence?.text).toBe('step 5 (#14): the reference saved budget_exhausted, yours saved attempt_started (reserve attempt 2, call 5)');
+    expect(budget!.lesson).toBe('lessons/06-which-errors-to-retry.md#budgets-attempts-retries-and-calls');
+    const file = budget!.replayFile!;
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toContain('  - kind: transient\n    at: {tool: reserve, attempt: 1, call: 4}');
+    expect(budget!.replay).toBe(`npx faultlab run ${file} --runner test/fixtures/learners/mistakes/budget-checked-late/LearnerRunner.ts`);
   });
 });
 
 describe('a step that never returns', () => {
   it('is stopped after the timeout with the step it hung in, and grading goes on with the next scenario', async () => {
-    const grade = await gradeSubmission(learner('Looping'), { scenarios: scenarios('transient_read', 'happy_path'), cwd: ROOT, timeoutMs: 1000 });
+    const grade = await gradeSubmission(learner('Looping'), { scenarios: scenarios('transient_read', 'happy_path'), cwd: ROOT, timeoutMs: 1000, explore: false });
     const [hung, next] = grade.scenarios;
     expect(hung).toMatchObject({ id: 'transient_read', status: 'error', problem: { id: 'timeout', title: 'timeout in step 2' } });
     expect(hung!.problem!.message).toBe(
-      'no answer after 1000 ms: step 2 never returned — the grader stopped it (an endless loop, or a wait for something that never comes?)',
+      'no answer after 1000 ms: step 2 never returned — the grader stopped it (an endless loop, a blocking call, or a wait for something that never comes?)',
     );
     expect(hung!.divergence?.text).toMatch(/^step 2: in this step the reference saved prepared \(read_doc\(doc_id=camera-care\)\), .* yours never returned$/);
     expect(hung!.durationMs).toBeGreaterThanOrEqual(1000);
@@ -157,7 +197,7 @@ describe('a step that never returns', () => {
 
 describe('the determinism guard', () => {
   it('stops a step that calls Math.random, naming the call and the line, and leaves scenarios that never reach it alone', async () => {
-    const grade = await gradeSubmission(learner('RandomKey'), { scenarios: scenarios('happy_path', 'read_only'), cwd: ROOT });
+    const grade = await gradeSubmission(learner('RandomKey'), { scenarios: scenarios('happy_path', 'read_only'), cwd: ROOT, explore: false });
     const [random, readOnly] = grade.scenarios;
     expect(random).toMatchObject({ status: 'error', problem: { id: 'determinism', title: 'DeterminismError at step 4' } });
     expect(random!.problem!.message).toMatch(/^the runner threw DeterminismError at step 4 \(test\/fixtures\/learners\/RandomKey\.ts:\d+\): step\(\) called Math\.random\(\): a runner must be deterministic/);
@@ -168,7 +208,7 @@ describe('the determinism guard', () => {
 
 describe('what the learner prints', () => {
   it('is kept with each scenario, apart from the report', async () => {
-    const grade = await gradeSubmission(learner('Chatty'), { scenarios: scenarios('read_only'), cwd: ROOT });
+    const grade = await gradeSubmission(learner('Chatty'), { scenarios: scenarios('read_only'), cwd: ROOT, explore: false });
     const lines = grade.scenarios[0]!.output.trimEnd().split('\n');
     expect(lines).toHaveLength(3); // read_only takes three steps
     expect(lines[0]).toMatch(/^\x1b\[33mstep\x1b\[0m <calls 0> & "decisions" 0: ·+$/);
@@ -178,7 +218,7 @@ describe('what the learner prints', () => {
 describe('code that breaks more than a step', () => {
   it('a file that does not parse: every scenario errors with the compiler message, and nothing else runs', async () => {
     const file = tmpFile('Unparsable.ts', 'export class LearnerRunner {\n  step(state) { return state\n}\n');
-    const grade = await gradeSubmission(file, { scenarios: scenarios('happy_path', 'read_only'), cwd: tmp });
+    const grade = await gradeSubmission(file, { scenarios: scenarios('happy_path', 'read_only'), cwd: tmp, explore: false });
     expect(grade.runnerName).toBeNull();
     expect(grade.loadError?.message).toContain('Unparsable.ts:');
     expect(grade.scenarios.map((s) => [s.status, s.problem?.id])).toEqual([
@@ -188,26 +228,34 @@ describe('code that breaks more than a step', () => {
     expect(grade.scenarios[0]!.problem!.message).toMatch(/^could not load Unparsable\.ts: /);
   });
 
+  it('a file that loops when it is imported: stopped at the load limit, every scenario an error, nothing explored', async () => {
+    const file = tmpFile('LoadLoop.mjs', 'for (;;) {}\nexport class LearnerRunner { step(state) { return state; } }\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, loadTimeoutMs: 1000, replayDir: null });
+    expect(grade.loadError?.message).toBe('loading the file did not finish in time (does it run an endless loop when it is imported?)');
+    expect(grade.scenarios[0]!.problem).toMatchObject({ id: 'load_error', message: 'could not load LoadLoop.mjs: loading the file did not finish in time (does it run an endless loop when it is imported?)' });
+    expect(grade.explored[0]!.problem).toMatchObject({ id: 'not_explored', message: 'not explored: the file did not load' });
+  });
+
   it('a file that exports no runner class: says what it does export', async () => {
     const file = tmpFile('NoRunner.mjs', 'export const answer = 42;\n');
-    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp });
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, explore: false });
     expect(grade.scenarios[0]!.problem!.message).toBe(
       `could not load NoRunner.mjs: NoRunner.mjs: no runner class found (a class with a step(state) method); it exports answer`,
     );
   });
 
-  it('a step that ends its thread: that scenario errors, and the next one gets a fresh thread', async () => {
+  it('a step that ends its process: that scenario errors, and the next one gets a fresh process', async () => {
     const file = tmpFile('Exits.mjs', 'export class LearnerRunner { constructor() {} step(state) { if (state.task.id === "read_only") process.exit(3); return state; } }\n');
-    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only', 'happy_path'), cwd: tmp });
-    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'worker_crash' } });
-    expect(grade.scenarios[0]!.problem!.message).toContain('exit code 3');
-    // the second scenario ran in a new thread: its runner returned the state unchanged until the step bound
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only', 'happy_path'), cwd: tmp, explore: false });
+    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'process_died', title: 'the process ended in step 1' } });
+    expect(grade.scenarios[0]!.problem!.message).toBe("the learner's process exited with code 3 in step 1 — did the code call process.exit()?");
+    // the second scenario ran in a new process: its runner returned the state unchanged until the step bound
     expect(grade.scenarios[1]).toMatchObject({ status: 'fail', problem: { id: 'inv7_run_terminates' } });
   });
 
   it('an async step: refused with the reason, not a puzzling "returned {}"', async () => {
     const file = tmpFile('Async.mjs', 'export class LearnerRunner { async step(state) { return state; } }\n');
-    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp });
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, explore: false });
     expect(grade.scenarios[0]!.problem).toMatchObject({ id: 'async_step' });
     expect(grade.scenarios[0]!.problem!.message).toContain('step() returned a Promise: step must be synchronous');
   });
@@ -221,6 +269,7 @@ describe('a scenario the reference itself fails', () => {
     );
     const grade = await gradeSubmission(learner('Correct'), { scenarios: loadScenarios([wrong]), cwd: ROOT });
     expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'reference_fails' } });
+    expect(grade.explored[0]).toMatchObject({ part: 'explored', status: 'error', problem: { id: 'reference_fails' } });
     const message = grade.scenarios[0]!.problem!.message;
     expect(message).toMatch(/^this scenario is broken — the reference runner fails it too \(calls: expected 5, got 4\b.*\); no runner can pass it$/);
   });

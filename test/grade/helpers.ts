@@ -1,4 +1,10 @@
-/** Set-up shared by the grader's tests: fixture paths, graded submissions (each graded once), the CLI in-process. */
+/**
+ * Set-up shared by the grader's tests: fixture paths, graded submissions (each graded once per test file), the
+ * CLI in-process. Tests grade pinned copies — of the stub as shipped and of a solution — never the live
+ * src/runner/LearnerRunner.ts, so `npm test` stays green whatever a learner has written there.
+ */
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INVARIANTS } from '../../src/check/invariants.js';
 import { main } from '../../src/cli/main.js';
@@ -8,21 +14,48 @@ import { loadScenarios } from '../../src/scenario/load.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const LEARNERS = join(ROOT, 'test', 'fixtures', 'learners');
+/** The older fixtures: whole runner files importing the package by relative path. */
 export const learner = (name: string) => join(LEARNERS, `${name}.ts`);
-export const STUB = join(ROOT, 'src', 'runner', 'LearnerRunner.ts');
+/** src/runner/LearnerRunner.ts as shipped, and as solved: copies, pinned. */
+export const STUB = join(LEARNERS, 'stub', 'LearnerRunner.ts');
+export const SOLUTION = join(LEARNERS, 'solution', 'LearnerRunner.ts');
+/** A learner's LearnerRunner.ts with one classic mistake (test/fixtures/learners/mistakes/<name>/). */
+export const mistake = (name: string) => join(LEARNERS, 'mistakes', name, 'LearnerRunner.ts');
+/** A submission of the class fixture that is not one of the mistakes (test/fixtures/learners/class/<name>/). */
+export const classmate = (name: string) => join(LEARNERS, 'class', name, 'LearnerRunner.ts');
 
 export const SEVENTEEN = loadScenarios();
 const references = new ReferenceRuns();
 const graded = new Map<string, Promise<SubmissionGrade>>();
 
-/** A fixture graded on all 17 scenarios, once per test file. */
+/** A fixture graded on all 17 scenarios as written (no exploring: that has its own tests), once per test file. */
 export function gradeAll(file: string): Promise<SubmissionGrade> {
   let grade = graded.get(file);
   if (grade === undefined) {
-    grade = gradeSubmission(file, { scenarios: SEVENTEEN, cwd: ROOT, references });
+    grade = gradeSubmission(file, { scenarios: SEVENTEEN, cwd: ROOT, references, explore: false });
     graded.set(file, grade);
   }
   return grade;
+}
+
+export const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `faultlab-${prefix}-`));
+
+/** A fixture graded on a few scenarios, as written and explored; replay files go to a temporary folder. */
+export function gradeExplored(file: string, ids: string[], extra: { timeoutMs?: number } = {}): Promise<SubmissionGrade> {
+  return gradeSubmission(file, { scenarios: loadScenarios(ids), cwd: ROOT, references, replayDir: tmp('replays'), ...extra });
+}
+
+/**
+ * A teacher's folder, as learners hand their work in: `<dir>/<name>/LearnerRunner.ts`, each an unchanged copy,
+ * far from the package (a temporary folder).
+ */
+export function submissionsFolder(members: Record<string, string>): string {
+  const dir = join(tmp('class'), 'submissions');
+  for (const [name, file] of Object.entries(members)) {
+    mkdirSync(join(dir, name), { recursive: true });
+    cpSync(file, join(dir, name, 'LearnerRunner.ts'));
+  }
+  return dir;
 }
 
 export const failing = (grade: SubmissionGrade) => grade.scenarios.filter((s) => s.status !== 'pass').map((s) => s.id);

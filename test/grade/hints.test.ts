@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HINT_LEVELS, hintsFor } from '../../src/grade/hints.js';
+import { HINT_LEVELS, hintsFor, PROBLEM_IDS } from '../../src/grade/hints.js';
+import { MISTAKE_IDS } from '../../src/grade/mistakes.js';
 import { EXERCISE_SECTIONS, LESSON_FILES, lessonFor } from '../../src/grade/lessons.js';
 import type { ProblemId } from '../../src/grade/types.js';
 import { loadScenario, loadScenarios } from '../../src/scenario/load.js';
@@ -15,14 +16,14 @@ import { parseLesson } from '../lessons/lessonDoc.js';
 import { ROOT } from './helpers.js';
 import { judged } from '../support.js';
 
-const PROBLEMS: ProblemId[] = [
-  'load_error', 'timeout', 'worker_crash', 'not_implemented', 'determinism', 'async_step', 'runner_error',
-  'inv1_one_effect_per_intent', 'inv2_call_budget', 'inv3_same_key_same_args', 'inv4_log_rebuilds_state',
-  'inv5_contract_error_changes_nothing', 'inv6_success_has_receipt', 'inv7_run_terminates',
-  'status', 'calls', 'ledger', 'stock', 'pending', 'observations', 'fault_not_reached', 'reference_fails',
-];
+const PROBLEMS: ProblemId[] = PROBLEM_IDS;
+const MISTAKES: ProblemId[] = [...MISTAKE_IDS];
 
 describe('the hint ladder', () => {
+  it('has a ladder for every kind of problem, each classic mistake among them', () => {
+    expect(PROBLEMS).toEqual(expect.arrayContaining([...MISTAKES, 'process_died', 'not_explored', 'timeout', 'load_error', 'inv1_one_effect_per_intent', 'reference_fails']));
+  });
+
   it.each(PROBLEMS)('has three distinct hints for %s, and --hint N shows the first N', (id) => {
     const all = hintsFor(id, HINT_LEVELS);
     expect(all).toHaveLength(3);
@@ -36,7 +37,7 @@ describe('the hint ladder', () => {
     const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'learners', 'Skeleton.ts'), 'utf8');
     const body = fixture.slice(fixture.indexOf('step(state: RunnerState): RunnerState {')).split('\n').map((line) => line.trim()).filter(Boolean);
     expect(body.slice(1, 1 + code.length)).toEqual(code); // the fixture is the hint, line for line
-    expect(hintsFor('not_implemented', 1)[0]).toContain('that alone passes happy_path and read_only');
+    expect(hintsFor('not_implemented', 1)[0]).toContain('That alone passes happy_path and read_only');
     for (const id of ['happy_path', 'read_only']) expect(judged(loadScenario(id), { runner: Skeleton }).passed, id).toBe(true);
     expect(judged(loadScenario('transient_read'), { runner: Skeleton }).passed).toBe(false); // the error handling is still to come
   });
@@ -58,6 +59,19 @@ describe('lesson links', () => {
 
   it('names every section of lesson 8 that the grader links to', () => {
     expect(slugsOf(LESSON_FILES.exercise)).toEqual(expect.arrayContaining(Object.values(EXERCISE_SECTIONS)));
+  });
+
+  it('points each classic mistake to the lesson that gives its reason', () => {
+    expect(Object.fromEntries(MISTAKES.map((id) => [id, lessonFor(id, 'happy_path')]))).toEqual({
+      crash_caught: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+      new_key_per_attempt: '02-idempotency-keys.md#reused-unchanged-by-every-retry',
+      args_changed_on_retry: '03-fingerprint-and-version.md#the-fingerprint-does-the-key-still-mean-the-same-request',
+      contract_error_retried: '06-which-errors-to-retry.md#a-contract-error-does-not-get-better-with-time',
+      budget_checked_late: '06-which-errors-to-retry.md#budgets-attempts-retries-and-calls',
+      saved_late: '04-one-transaction.md#the-gap-the-runners-save-is-another-transaction',
+      pending_dropped: '05-losing-contact-after-commit.md#example-1-the-reply-is-lost-the-retry-recovers-it',
+      lost_reply_as_failure: '06-which-errors-to-retry.md#a-timeout-does-not-prove-that-nothing-happened',
+    });
   });
 
   it('points a broken rule to its reason and a scenario without one to its story', () => {

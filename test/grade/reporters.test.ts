@@ -6,11 +6,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { capOutput, OUTPUT_LIMIT, toExercism, toExercismFile, TRUNCATION_MARKER } from '../../src/grade/reporters/exercism.js';
+import { capOutput, OUTPUT_LIMIT, toExercism, toExercismFile, TRUNCATION_MARKER, type ExercismClassFile } from '../../src/grade/reporters/exercism.js';
 import { className, toJUnit } from '../../src/grade/reporters/junit.js';
 import { escapeAttribute, escapeText } from '../../src/grade/reporters/xml.js';
 import type { SubmissionGrade } from '../../src/grade/types.js';
-import { gradeAll, invariantTitle, learner, STUB } from './helpers.js';
+import { renderClassSummary, renderScenario } from '../../src/grade/reporters/terminal.js';
+import { makeStyle } from '../../src/render/style.js';
+import { gradeAll, gradeExplored, learner, STUB } from './helpers.js';
 import { parseXml, type XmlElement } from './xmlParser.js';
 
 /** results.json v3 as exercism.org/docs/building/tooling/test-runners/interface describes it. */
@@ -65,7 +67,7 @@ describe('Exercism results.json (v3)', () => {
     expect(lost.name).toBe('lost_reply: The reply is lost after the commit');
     expect(lost.status).toBe('fail');
     expect(lost.message!.split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${invariantTitle(3)} — reserve \\(decision 4\\) .*a retry must reuse the key made when the action was prepared$`)),
+      expect.stringMatching(/^inv3 · a new key on a retry — call 5 \(reserve attempt 2\) used key lost_reply:reserve:call-5, .*a retry must reuse the key made when the action was prepared/),
       'figures: status expected succeeded, got tool_error · pending expected null, got reserve',
       'first divergence from the reference: step 4 (#12): both saved attempt_started, but your reserve has a new key lost_reply:reserve:call-4, the reference kept lost_reply:reserve:2872d1b4…',
       'replay: npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts',
@@ -86,7 +88,7 @@ describe('Exercism results.json (v3)', () => {
     const stub = await gradeAll(STUB);
     const unloadable: SubmissionGrade = { ...stub, runnerName: null, loadError: { name: 'Error', message: 'Unparsable.ts:2:3: ERROR: Expected "}"' } };
     const results = toExercism(unloadable);
-    expect(results).toMatchObject({ status: 'error', message: 'could not load src/runner/LearnerRunner.ts: Unparsable.ts:2:3: ERROR: Expected "}"' });
+    expect(results).toMatchObject({ status: 'error', message: 'could not load test/fixtures/learners/stub/LearnerRunner.ts: Unparsable.ts:2:3: ERROR: Expected "}"' });
     expect(valid(results)).toEqual([]);
   });
 
@@ -106,8 +108,11 @@ describe('Exercism results.json (v3)', () => {
   it('lists each submission with its own v3 document when several are graded', async () => {
     const [a, b] = [await gradeAll(learner('Correct')), await gradeAll(STUB)];
     expect(toExercismFile([a])).toEqual(toExercism(a));
-    const file = toExercismFile([a, b]) as { submissions: Array<{ submission: string; results: unknown }> };
-    expect(file.submissions.map((s) => s.submission)).toEqual(['test/fixtures/learners/Correct.ts', 'src/runner/LearnerRunner.ts']);
+    const file = toExercismFile([a, b]) as ExercismClassFile;
+    expect(file.submissions.map((s) => [s.submission, s.name, s.score])).toEqual([
+      ['test/fixtures/learners/Correct.ts', 'Correct', { passed: 17, total: 17, as_written: { passed: 17, total: 17 }, explored: null }],
+      ['test/fixtures/learners/stub/LearnerRunner.ts', 'stub', { passed: 0, total: 17, as_written: { passed: 0, total: 17 }, explored: null }],
+    ]);
     for (const s of file.submissions) expect(valid(s.results)).toEqual([]);
   });
 });
@@ -119,10 +124,10 @@ describe('JUnit XML', () => {
     expect(root.name).toBe('testsuites');
     expect(root.attributes).toMatchObject({ tests: '51', failures: '4', errors: '17' });
     const suites = child(root, 'testsuite');
-    expect(suites.map((s) => [s.attributes.name, s.attributes.tests, s.attributes.failures, s.attributes.errors])).toEqual([
-      ['test/fixtures/learners/NewKeyPerAttempt.ts', '17', '4', '0'],
-      ['src/runner/LearnerRunner.ts', '17', '0', '17'],
-      ['test/fixtures/learners/Correct.ts', '17', '0', '0'],
+    expect(suites.map((s) => [s.attributes.name, s.attributes.file, s.attributes.tests, s.attributes.failures, s.attributes.errors])).toEqual([
+      ['NewKeyPerAttempt', 'test/fixtures/learners/NewKeyPerAttempt.ts', '17', '4', '0'],
+      ['stub', 'test/fixtures/learners/stub/LearnerRunner.ts', '17', '0', '17'],
+      ['Correct', 'test/fixtures/learners/Correct.ts', '17', '0', '0'],
     ]);
     for (const suite of suites) expect(child(suite, 'testcase')).toHaveLength(17);
   });
@@ -134,7 +139,7 @@ describe('JUnit XML', () => {
     const lost = child(keySuite!, 'testcase').find((c) => c.attributes.name === 'lost_reply')!;
     expect(lost.attributes.classname).toBe('test.fixtures.learners.NewKeyPerAttempt');
     const [failure] = child(lost, 'failure');
-    expect(failure!.attributes.type).toBe('inv3_same_key_same_args');
+    expect(failure!.attributes.type).toBe('new_key_per_attempt');
     expect(failure!.attributes.message).toBe(newKey.scenarios[4]!.problem!.message);
     expect(failure!.text).toContain('replay: npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts');
     const [error] = child(child(stubSuite!, 'testcase')[0]!, 'error');
@@ -144,6 +149,7 @@ describe('JUnit XML', () => {
       ['runner', 'LearnerRunner'],
       ['seed', '42'],
       ['score', '13/17'],
+      ['as_written', '13/17'],
     ]);
   });
 
@@ -173,8 +179,53 @@ describe('JUnit XML', () => {
   it('escapes text and attributes, and names classes after the file', () => {
     expect(escapeText('1 < 2 && 3 > 2')).toBe('1 &lt; 2 &amp;&amp; 3 &gt; 2');
     expect(escapeAttribute('say "hi"\n\'there\'')).toBe('say &quot;hi&quot;&#10;&apos;there&apos;');
-    expect(className('submissions/alice/LearnerRunner.ts')).toBe('submissions.alice.LearnerRunner');
+    expect(className('submissions/alice/LearnerRunner.ts')).toBe('submissions.alice'); // one classname per submission,
+    expect(className('submissions/alice.ts')).toBe('submissions.alice'); // whatever its layout
     expect(className('./bob.mjs')).toBe('bob');
+  });
+});
+
+describe('both parts of a grade in the files', () => {
+  it('gives each scenario explored its own test, after those as written, with the schedules and the replay file', async () => {
+    const grade = await gradeExplored(learner('NewKeyPerAttempt'), ['lost_reply']);
+    const results = toExercism(grade);
+    expect(valid(results)).toEqual([]);
+    expect(results.tests.map((t) => [t.name, t.status, t.task_id])).toEqual([
+      ['lost_reply: The reply is lost after the commit', 'fail', 5],
+      ['lost_reply with one added fault at every point: The reply is lost after the commit', 'fail', 5],
+    ]);
+    const explored = results.tests[1]!;
+    expect(explored.test_code).toMatch(/^npx faultlab run \S+lost_reply__inv3\.yaml --runner test\/fixtures\/learners\/NewKeyPerAttempt\.ts\n# one added fault at every point \(its own lost_reply at reserve attempt 1 kept\) → every invariant holds$/);
+    expect(explored.message!.split('\n')[0]).toMatch(/^inv3 · a new key on a retry — lost_reply with lost_reply at reserve attempt 1: call 5 \(reserve attempt 2\) used key/);
+    expect(explored.message).toContain('\nschedules: 56 of 57 schedules broke a rule\n');
+    const root = parseXml(toJUnit([grade], 42));
+    const [suite] = child(root, 'testsuite');
+    expect(child(suite!, 'testcase').map((c) => [c.attributes.name, c.attributes.classname])).toEqual([
+      ['lost_reply', 'test.fixtures.learners.NewKeyPerAttempt'],
+      ['lost_reply with one added fault at every point', 'test.fixtures.learners.NewKeyPerAttempt'],
+    ]);
+    expect(child(child(suite!, 'properties')[0]!, 'property').map((p) => [p.attributes.name, p.attributes.value])).toContainEqual(['explored', '0/1']);
+  });
+});
+
+describe('the terminal', () => {
+  const style = makeStyle(false);
+
+  it('never runs a long scenario id into the next column', async () => {
+    const [base] = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios;
+    const long = { ...base!, id: 'a_held_out_scenario_with_a_very_long_id' };
+    expect(renderScenario(long, [], style)).toBe(`  ✔  1 a_held_out_scenario_with_a_very_long_id\n${' '.repeat(34)}succeeded · calls 4 · ledger 1 · stock camera 2\n`);
+  });
+
+  it('sizes the class table to its longest name and its longest score', async () => {
+    const a = await gradeAll(learner('Correct'));
+    const b = await gradeAll(learner('NewKeyPerAttempt'));
+    const table = renderClassSummary([{ ...a, name: 'a' }, { ...b, name: 'a-submission-with-a-long-name' }], 42, style).split('\n');
+    expect(table.slice(2, 5)).toEqual([
+      '    submission                     as written  added faults  score  first problem',
+      '  ✔ a                                   17/17             -  17/17',
+      '  ✘ a-submission-with-a-long-name       13/17             -  13/17  inv3 · a new key on a retry (lost_reply)',
+    ]);
   });
 });
 

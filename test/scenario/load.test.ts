@@ -90,6 +90,15 @@ describe('loading scenarios', () => {
     ]);
   });
 
+  it('refuses a crash after an event that never has a pending action, named with a tool: it could never fire', () => {
+    const text = HAPPY.replace('faults: []', 'faults:\n  - kind: crash_after_event\n    at: { label: observed, tool: reserve }');
+    expect(problems(file('never.yaml', text))).toEqual([
+      `never.yaml:${at(text, 'tool: reserve }')}: faults[0].at.tool: a crash after event observed can never fire with tool reserve: nothing is pending when observed is saved (drop tool, or name an event saved while reserve is pending: prepared, attempt_started, transient:…)`,
+    ]);
+    const fine = HAPPY.replace('faults: []', 'faults:\n  - kind: crash_after_event\n    at: { label: prepared, tool: reserve }');
+    expect(problems(file('fine.yaml', fine))).toEqual([]);
+  });
+
   it('collects the problems of all files and unknown targets together', () => {
     const a = file('a.yaml', 'id: x\ntitle: [unclosed\n');
     const b = file('b.yaml', HAPPY.replace('status: succeeded', 'status: ok'));

@@ -1,17 +1,20 @@
 /**
- * `faultlab grade [FILE_OR_DIR…]`: grade learners' runners against the scenarios, and say precisely what to
- * do next. Exit 0 only when every scenario of every submission passes, 1 otherwise, 2 for bad input.
+ * `faultlab grade [FILE_OR_DIR…]`: grade learners' runners against the scenarios — each as written, then with one
+ * added fault at every point — and say precisely what to do next. For a class: one line per submission as it is
+ * graded, then a table; the files a teacher's tools read (Exercism results.json, JUnit XML). Every output path is
+ * checked before anything is graded. Exit 0 only when every test of every submission passes, 1 otherwise, 2 for
+ * bad input.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findSubmissions } from '../../grade/findSubmissions.js';
-import { DEFAULT_TIMEOUT_MS, gradeSubmission, gradeSubmissions, ReferenceRuns } from '../../grade/gradeSubmission.js';
+import { findSubmissions, submissionNames } from '../../grade/findSubmissions.js';
+import { DEFAULT_REPLAY_DIR, DEFAULT_TIMEOUT_MS, gradeSubmission, gradeSubmissions, MAX_TIMEOUT_MS, ReferenceRuns } from '../../grade/gradeSubmission.js';
 import { HINT_LEVELS } from '../../grade/hints.js';
-import { toExercismFile } from '../../grade/reporters/exercism.js';
+import { toExercism, toExercismFile } from '../../grade/reporters/exercism.js';
 import { toJUnit } from '../../grade/reporters/junit.js';
-import { renderClassSummary, renderFooter, renderHeader, renderScenario, renderSubmission } from '../../grade/reporters/terminal.js';
+import { renderClassSummary, renderExploredHeading, renderFooter, renderHeader, renderScenario, renderSubmissionLine } from '../../grade/reporters/terminal.js';
 import { displayPath, shellWord } from '../../grade/replay.js';
 import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
@@ -23,15 +26,25 @@ import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
 export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
-  Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
-  and why, where the run left the reference's path, the command to replay it and the lesson to read; then the
-  score and a hint. A folder holds one submission per .ts/.js file, or per sub-folder with a LearnerRunner.ts.
-    --scenarios DIR   grade against these scenario files (or ids) instead of the 17, e.g. held-out cases
-    --hint N          climb the hint ladder: 1 (default), 2 or 3
-    --json FILE       write Exercism results.json (v3); several submissions: one entry each
-    --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
+  Grade runner files (default: src/runner/LearnerRunner.ts) on every scenario as written, then on every scenario
+  with one added fault at every point (as faultlab explore does, depth 1): per scenario ✔/✘, what broke and why,
+  where the run left the reference's path, the command to replay it and the lesson to read; then the fault
+  coverage, the score (one test per scenario as written, one per scenario explored) and a hint. A folder holds
+  one submission per sub-folder with a LearnerRunner.ts (submissions/<name>/LearnerRunner.ts), or per .ts/.js
+  file; for several, one line each as it is graded, then a table.
+    --scenarios DIR     grade against these scenario files (or ids) instead of the 17
+    --held-out DIR      add a teacher's held-out scenarios to those graded (their faults stay hidden in results.json)
+    --no-explore        grade the scenarios as written only (the score is then out of one test per scenario)
+    --hint N            climb the hint ladder: 1 (default), 2 or 3
+    --summary           several submissions: print only the table at the end
+    --json FILE         Exercism results.json (v3); several submissions: one entry each, with its name and score
+    --junit FILE        JUnit XML: one testsuite per submission, one testcase per scenario and part
+    --results-dir DIR   Exercism's layout: DIR/results.json for one submission, DIR/<name>/results.json for several
+    --replays DIR       where the replay files of explored failures go (default ${DEFAULT_REPLAY_DIR}/; a class: one folder each)
+    --reveal-faults     show held-out scenarios' faults in results.json (hidden from the learner by default)
+    --jobs N            submissions graded at once (default: one per core)
 ${sharedHelp('seed')}
-    --timeout MS      stop a scenario whose run takes longer (default ${DEFAULT_TIMEOUT_MS})
+    --timeout MS      stop a run that takes longer (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS})
 ${sharedHelp('no-color', 'html')}`;
 
 function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -41,15 +54,65 @@ function positiveInteger(option: string, value: string | undefined, fallback: nu
   return n;
 }
 
+/** A file to be written: not a folder, in a folder that exists and can be written to. */
+function checkOutputFile(option: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`${option} ${value}: is a folder, not a file`);
+  const folder = dirname(path);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option} ${value}: no folder ${displayPath(folder, cwd)} to write it in`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`${option} ${value}: the folder ${displayPath(folder, cwd)} cannot be written to`);
+  }
+  return path;
+}
+
+/** A folder to write into: made now if need be (so that a bad path fails before any grading). */
+function checkOutputFolder(option: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${option} ${value}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return path;
+}
+
+/** A folder that will be made only if something is written in it: its nearest existing ancestor must take it. */
+function checkLaterFolder(option: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  let existing = path;
+  while (!existsSync(existing)) existing = dirname(existing);
+  const fine = statSync(existing).isDirectory() && (() => {
+    try {
+      accessSync(existing, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  if (!fine) throw new UsageError(`${option} ${value}: cannot write there (${displayPath(existing, cwd)} is ${statSync(existing).isDirectory() ? 'not writable' : 'a file'})`);
+  return path;
+}
+
 export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       scenarios: { type: 'string', multiple: true },
+      'held-out': { type: 'string', multiple: true },
+      'no-explore': { type: 'boolean' },
       json: { type: 'string' },
       junit: { type: 'string' },
+      'results-dir': { type: 'string' },
+      replays: { type: 'string' },
+      'reveal-faults': { type: 'boolean' },
+      summary: { type: 'boolean' },
       hint: { type: 'string' },
+      jobs: { type: 'string' },
       ...sharedParse('seed', 'no-color', 'html'),
       timeout: { type: 'string' },
     },
@@ -57,23 +120,38 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const style = chooseStyle(io, { noColor: values['no-color'] });
   const seed = parseSeed(values.seed);
   const hintLevel = positiveInteger('--hint', values.hint, 1, HINT_LEVELS);
-  const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS);
+  const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const jobs = positiveInteger('--jobs', values.jobs, Math.min(4, availableParallelism()), 64);
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const scenarios = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
-  if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  const selected = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
+  if (selected.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
+  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(`no runner scenarios in ${values['held-out'].join(', ')}`);
+  const scenarios = [...selected, ...heldOut];
+  // Every output is checked before anything is graded: a bad path must not cost the class's results.
+  const json = values.json !== undefined ? checkOutputFile('--json', values.json, io.cwd) : undefined;
+  const junit = values.junit !== undefined ? checkOutputFile('--junit', values.junit, io.cwd) : undefined;
+  const resultsDir = values['results-dir'] !== undefined ? checkOutputFolder('--results-dir', values['results-dir'], io.cwd) : undefined;
+  const explore = values['no-explore'] !== true;
+  const replays = explore ? checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
 
   // The command that grades the same thing again, for "more: … --hint 2".
   const sameOptions = [
     ...(values.scenarios ?? []).flatMap((s) => ['--scenarios', shellWord(s)]),
+    ...(values['held-out'] ?? []).flatMap((s) => ['--held-out', shellWord(s)]),
+    ...(explore ? [] : ['--no-explore']),
     ...(values.seed !== undefined ? ['--seed', values.seed] : []),
     ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
   ];
   const gradeAgain = (files: string[]) =>
     files.length === 0 && sameOptions.length === 0 ? 'npm run grade --' : ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' ');
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
-  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, references: new ReferenceRuns() };
+  const names = submissionNames(found.files);
+  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
+  // One submission's replays go straight into the folder; a class's, one folder per submission.
+  const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
   let submissions: SubmissionGrade[];
   if (found.files.length === 1) {
@@ -83,7 +161,10 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     const shown: ScenarioGrade[] = [];
     const submission = await gradeSubmission(file, {
       ...options,
+      name: names[0]!,
+      replayDir: replayDir(names[0]!),
       onScenario: (grade) => {
+        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(style));
         io.stdout.write(renderScenario(grade, shown, style));
         shown.push(grade);
       },
@@ -91,28 +172,48 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     io.stdout.write(renderFooter(submission, style, terminal));
     submissions = [submission];
   } else {
-    const concurrency = Math.min(4, availableParallelism());
-    submissions = await gradeSubmissions(found.files, { ...options, concurrency });
-    for (const submission of submissions) {
-      io.stdout.write(renderSubmission(submission, seed, style, { ...terminal, gradeCommand: gradeAgain([submission.file]) }) + '\n');
-    }
-    io.stdout.write(renderClassSummary(submissions, style));
+    submissions = await gradeSubmissions(found.files, {
+      ...options,
+      concurrency: jobs,
+      names,
+      replayDirFor: replayDir,
+      onSubmission: (submission) => {
+        if (values.summary !== true) io.stdout.write(renderSubmissionLine(submission, style));
+      },
+    });
+    io.stdout.write(renderClassSummary(submissions, seed, style));
   }
 
   const wrote: string[] = [];
-  if (values.json !== undefined) {
-    writeFileSync(resolve(io.cwd, values.json), JSON.stringify(toExercismFile(submissions), null, 2) + '\n');
-    wrote.push(`${values.json} (Exercism results.json v3)`);
+  const failed: string[] = [];
+  const write = (path: string, text: string, what: string) => {
+    try {
+      writeFileSync(path, text);
+      wrote.push(`${displayPath(path, io.cwd)}${what ? ` (${what})` : ''}`);
+    } catch (error) {
+      failed.push(`${displayPath(path, io.cwd)}: ${(error as Error).message}`);
+    }
+  };
+  const exercism = { revealFaults: values['reveal-faults'] === true };
+  if (json !== undefined) write(json, JSON.stringify(toExercismFile(submissions, exercism), null, 2) + '\n', 'Exercism results.json v3');
+  if (junit !== undefined) write(junit, toJUnit(submissions, seed), 'JUnit XML');
+  if (resultsDir !== undefined) {
+    const many = submissions.length > 1;
+    for (const submission of submissions) {
+      const folder = many ? join(resultsDir, submission.name) : resultsDir;
+      mkdirSync(folder, { recursive: true });
+      write(join(folder, 'results.json'), JSON.stringify(toExercism(submission, exercism), null, 2) + '\n', '');
+    }
   }
-  if (values.junit !== undefined) {
-    writeFileSync(resolve(io.cwd, values.junit), toJUnit(submissions, seed));
-    wrote.push(`${values.junit} (JUnit XML)`);
+  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(', ')}\n`));
+  if (failed.length > 0) {
+    io.stderr.write(`faultlab grade: could not write ${failed.join('; ')}\n`);
+    return EXIT.badInput;
   }
   if (values.html !== undefined) {
     const out = new HtmlOut(values.html, io.cwd);
     for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
-    wrote.push(`${out.finish('faultlab grade', `seed ${seed}`, io.cwd)} (the reference beside each run)`);
+    io.stdout.write(style.c.dim(`  wrote ${out.finish('faultlab grade', `seed ${seed}`, io.cwd)} (the reference beside each run)\n`));
   }
-  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(' and ')}\n`));
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
 }

@@ -1,11 +1,12 @@
 /**
  * Exercism's results.json, version 3 (exercism.org/docs/building/tooling/test-runners/interface): an overall
- * status, and one test per scenario in the order graded, with its status, message, the learner's own output
- * and the task it belongs to. Top-level `error` is kept for a file that could not be loaded at all — no test
+ * status, and one test per scenario in the order graded — each scenario as written, then each explored — with
+ * its status, message, the learner's own output and the task it belongs to (the scenario's number). Top-level `error` is kept for a file that could not be loaded at all — no test
  * ran; a learner's exception or hang is that test's `error`.
  */
 import { explainFailure } from '../explain.js';
-import type { SubmissionGrade, TestStatus } from '../types.js';
+import { allGrades, scoreOf, type PartScore } from '../score.js';
+import type { ScenarioGrade, SubmissionGrade, TestStatus } from '../types.js';
 
 /** The spec's cap on a test's `output`, and the message it suggests for a truncated one. */
 export const OUTPUT_LIMIT = 500;
@@ -36,10 +37,21 @@ export function capOutput(text: string): string {
   return `${chars.slice(0, keep).join('')}\n${TRUNCATION_MARKER}`;
 }
 
-export function toExercism(submission: SubmissionGrade): ExercismResults {
-  const tests = submission.scenarios.map((grade): ExercismTest => ({
-    name: `${grade.id}: ${grade.title}`,
-    test_code: `${grade.replay}\n# ${grade.summary}`,
+export interface ExercismOptions {
+  /** Show a held-out scenario's faults in its test_code (by default the learner sees only that it is held out). */
+  revealFaults?: boolean;
+}
+
+function testCode(grade: ScenarioGrade, options: ExercismOptions): string {
+  const about = grade.heldOut && !options.revealFaults ? "a held-out scenario: its faults are the teacher's to show" : grade.summary;
+  return `${grade.replay}\n# ${about}`;
+}
+
+/** One submission's results.json: a test per scenario as written, then one per scenario explored. */
+export function toExercism(submission: SubmissionGrade, options: ExercismOptions = {}): ExercismResults {
+  const tests = allGrades(submission).map((grade): ExercismTest => ({
+    name: grade.part === 'explored' ? `${grade.id} with one added fault at every point: ${grade.title}` : `${grade.id}: ${grade.title}`,
+    test_code: testCode(grade, options),
     status: grade.status,
     message: grade.status === 'pass' ? null : explainFailure(grade),
     ...(grade.output !== '' ? { output: capOutput(grade.output) } : {}),
@@ -51,11 +63,31 @@ export function toExercism(submission: SubmissionGrade): ExercismResults {
   return { version: 3, status: tests.every((t) => t.status === 'pass') ? 'pass' : 'fail', message: null, tests };
 }
 
+/** A class's file: each submission with its name, its score in both parts, and its own results.json. */
+export interface ExercismClassFile {
+  submissions: Array<{
+    submission: string;
+    name: string;
+    score: { passed: number; total: number; as_written: PartScore; explored: PartScore | null };
+    results: ExercismResults;
+  }>;
+}
+
 /**
  * What `--json FILE` writes: for one submission exactly its results.json; for several (a teacher grading a
  * folder), one document listing each submission with its own results.json.
  */
-export function toExercismFile(submissions: readonly SubmissionGrade[]): ExercismResults | { submissions: Array<{ submission: string; results: ExercismResults }> } {
-  if (submissions.length === 1) return toExercism(submissions[0]!);
-  return { submissions: submissions.map((s) => ({ submission: s.file, results: toExercism(s) })) };
+export function toExercismFile(submissions: readonly SubmissionGrade[], options: ExercismOptions = {}): ExercismResults | ExercismClassFile {
+  if (submissions.length === 1) return toExercism(submissions[0]!, options);
+  return {
+    submissions: submissions.map((s) => {
+      const score = scoreOf(s);
+      return {
+        submission: s.file,
+        name: s.name,
+        score: { passed: score.passed, total: score.total, as_written: score.asWritten, explored: score.explored },
+        results: toExercism(s, options),
+      };
+    }),
+  };
 }

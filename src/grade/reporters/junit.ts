@@ -1,51 +1,65 @@
 /**
  * JUnit XML, the shape CI servers and LMS importers read (Jenkins, GitLab, GitHub actions' reporters):
- * one <testsuite> per submission, one <testcase> per scenario. A broken rule is a <failure> whose message
+ * one <testsuite> per submission (named after it), one <testcase> per scenario as written and one per scenario
+ * explored, all with the submission's classname. A broken rule is a <failure> whose message
  * is the rule's explanation; a learner's exception, hang or unloadable file is an <error>. The full
  * explanation (figures, divergence, replay, lesson) is the element's text; the learner's output goes to
  * <system-out>.
  */
 import { explainFailure } from '../explain.js';
+import { allGrades, scoreOf } from '../score.js';
 import type { SubmissionGrade } from '../types.js';
 import { element, escapeText } from './xml.js';
 
-/** `submissions/alice/LearnerRunner.ts` → `submissions.alice.LearnerRunner`: the classname CI tools group by. */
+/**
+ * The classname CI tools group by, the same for both layouts of a class: `submissions/alice/LearnerRunner.ts`
+ * and `submissions/alice.ts` are both `submissions.alice`.
+ */
 export function className(file: string): string {
-  return file.replace(/\.[cm]?[jt]s$/, '').replace(/^[./\\]+/, '').replace(/[/\\]+/g, '.');
+  return file
+    .replace(/\.[cm]?[jt]s$/, '')
+    .replace(/[/\\]LearnerRunner$/, '')
+    .replace(/^[./\\]+/, '')
+    .replace(/[/\\]+/g, '.');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function suite(submission: SubmissionGrade, seed: number): string {
-  const failures = submission.scenarios.filter((g) => g.status === 'fail').length;
-  const errors = submission.scenarios.filter((g) => g.status === 'error').length;
-  const time = submission.scenarios.reduce((sum, g) => sum + g.durationMs, 0);
+  const grades = allGrades(submission);
+  const failures = grades.filter((g) => g.status === 'fail').length;
+  const errors = grades.filter((g) => g.status === 'error').length;
+  const time = grades.reduce((sum, g) => sum + g.durationMs, 0);
+  const score = scoreOf(submission);
   const properties = element(
     'properties',
     {},
     [
       element('property', { name: 'runner', value: submission.runnerName ?? '(not loaded)' }),
       element('property', { name: 'seed', value: seed }),
-      element('property', { name: 'score', value: `${submission.passed}/${submission.total}` }),
+      element('property', { name: 'score', value: `${score.passed}/${score.total}` }),
+      element('property', { name: 'as_written', value: `${score.asWritten.passed}/${score.asWritten.total}` }),
+      ...(score.explored !== null ? [element('property', { name: 'explored', value: `${score.explored.passed}/${score.explored.total}` })] : []),
     ].join(''),
   );
-  const cases = submission.scenarios.map((grade) => {
+  const cases = grades.map((grade) => {
     const children: string[] = [];
     if (grade.status !== 'pass') {
       const tag = grade.status === 'fail' ? 'failure' : 'error';
       children.push(element(tag, { message: grade.problem!.message, type: grade.problem!.id }, escapeText(explainFailure(grade))));
     }
     if (grade.output !== '') children.push(element('system-out', {}, escapeText(grade.output)));
-    return '    ' + element('testcase', { name: grade.id, classname: className(submission.file), time: seconds(grade.durationMs) }, children.length > 0 ? children.join('') : null);
+    const testName = grade.part === 'explored' ? `${grade.id} with one added fault at every point` : grade.id;
+    return '    ' + element('testcase', { name: testName, classname: className(submission.file), time: seconds(grade.durationMs) }, children.length > 0 ? children.join('') : null);
   });
-  const attrs = { name: submission.file, tests: submission.total, failures, errors, skipped: 0, time: seconds(time) };
+  const attrs = { name: submission.name, file: submission.file, tests: submission.total, failures, errors, skipped: 0, time: seconds(time) };
   return `  ${element('testsuite', attrs, `\n    ${properties}\n${cases.join('\n')}\n  `)}`;
 }
 
 export function toJUnit(submissions: readonly SubmissionGrade[], seed: number): string {
-  const count = (status: string) => submissions.reduce((n, s) => n + s.scenarios.filter((g) => g.status === status).length, 0);
+  const count = (status: string) => submissions.reduce((n, s) => n + allGrades(s).filter((g) => g.status === status).length, 0);
   const tests = submissions.reduce((n, s) => n + s.total, 0);
-  const time = submissions.reduce((n, s) => n + s.scenarios.reduce((m, g) => m + g.durationMs, 0), 0);
+  const time = submissions.reduce((n, s) => n + allGrades(s).reduce((m, g) => m + g.durationMs, 0), 0);
   const body = `\n${submissions.map((s) => suite(s, seed)).join('\n')}\n`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${element('testsuites', { name: 'faultlab grade', tests, failures: count('fail'), errors: count('error'), time: seconds(time) }, body)}\n`;
 }

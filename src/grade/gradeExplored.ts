@@ -1,0 +1,119 @@
+/**
+ * A scenario's second grade: the same scenario with one added fault at every point (src/explore's depth 1), run
+ * by the learner's runner and judged by the invariants — a fault may change the figures a scenario expects, but
+ * it must never break a rule. A pass says how many schedules held; a failure names the smallest schedule that
+ * breaks a rule, the mistake behind it, where it leaves the reference's path under the same faults, and the
+ * replay file that shows it whole.
+ */
+import { judge } from '../check/RunResult.js';
+import { describeFaults } from '../faults/types.js';
+import { withFaults } from '../explore/shrink.js';
+import { writeReplay } from '../explore/replayFile.js';
+import type { Scenario } from '../scenario/types.js';
+import { simulate } from '../sim/simulate.js';
+import { firstProblem } from './diagnose.js';
+import { firstDivergence } from './divergence.js';
+import { isHeldOut, lessonPath, scenarioArg, type GradeContext } from './gradeRun.js';
+import type { Explored, RunOutcome } from './job.js';
+import { displayPath, replayCommand } from './replay.js';
+import type { Problem, ScenarioGrade } from './types.js';
+import { outcomeProblem } from './outcomeProblem.js';
+
+export interface ExploredContext extends GradeContext {
+  /** Where the replay file of a failing schedule is written; null: none is. */
+  replayDir: string | null;
+  /** Who broke it, for the replay file's header. */
+  who: string;
+  maxSteps: number;
+  timeoutMs: number;
+}
+
+function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut'> {
+  const own = scenario.faults.length > 0 ? ` (its own ${describeFaults(scenario.faults)} kept)` : '';
+  return {
+    part: 'explored',
+    id: scenario.id,
+    title: scenario.title,
+    taskId: scenario.order ?? index + 1,
+    summary: `one added fault at every point${own} → every invariant holds`,
+    ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true as const } : {}),
+  };
+}
+
+function notRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeContext, extra: Partial<ScenarioGrade> = {}): ScenarioGrade {
+  return {
+    ...base(scenario, index, ctx),
+    status: 'error',
+    problem,
+    wrongFigures: [],
+    figures: null,
+    divergence: null,
+    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    lesson: lessonPath(problem, scenario.id, ctx),
+    output: '',
+    durationMs: 0,
+    ...extra,
+  };
+}
+
+/** A scenario that was not explored, and why (its run as written did not end, the file did not load, …). */
+export function notExplored(scenario: Scenario, index: number, reason: string, ctx: GradeContext): ScenarioGrade {
+  return notRun(scenario, index, { id: 'not_explored', title: 'not explored', message: `not explored: ${reason}` }, ctx);
+}
+
+export function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): ScenarioGrade {
+  const coverage = { schedules: explored.schedules, broke: explored.broke };
+  const counted = `${explored.schedules} schedule${explored.schedules === 1 ? '' : 's'}`;
+  if (explored.stopped !== null) {
+    const { schedule, outcome } = explored.stopped;
+    const problem = outcomeProblem(outcome as Exclude<RunOutcome, { kind: 'done' }>, ctx.timeoutMs);
+    const at = `${scenario.id} with ${describeFaults(schedule)}`;
+    return notRun(scenario, index, { ...problem, message: `while exploring ${at}: ${problem.message}` }, ctx, {
+      coverage,
+      figures: `stopped after ${counted}`,
+      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+      output: outcome.output,
+      durationMs: explored.durationMs,
+    });
+  }
+  const finding = explored.finding;
+  if (finding === null) {
+    return {
+      ...base(scenario, index, ctx),
+      status: 'pass',
+      problem: null,
+      wrongFigures: [],
+      figures: `${counted}, none broke an invariant`,
+      divergence: null,
+      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+      lesson: lessonPath(null, scenario.id, ctx),
+      output: '',
+      durationMs: explored.durationMs,
+      coverage,
+    };
+  }
+  const minimal = `${scenario.id} with ${describeFaults(finding.minimal)}`;
+  let problem: Problem | null = null;
+  let divergence = null;
+  if (finding.run !== null) {
+    problem = firstProblem(finding.run, ctx.file, (path) => displayPath(path, ctx.cwd), [finding.check]);
+    const reference = judge(simulate(withFaults(scenario, finding.minimal), { seed: ctx.seed, storage: 'memory', maxSteps: ctx.maxSteps }));
+    divergence = firstDivergence(reference, finding.run);
+  }
+  problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };
+  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, message: finding.message, who: ctx.who }, ctx.replayDir);
+  return {
+    ...base(scenario, index, ctx),
+    status: 'fail',
+    problem: { ...problem, message: `${minimal}: ${problem.message}` },
+    wrongFigures: [],
+    figures: `${explored.broke} of ${counted} broke a rule`,
+    divergence,
+    replay: file !== undefined ? replayCommand(displayPath(file, ctx.cwd), ctx.runnerArg, ctx.seed) : replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    lesson: lessonPath(problem, scenario.id, ctx),
+    output: '',
+    durationMs: explored.durationMs,
+    coverage,
+    ...(file !== undefined ? { replayFile: displayPath(file, ctx.cwd) } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * What the grader's main thread and a grading thread say to each other. The grading thread (worker.ts) drives
+ * one submission: it starts the learner's process, runs each scenario as written, then explores each one, and
+ * reports as it goes. Everything here is plain data (structured clone), and all of it is computed by the
+ * grader's own code: the learner's process never talks to the main thread.
+ */
+import type { RunResult } from '../check/RunResult.js';
+import type { FaultSpec } from '../faults/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { ExitInfo } from './LearnerProcess.js';
+import type { ThrownInfo } from './protocol.js';
+
+export interface GradeJob {
+  file: string;
+  scenarios: Scenario[];
+  /** Per scenario: skip it (the reference runner fails it: a broken scenario). */
+  skip: boolean[];
+  seed: number;
+  maxSteps: number;
+  /** Explore each scenario (depth 1) after running it as written. */
+  explore: boolean;
+  /** The watchdog's shared cells (control.ts). */
+  control: SharedArrayBuffer;
+  /** A private folder for the FIFOs. */
+  dir: string;
+}
+
+/** How one run of the learner's runner ended, as the grading thread saw it. */
+export type RunOutcome =
+  | { kind: 'done'; run: RunResult; output: string; durationMs: number }
+  /** The watchdog stopped it: `step` is the step it was in (0: before the first). */
+  | { kind: 'timeout'; step: number; output: string; durationMs: number }
+  /** The learner's process ended on its own (it exited, killed itself, ran out of memory, broke the protocol). */
+  | { kind: 'died'; step: number; exit: ExitInfo; output: string; durationMs: number; protocol?: string }
+  /** The run could not be carried out (the runner's constructor threw, the file no longer loads). */
+  | { kind: 'crashed'; error: ThrownInfo; output: string; durationMs: number };
+
+/** One scenario explored: every schedule with one added fault, as `faultlab explore` makes them (depth 1). */
+export interface Explored {
+  /** Schedules run (each the scenario with one added fault). */
+  schedules: number;
+  /** Schedules that broke an invariant or let a crash through. */
+  broke: number;
+  /** Per broken check, how many schedules broke it and its message on the first. */
+  violations: Array<{ check: string; schedules: number; message: string; added: FaultSpec[] }>;
+  /** The first violation (checks in order), shrunk to its smallest schedule; its run is the learner's on that schedule. */
+  finding: { check: string; found: FaultSpec[]; minimal: FaultSpec[]; message: string; run: RunResult | null; schedules: number } | null;
+  /** Why exploring stopped before the end: a run that hung or whose process died (not a verdict on the runner's rules). */
+  stopped: { schedule: FaultSpec[]; outcome: Exclude<RunOutcome, { kind: 'done' }> } | null;
+  /** Added faults that really fired, and those added. */
+  fired: number;
+  planned: number;
+  durationMs: number;
+}
+
+export type FromHarness =
+  | { type: 'loaded'; runnerName: string }
+  | { type: 'load_error'; error: ThrownInfo }
+  | { type: 'fixed'; index: number; outcome: RunOutcome }
+  | { type: 'explored'; index: number; explored: Explored | null; reason?: string }
+  | { type: 'finished' }
+  | { type: 'failed'; error: ThrownInfo };

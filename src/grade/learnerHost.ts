@@ -1,0 +1,138 @@
+/**
+ * The learner's process: the only place a learner's code runs while it is graded. It loads the learner's file,
+ * says `ready`, then does only what the grader asks — build a runner, run one `step` — inside the determinism
+ * guard. The runner it builds gets stand-ins for its deps: each call (policy.nextAction, events.save,
+ * tools.execute, …) goes to the grader and waits for the answer, so the databases, the wire, the trace and the
+ * checks all stay in the grading process. An error the grader answers with is thrown here as its own kind
+ * (TransientError, ContractError, the simulated Crash), and if the step lets it through, the grader is told
+ * which one it was.
+ *
+ * Synchronous from `ready` on: the loop below never returns to the event loop, so nothing the learner's code
+ * scheduled ever runs. The grader can kill this process at any moment; it keeps nothing the grader needs.
+ *
+ * argv: <fifo to read> <fifo to write> <learner file>
+ */
+import { openSync } from 'node:fs';
+import { Crash, type CrashPoint } from '../core/crash.js';
+import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
+import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
+import { loadRunnerClass } from '../runner/load.js';
+import type { RunnerState } from '../runner/state.js';
+import { captureOutput } from './captureOutput.js';
+import { FrameChannel, ChannelClosed } from './frames.js';
+import { installDeterminismGuardForGood } from './determinismGuard.js';
+import { guardRunner } from './guardRunner.js';
+import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
+
+const [toRead, toWrite, file] = process.argv.slice(2) as [string, string, string];
+// The grader opens the same two FIFOs in the same order: ours for writing first, then its for reading.
+const writeFd = openSync(toWrite, 'w');
+const readFd = openSync(toRead, 'r');
+const channel = new FrameChannel(readFd, writeFd);
+
+let printed = '';
+const output = captureOutput((text) => (printed += text));
+
+function send(message: FromLearner): void {
+  const out = printed;
+  printed = '';
+  channel.send(out === '' ? message : { ...message, out });
+}
+
+function receive(): ToLearner {
+  try {
+    return channel.receive() as ToLearner;
+  } catch (error) {
+    if (error instanceof ChannelClosed) process.exit(0); // the grader is done with us
+    throw error;
+  }
+}
+
+function thrown(error: unknown): ThrownInfo {
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { name: 'Error', message: `threw a non-Error value: ${String(error)}` };
+}
+
+/** Errors the grader sent, as thrown here: if one comes back out of a step, the grader gets its number. */
+const fromGrader = new WeakMap<object, number>();
+
+function asError(wire: WireError): Error {
+  let error: Error;
+  if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.message);
+  else if (wire.kind === 'transient') error = new TransientError(wire.message, { definite: wire.definite ?? false });
+  else if (wire.kind === 'contract') error = new ContractError(wire.code as ContractCode, wire.detail ?? '');
+  else error = Object.assign(new Error(wire.message), { name: wire.name });
+  fromGrader.set(error, wire.ref);
+  return error;
+}
+
+function threw(error: unknown): FromLearner {
+  const ref = typeof error === 'object' && error !== null ? fromGrader.get(error) : undefined;
+  return { t: 'threw', error: thrown(error), ...(ref !== undefined ? { ref } : {}) };
+}
+
+/** A call to one of the runner's deps: done by the grader, answered or thrown here. */
+function call(instance: number, target: CallTarget, method: string, args: unknown[]): unknown {
+  send({ t: 'call', instance, target, method, args });
+  const reply = receive();
+  if (reply.t !== 'reply') throw new Error(`faultlab: the grader answered a call with ${reply.t}`);
+  if (reply.ok) return reply.value;
+  throw asError(reply.error);
+}
+
+function depsFor(instance: number): RunnerDeps {
+  const events = {
+    // The real store returns the very state it was given; so does this one.
+    save: <S extends RunnerState>(state: S, label: string): S => (call(instance, 'events', 'save', [state, label]), state),
+    last: () => call(instance, 'events', 'last', []),
+    lastEvent: () => call(instance, 'events', 'lastEvent', []),
+    all: () => call(instance, 'events', 'all', []),
+  };
+  return {
+    policy: { nextAction: (state: RunnerState) => call(instance, 'policy', 'nextAction', [state]) },
+    events: events as unknown as RunnerDeps['events'],
+    tools: { execute: (action, at) => call(instance, 'tools', 'execute', [action, at]) },
+  };
+}
+
+let Learner: RunnerClass;
+try {
+  Learner = await loadRunnerClass(file);
+} catch (error) {
+  send({ t: 'load_error', error: thrown(error) });
+  process.exit(0);
+}
+// From here on only the learner's constructor and steps run in this process, and this loop, which needs no
+// clock and no chance: the determinism guard goes in for good.
+Learner = guardRunner(Learner, undefined, installDeterminismGuardForGood());
+send({ t: 'ready', runner: Learner.name });
+
+const instances = new Map<number, Runner>();
+/** What the last step returned, handed back as the same object when the grader passes it on. */
+let last: unknown;
+
+for (;;) {
+  const request = receive();
+  if (request.t === 'run') {
+    instances.clear();
+    last = undefined;
+    output.reset();
+  } else if (request.t === 'build') {
+    try {
+      instances.set(request.instance, new Learner(depsFor(request.instance)));
+      send({ t: 'built' });
+    } catch (error) {
+      send(threw(error));
+    }
+  } else if (request.t === 'step') {
+    const runner = instances.get(request.instance);
+    try {
+      if (runner === undefined) throw new Error(`faultlab: no runner #${request.instance} in the learner's process`);
+      const returned = runner.step((request.state ?? last) as RunnerState);
+      last = returned;
+      send({ t: 'returned', state: returned });
+    } catch (error) {
+      send(threw(error));
+    }
+  }
+}

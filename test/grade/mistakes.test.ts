@@ -1,0 +1,120 @@
+/**
+ * Each classic mistake gets its own diagnosis. One learner's LearnerRunner.ts per mistake (an unchanged copy of
+ * the stub's shape with that one mistake, test/fixtures/learners/mistakes/), graded on a scenario its mistake
+ * reaches: the problem names the mistake — with the invariant it broke, where it broke one — the message says
+ * what exactly happened, the lesson is the one that gives the reason, and the hint ladder is written for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
+import { hintsFor } from '../../src/grade/hints.js';
+import { loadScenarios } from '../../src/scenario/load.js';
+import { mistake, ROOT } from './helpers.js';
+
+interface Case {
+  fixture: string;
+  scenario: string;
+  /** Found only with added faults: the scenario as written passes. */
+  explored?: true;
+  id: string;
+  title: string;
+  message: RegExp;
+  lesson: string;
+  hint: string;
+}
+
+const CASES: Case[] = [
+  {
+    fixture: 'new-key-per-attempt',
+    scenario: 'lost_reply',
+    id: 'new_key_per_attempt',
+    title: 'inv3 · a new key on a retry',
+    message: /^call 5 \(reserve attempt 2\) used key lost_reply:reserve:call-5, but its first attempt \(call 4\) had lost_reply:reserve:call-4: a retry must reuse the key/,
+    lesson: 'lessons/02-idempotency-keys.md#reused-unchanged-by-every-retry',
+    hint: 'The retry carried another key than the first attempt.',
+  },
+  {
+    fixture: 'args-changed-on-retry',
+    scenario: 'lost_reply',
+    id: 'args_changed_on_retry',
+    title: 'inv3 · args changed on a retry',
+    message: /^call 5 \(reserve attempt 2\) sent reserve\(item=camera qty=1 expected_version=0 attempt=2 key=.+\), but its first attempt \(call 4\) was reserve\(item=camera qty=1 expected_version=0 key=.+\): a retry must carry the pending action unchanged/,
+    lesson: 'lessons/03-fingerprint-and-version.md#the-fingerprint-does-the-key-still-mean-the-same-request',
+    hint: 'The retry carried other args than the first attempt.',
+  },
+  {
+    fixture: 'contract-error-retried',
+    scenario: 'payload_conflict',
+    id: 'contract_error_retried',
+    title: 'inv5 · a ContractError retried',
+    message: /^call 6 \(reserve attempt 2\) sent again the very request the tool refused with ContractError PAYLOAD_CONFLICT: a refusal is definite/,
+    lesson: 'lessons/06-which-errors-to-retry.md#a-contract-error-does-not-get-better-with-time',
+    hint: 'Which errors does your step retry?',
+  },
+  {
+    fixture: 'budget-checked-late',
+    scenario: 'budget_exhausted',
+    explored: true,
+    id: 'budget_checked_late',
+    title: 'inv2 · the budget checked late, or never',
+    message: /^budget_exhausted with transient at reserve attempt 1 call 4: call 5 \(reserve attempt 2\) was request 5 on the wire with max_calls 4: the budget must be checked before every attempt/,
+    lesson: 'lessons/06-which-errors-to-retry.md#budgets-attempts-retries-and-calls',
+    hint: 'A request left with the budget already spent.',
+  },
+  {
+    fixture: 'attempt-saved-late',
+    scenario: 'crash_after_commit',
+    id: 'saved_late',
+    title: 'an attempt sent before it was saved',
+    message: /^call 1 \(search_docs attempt 1\) left while the last saved event \(#2 prepared\) still says calls 0, attempt 0: save attempt_started with the call counted before the request leaves/,
+    lesson: 'lessons/04-one-transaction.md#the-gap-the-runners-save-is-another-transaction',
+    hint: 'A request left before your step saved it.',
+  },
+  {
+    fixture: 'pending-dropped',
+    scenario: 'lost_reply',
+    id: 'pending_dropped',
+    title: 'inv6 · pending dropped after a TransientError',
+    message: /^after a lost reply on reserve \(indefinite: the effect may have happened\) the step saved transient:lost_reply with nothing pending/,
+    lesson: 'lessons/05-losing-contact-after-commit.md#example-1-the-reply-is-lost-the-retry-recovers-it',
+    hint: 'After a TransientError your step let go of the pending action.',
+  },
+  {
+    fixture: 'lost-reply-as-failure',
+    scenario: 'lost_reply',
+    id: 'lost_reply_as_failure',
+    title: 'a lost reply treated as a failure',
+    message: /^after a lost reply on reserve \(indefinite: the effect may have happened\) the step ended the run with tool_error: a TransientError is not a refusal/,
+    lesson: 'lessons/06-which-errors-to-retry.md#a-timeout-does-not-prove-that-nothing-happened',
+    hint: 'Your step ended the run on a TransientError.',
+  },
+  {
+    fixture: 'crash-caught',
+    scenario: 'crash_after_commit',
+    id: 'crash_caught',
+    title: 'a crash caught by the step',
+    message: /^the step went on after the simulated crash \(step caught the crash and then threw TypeError: The database connection is not open\): a crash ends the process/,
+    lesson: 'lessons/08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+    hint: 'Your step caught the simulated crash and carried on.',
+  },
+];
+
+describe('each classic mistake, diagnosed as itself', () => {
+  it.each(CASES.map((c) => [c.fixture, c] as const))('%s', async (_name, c) => {
+    const grade = await gradeSubmission(mistake(c.fixture), { scenarios: loadScenarios([c.scenario]), cwd: ROOT, explore: c.explored === true, replayDir: null });
+    const graded = c.explored ? grade.explored[0]! : grade.scenarios[0]!;
+    if (c.explored) expect(grade.scenarios[0]!.status).toBe('pass'); // all 17 as written would not see it
+    expect(graded.status).toBe('fail');
+    expect(graded.problem).toMatchObject({ id: c.id, title: c.title });
+    expect(graded.problem!.message).toMatch(c.message);
+    expect(graded.lesson).toBe(c.lesson);
+    expect(hintsFor(graded.problem!.id, 1)[0]).toMatch(new RegExp(`^${c.hint.replace(/[.?]/g, '\\$&')}`));
+  });
+
+  it('a caught crash fails the scenario although every figure came out right', async () => {
+    const grade = await gradeSubmission(mistake('crash-caught'), { scenarios: loadScenarios(['crash_after_commit']), cwd: ROOT, explore: false });
+    const [crash] = grade.scenarios;
+    expect(crash!.wrongFigures).toEqual([]);
+    expect(crash!.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');
+    expect(crash!.status).toBe('fail');
+  });
+});
