@@ -9,7 +9,6 @@ export { ScenarioError, type ScenarioProblem } from './scenario/ScenarioError.js
 export type { Scenario, Task, Expectations, TerminalStatus, RunStatus } from './scenario/types.js';
 export { BaseRunner, type Runner, type RunnerClass, type RunnerDeps } from './runner/BaseRunner.js';
 export { ReferenceRunner } from './runner/ReferenceRunner.js';
-export { LearnerRunner } from './runner/LearnerRunner.js';
 export type { RunnerState, Action, ToolAction } from './runner/state.js';
 export { TransientError, ContractError, isTransientError, isContractError, type ContractCode } from './inventory/errors.js';
 export { reserveKey, fingerprint } from './inventory/keys.js';
