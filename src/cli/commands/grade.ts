@@ -17,27 +17,30 @@ import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { t } from '../../core/i18n/index.js';
 import { LEARNER_FILE } from '../../runner/load.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
-export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
-  Grade runner files (default: src/runner/LearnerRunner.ts) against the scenarios: per scenario ✔/✘, what broke
-  and why, where the run left the reference's path, the command to replay it and the lesson to read; then the
-  score and a hint. A folder holds one submission per .ts/.js file, or per sub-folder with a LearnerRunner.ts.
-    --scenarios DIR   grade against these scenario files (or ids) instead of the 17, e.g. held-out cases
-    --hint N          climb the hint ladder: 1 (default), 2 or 3
-    --json FILE       write Exercism results.json (v3); several submissions: one entry each
-    --junit FILE      write JUnit XML: one testsuite per submission, one testcase per scenario
-${sharedHelp('seed')}
-    --timeout MS      stop a scenario whose run takes longer (default ${DEFAULT_TIMEOUT_MS})
-${sharedHelp('no-color', 'html')}`;
+/** `faultlab grade --help`, in the current language. */
+export function gradeHelp(): string {
+  return [
+    t('help.grade.head'),
+    optionHelp('--scenarios DIR', t('help.grade.scenarios')),
+    optionHelp('--hint N', t('help.grade.hint')),
+    optionHelp('--json FILE', t('help.grade.json')),
+    optionHelp('--junit FILE', t('help.grade.junit')),
+    sharedHelp('seed'),
+    optionHelp('--timeout MS', t('help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS })),
+    sharedHelp('no-color', 'html', 'lang'),
+  ].join('\n');
+}
 
 function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(`${option} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(t('cli.grade.intBad', { option, max, given: JSON.stringify(value) }));
   return n;
 }
 
@@ -62,7 +65,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
   const scenarios = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
-  if (scenarios.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  if (scenarios.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: (values.scenarios ?? []).join(', ') }));
 
   // The command that grades the same thing again, for "more: … --hint 2".
   const sameOptions = [
@@ -102,17 +105,17 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const wrote: string[] = [];
   if (values.json !== undefined) {
     writeFileSync(resolve(io.cwd, values.json), JSON.stringify(toExercismFile(submissions), null, 2) + '\n');
-    wrote.push(`${values.json} (Exercism results.json v3)`);
+    wrote.push(t('cli.grade.wroteExercism', { file: values.json }));
   }
   if (values.junit !== undefined) {
     writeFileSync(resolve(io.cwd, values.junit), toJUnit(submissions, seed));
-    wrote.push(`${values.junit} (JUnit XML)`);
+    wrote.push(t('cli.grade.wroteJUnit', { file: values.junit }));
   }
   if (values.html !== undefined) {
     const out = new HtmlOut(values.html, io.cwd);
     for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
-    wrote.push(`${out.finish('faultlab grade', `seed ${seed}`, io.cwd)} (the reference beside each run)`);
+    wrote.push(t('cli.grade.wrotePages', { index: out.finish('faultlab grade', t('cli.grade.pagesSubtitle', { seed }), io.cwd) }));
   }
-  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(' and ')}\n`));
+  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t('cli.grade.wrote', { files: wrote.join(t('cli.and')) })}\n`));
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
 }
