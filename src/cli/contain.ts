@@ -8,6 +8,7 @@
  * (io.ts took the stream's write before any runner was loaded).
  */
 import { format } from 'node:util';
+import { t } from '../core/i18n/index.js';
 import type { RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 
 /** What a runner's `process.exit(code)` becomes: an error thrown where it was called. */
@@ -16,7 +17,7 @@ export class RunnerExitError extends Error {
   readonly exitCode: unknown;
 
   constructor(code: unknown) {
-    super(`the runner called process.exit(${code === undefined ? '' : format('%o', code)}): a runner returns the state from step(); it never ends the process`);
+    super(t('cli.runner.calledExit', { code: code === undefined ? '' : format('%o', code) }));
     this.exitCode = code;
   }
 }

@@ -4,6 +4,7 @@
  * bug in faultlab: exit 70 with one line that says so. No stack trace reaches the user unless
  * FAULTLAB_DEBUG=1 asks for it (then every error shows its stack).
  */
+import { t, type MessageKey } from '../core/i18n/index.js';
 import { TempDirError } from '../core/tempDir.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { printable, ScenarioError } from '../scenario/ScenarioError.js';
@@ -23,6 +24,24 @@ function systemError(error: unknown): (NodeJS.ErrnoException & { path: string })
   return e !== null && typeof e === 'object' && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && typeof e.path === 'string' ? (e as NodeJS.ErrnoException & { path: string }) : null;
 }
 
+/**
+ * Node's parseArgs speaks English: its three messages a user meets are said again in the current language.
+ * A message is replaced only when the English catalogue gives back exactly what Node said, so English stays
+ * Node's own words, and a message of another Node version (or any other) is shown as it is.
+ */
+function parseArgsMessage(message: string): string {
+  const known: Array<[RegExp, MessageKey]> = [
+    [/^Unknown option '(.+)'\. To specify a positional argument/s, 'cli.args.unknownOption'],
+    [/^Option '(.+) <value>' argument missing$/, 'cli.args.missingValue'],
+    [/^Option '(.+)' does not take an argument$/, 'cli.args.takesNoValue'],
+  ];
+  for (const [pattern, key] of known) {
+    const option = pattern.exec(message)?.[1];
+    if (option !== undefined && t(key, { option }, 'en') === message) return t(key, { option });
+  }
+  return message;
+}
+
 /** Report `error` of command `name` on stderr; returns the exit code. */
 export function report(error: unknown, io: Io, name: string, help: string): number {
   const say = (text: string) => {
@@ -34,11 +53,11 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
   };
   const stack = () => (debugOn(io) && error instanceof Error && error.stack ? `\n${error.stack}` : '');
   if (error instanceof Interrupted) {
-    say(`faultlab ${name}: ${error.message}; temporary files removed`);
+    say(`faultlab ${name}: ${t('cli.stopped', { signal: error.signal })}`);
     return error.signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
   }
   if (error instanceof ScenarioError) {
-    say(`${error.message}\nfaultlab: ${error.problems.length} problem(s) in the scenario files; nothing was run${stack()}`);
+    say(`${error.message}\nfaultlab: ${t('scenario.summary', { count: error.problems.length })}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof RunnerLoadError) {
@@ -50,7 +69,7 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     return EXIT.badInput;
   }
   if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`faultlab ${name}: ${(error as Error).message}${stack()}\n\n${help}`);
+    say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage((error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
   if (error instanceof BadInputError || error instanceof TempDirError) {
@@ -64,10 +83,11 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
   }
   const system = systemError(error);
   if (system !== null) {
-    say(`faultlab ${name}: cannot use ${system.path}: ${system.code}${stack()}`);
+    say(`faultlab ${name}: ${t('cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
     return EXIT.badInput;
   }
   const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-  say(`faultlab ${name}: internal error: ${what}\n  this is a bug in faultlab, not in your input — ${debugOn(io) ? 'the stack follows' : `run again with ${DEBUG_VARIABLE}=1 to see where it happened`}${stack()}`);
+  const next = debugOn(io) ? t('cli.error.stackFollows') : t('cli.error.runAgain', { variable: DEBUG_VARIABLE });
+  say(`faultlab ${name}: ${t('cli.error.internal', { what, next })}${stack()}`);
   return EXIT.internal;
 }

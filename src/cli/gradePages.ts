@@ -6,6 +6,7 @@
  * (a hang, a dead thread, a file that would not load) is not replayed: its page says why.
  */
 import { basename } from 'node:path';
+import { t } from '../core/i18n/index.js';
 import { judge, type RunResult } from '../check/RunResult.js';
 import { guardRunner } from '../grade/guardRunner.js';
 import type { SubmissionGrade } from '../grade/types.js';
@@ -26,7 +27,7 @@ export async function writeGradePages(out: HtmlOut, file: string, grade: Submiss
     const scenario = scenarios[i]!;
     const entry = { id: `${grade.file} · ${sg.id}`, title: sg.title, status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };
     if (runner === null || (sg.problem !== null && NOT_REPLAYED.has(sg.problem.id))) {
-      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, `not replayed: ${sg.problem?.message ?? 'no run'}`), entry);
+      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
       continue;
     }
     const reference: RunResult = judge(simulate(scenario, { seed, storage: 'memory' }));

@@ -10,6 +10,7 @@
  * by the SIGKILL that usually follows it, and the next start's sweep.
  */
 import { runInThisContext } from 'node:vm';
+import { t } from '../core/i18n/index.js';
 import { removeOwnTempDirs } from '../core/tempDir.js';
 
 /** The run was stopped by a signal; the CLI exits with 128 + its number. */
@@ -18,7 +19,7 @@ export class Interrupted extends Error {
   readonly signal: 'SIGINT' | 'SIGTERM';
 
   constructor(signal: 'SIGINT' | 'SIGTERM') {
-    super(`stopped by ${signal}`);
+    super(t('cli.interrupted', { signal }));
     this.signal = signal;
   }
 }

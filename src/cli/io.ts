@@ -3,6 +3,7 @@
  * down, so that commands (and tests) never read process.* themselves.
  */
 import chalk from 'chalk';
+import { t } from '../core/i18n/index.js';
 import { makeStyle, type Style } from '../render/style.js';
 
 export interface Out {
@@ -92,7 +93,7 @@ export class OutputError extends Error {
 
   constructor(stream: 'stdout' | 'stderr', cause: unknown) {
     const errno = (cause as NodeJS.ErrnoException).code ?? 'EIO';
-    super(`cannot write to ${stream}: ${errno}${errno === 'ENOSPC' ? ' (no space left on the device)' : ''}`, { cause });
+    super(t(errno === 'ENOSPC' ? 'cli.error.cannotWriteFull' : 'cli.error.cannotWrite', { stream, errno }), { cause });
     this.stream = stream;
     this.errno = errno;
   }

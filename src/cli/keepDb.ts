@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DB_FILES, DB_SIDE_FILES, isBusy, type Db } from '../core/storage.js';
+import { t } from '../core/i18n/index.js';
 import { onStop } from './interrupt.js';
 import { BadInputError } from './io.js';
 
@@ -33,28 +34,28 @@ export interface KeptFolder {
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String((error as Error).message);
 
 export function claimKeepDir(given: string, cwd: string): KeptFolder {
-  if (given === '') throw new BadInputError('--keep-db needs a folder');
+  if (given === '') throw new BadInputError(t('cli.keepDb.needsFolder'));
   const dir = resolve(cwd, given);
-  const refuse = (why: string) => new BadInputError(`--keep-db ${given}: ${why}`);
+  const refuse = (why: string) => new BadInputError(t('cli.keepDb.refused', { given, why }));
   let exists = true;
   try {
-    if (!statSync(dir).isDirectory()) throw refuse('is a file, not a folder (give a new or empty folder)');
+    if (!statSync(dir).isDirectory()) throw refuse(t('cli.keepDb.isFile'));
   } catch (error) {
     if (error instanceof BadInputError) throw error;
-    if (code(error) !== 'ENOENT') throw refuse(`cannot use it: ${code(error)}`);
+    if (code(error) !== 'ENOENT') throw refuse(t('cli.keepDb.cannotUse', { code: code(error) }));
     exists = false;
   }
   if (!exists) {
     try {
-      if (!statSync(dirname(dir)).isDirectory()) throw refuse(`${dirname(dir)} is not a folder`);
+      if (!statSync(dirname(dir)).isDirectory()) throw refuse(t('cli.keepDb.parentNotFolder', { parent: dirname(dir) }));
     } catch (error) {
       if (error instanceof BadInputError) throw error;
-      throw refuse(`its parent folder ${dirname(dir)} does not exist (make it first)`);
+      throw refuse(t('cli.keepDb.noParent', { parent: dirname(dir) }));
     }
     try {
       mkdirSync(dir);
     } catch (error) {
-      if (code(error) !== 'EEXIST') throw refuse(`cannot make the folder: ${code(error)}`);
+      if (code(error) !== 'EEXIST') throw refuse(t('cli.keepDb.cannotMake', { code: code(error) }));
     }
   }
   // Looked at before the lock is taken, so a refused folder is left exactly as it was.
@@ -62,10 +63,11 @@ export function claimKeepDir(given: string, cwd: string): KeptFolder {
   try {
     others = readdirSync(dir).filter((name) => !OURS.has(name));
   } catch (error) {
-    throw refuse(`cannot read it: ${code(error)}`);
+    throw refuse(t('cli.keepDb.cannotRead', { code: code(error) }));
   }
   if (others.length > 0) {
-    throw refuse(`holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); give a new or empty folder, or one that only holds ${DB_FILES.tool} and ${DB_FILES.events}`);
+    const files = `${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}`;
+    throw refuse(t('cli.keepDb.othersFiles', { files, tool: DB_FILES.tool, events: DB_FILES.events }));
   }
   const lock = takeLock(dir, refuse);
   const release = () => {
@@ -95,7 +97,7 @@ function takeLock(dir: string, refuse: (why: string) => Error): Db {
     return db;
   } catch (error) {
     db?.close();
-    if (isBusy(error)) throw refuse('is in use by another faultlab run; wait for it to end, or give another folder');
-    throw refuse(`cannot lock it: ${code(error)}`);
+    if (isBusy(error)) throw refuse(t('cli.keepDb.inUse'));
+    throw refuse(t('cli.keepDb.cannotLock', { code: code(error) }));
   }
 }

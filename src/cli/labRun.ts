@@ -6,6 +6,7 @@
  * started, an unknown error code) is bad input, at the file, line and column of the offending field.
  */
 import { toViolation } from '../check/types.js';
+import { t } from '../core/i18n/index.js';
 import { renderLabRun, runLab, ScenarioInputError, type LabRun, type LabScenario } from '../labs/index.js';
 import type { Style } from '../render/style.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
@@ -44,7 +45,7 @@ export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
 
 const named = (labs: readonly LoadedLab[]): string => {
   const shown = labs.slice(0, 3).map((l) => l.file).join(', ');
-  return labs.length > 3 ? `${shown} and ${labs.length - 3} more` : shown;
+  return labs.length > 3 ? t('cli.labs.andMore', { shown, more: labs.length - 3 }) : shown;
 };
 
 /**
@@ -54,18 +55,14 @@ const named = (labs: readonly LoadedLab[]): string => {
 export function refuseRunnerOptions(given: readonly string[], loaded: readonly Loaded[]): void {
   const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
   if (given.length === 0 || labs.length === 0) return;
-  throw new UsageError(
-    `${given.join(', ')} cannot be used with a lab: ${named(labs)} ${labs.length === 1 ? 'is a lab' : 'are labs'} (kind: lab), which ${labs.length === 1 ? 'drives' : 'drive'} the ` +
-      'durability pillars directly, with no Runner and no inventory database to choose or keep. Run labs without --runner, --storage and --keep-db.',
-    { showHelp: false },
-  );
+  throw new UsageError(t(labs.length === 1 ? 'cli.labs.refuseOne' : 'cli.labs.refuseMany', { options: given.join(', '), labs: named(labs) }), { showHelp: false });
 }
 
 /** `explore` and `grade` run Runners: a lab among their targets is refused, not skipped. */
 export function runnerScenariosOnly(loaded: readonly Loaded[], command: string): Scenario[] {
   const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
   if (labs.length > 0) {
-    throw new UsageError(`${command} runs a Runner through runner scenarios; ${named(labs)} ${labs.length === 1 ? 'is a lab' : 'are labs'} (kind: lab), with no Runner to ${command}. Run labs with faultlab run.`, { showHelp: false });
+    throw new UsageError(t(labs.length === 1 ? 'cli.labs.notForOne' : 'cli.labs.notForMany', { command, labs: named(labs) }), { showHelp: false });
   }
   return loaded.flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
 }

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { currentLang, isLang, LANGS, langFromLocale, setLang, t, type Lang } from '../core/i18n/index.js';
 import { sweepStaleTempDirs } from '../core/tempDir.js';
-import { dlqCommand, DLQ_HELP } from './commands/dlq.js';
-import { exploreCommand, EXPLORE_HELP } from './commands/explore.js';
-import { gradeCommand, GRADE_HELP } from './commands/grade.js';
-import { listCommand, LIST_HELP } from './commands/list.js';
-import { runCommand, RUN_HELP } from './commands/run.js';
+import { dlqCommand, dlqHelp } from './commands/dlq.js';
+import { exploreCommand, exploreHelp } from './commands/explore.js';
+import { gradeCommand, gradeHelp } from './commands/grade.js';
+import { listCommand, listHelp } from './commands/list.js';
+import { runCommand, runHelp } from './commands/run.js';
 import { holdContainmentUntilExit, isContained } from './contain.js';
 import { report } from './errors.js';
 import { cleanUp, runStopHooks, yieldToSignals } from './interrupt.js';
@@ -21,24 +21,24 @@ import { EXIT, OutputError, processIo, UsageError, type Io } from './io.js';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
-export const commands = new Map<string, { run: Command; help: string }>([
-  ['run', { run: runCommand, help: RUN_HELP }],
-  ['list', { run: listCommand, help: LIST_HELP }],
-  ['grade', { run: gradeCommand, help: GRADE_HELP }],
-  ['explore', { run: exploreCommand, help: EXPLORE_HELP }],
-  ['dlq', { run: dlqCommand, help: DLQ_HELP }],
+/** Each command and its help, written in the current language when it is asked for. */
+export const commands = new Map<string, { run: Command; help: () => string }>([
+  ['run', { run: runCommand, help: runHelp }],
+  ['list', { run: listCommand, help: listHelp }],
+  ['grade', { run: gradeCommand, help: gradeHelp }],
+  ['explore', { run: exploreCommand, help: exploreHelp }],
+  ['dlq', { run: dlqCommand, help: dlqHelp }],
 ]);
 
 function usage(): string {
   return [
-    'faultlab — a deterministic simulator for the failures that make retries dangerous',
+    t('cli.usage.title'),
     '',
-    [...commands.values()].map((c) => c.help).join('\n\n'),
+    [...commands.values()].map((c) => c.help()).join('\n\n'),
     '',
-    'Exit codes: 0 every check held · 1 a check failed · 2 bad input (unreadable or invalid scenario, bad option,',
-    'unusable path or runner file) · 70 a bug in faultlab (FAULTLAB_DEBUG=1 shows where) · 130/143 stopped by SIGINT/SIGTERM.',
-    'Language: --lang zh|en on any command (default: the locale — LC_ALL, LC_MESSAGES, LANG; zh* is Chinese).',
-    'Lessons: lessons/ · the exercise: src/runner/LearnerRunner.ts',
+    t('cli.usage.exitCodes'),
+    t('cli.usage.language'),
+    t('cli.usage.lessons'),
   ].join('\n');
 }
 
@@ -46,7 +46,7 @@ function usage(): string {
  * `--lang zh|en` (or `--lang=zh`), anywhere on the line and for every command, taken out before the command
  * parses its own options; without it, the locale decides (LC_ALL, LC_MESSAGES, LANG).
  */
-function takeLang(argv: string[], env: Record<string, string | undefined>): { argv: string[]; lang: Lang } | { argv: string[]; bad: string } {
+export function takeLang(argv: string[], env: Record<string, string | undefined>): { argv: string[]; lang: Lang } | { argv: string[]; bad: string } {
   const rest: string[] = [];
   let given: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
@@ -86,16 +86,16 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return EXIT.ok;
     }
     if (command === undefined) {
-      io.stderr.write(`faultlab: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+      io.stderr.write(`faultlab: ${t('cli.unknownCommand', { name: JSON.stringify(name) })}\n\n${usage()}\n`);
       return EXIT.badInput;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(command.help + '\n');
+      io.stdout.write(command.help() + '\n');
       return EXIT.ok;
     }
     return await command.run(rest, io);
   } catch (error) {
-    return report(error, io, name ?? '', command?.help ?? usage());
+    return report(error, io, name ?? '', command?.help() ?? usage());
   } finally {
     setLang(before);
     runStopHooks(); // what the command holds (a --keep-db lock) is given back on every path
@@ -112,6 +112,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 export async function runCli(argv: string[]): Promise<never> {
   const exit: (code: number) => never = process.exit.bind(process); // the real one, taken before any runner file can replace it
   const io = processIo();
+  // The process speaks the command's language from start to exit: a signal, a stray error or a failed
+  // stdout reported outside main() is said in it too.
+  const chosen = takeLang(argv, io.env);
+  if ('lang' in chosen) setLang(chosen.lang);
   const stderr = (text: string) => {
     try {
       io.stderr.write(text);
@@ -124,7 +128,7 @@ export async function runCli(argv: string[]): Promise<never> {
     if (stopping) return;
     stopping = true;
     cleanUp();
-    stderr(`faultlab: stopped by ${signal}; temporary files removed\n`);
+    stderr(`faultlab: ${t('cli.stopped', { signal })}\n`);
     exit(signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
   };
   process.on('SIGINT', () => stop('SIGINT'));
@@ -142,7 +146,7 @@ export async function runCli(argv: string[]): Promise<never> {
   const stray = (error: unknown) => {
     if (isContained()) {
       const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-      stderr(`faultlab: the runner file's own asynchronous code (a timer or a promise) failed, outside any step: ${what} (ignored)\n`);
+      stderr(`faultlab: ${t('cli.strayRunnerError', { what })}\n`);
       return;
     }
     const code = report(error, io, argv[0] ?? '', '');

@@ -1,10 +1,13 @@
 /**
  * The one option spec of the CLI: every option that more than one command takes is declared here once —
- * its parseArgs shape, its help line, its default and its validation — so `--seed`, `--runner`,
- * `--storage`, `--json` and `--no-color` mean the same thing, with the same default, in every command.
+ * its parseArgs shape, its help line (in the current language), its default and its validation — so
+ * `--seed`, `--runner`, `--storage`, `--json` and `--no-color` mean the same thing, with the same default,
+ * in every command.
  */
 import type { StorageKind } from '../core/storage.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
+import { currentLang, t } from '../core/i18n/index.js';
+import { pad } from '../render/format.js';
 import { DEFAULT_WIDTH } from '../render/renderText.js';
 import { UsageError, type Io } from './io.js';
 
@@ -15,30 +18,44 @@ import { UsageError, type Io } from './io.js';
 export const FIXED_WIDTH = DEFAULT_WIDTH;
 /** Narrower than this, a trace is no longer a table anyone can read. */
 const MIN_WIDTH = 40;
+/** Wider than this is no terminal anyone reads a trace in. */
+const MAX_WIDTH = 1000;
 
 /** memory: in-memory SQLite with the same crash model as files (only committed data survives); file: a temp folder. */
 export const DEFAULT_STORAGE: StorageKind = 'memory';
 
 interface Spec {
   parse: { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
-  help: string;
+  /** The option as its help names it (`--seed N`), and its text in the current language. */
+  flag: string;
+  help: () => string;
 }
 
 export const SHARED_OPTIONS = {
-  seed: { parse: { type: 'string' }, help: `--seed N          seed of the virtual clock and rng (default ${DEFAULT_SEED}); same seed, same trace` },
-  runner: {
-    parse: { type: 'string' },
-    help: '--runner NAME     reference (default), learner (src/runner/LearnerRunner.ts), mutant:NAME (a deliberately\n                      broken runner or store, src/mutants/catalogue.ts), or a .ts/.js file exporting a runner class',
-  },
-  storage: { parse: { type: 'string' }, help: `--storage KIND    ${DEFAULT_STORAGE} (default: in-memory SQLite, the same crash model) or file (a temporary folder)` },
-  json: { parse: { type: 'boolean' }, help: '--json            one JSON document on stdout, nothing else' },
-  'no-color': { parse: { type: 'boolean' }, help: '--no-color        plain text (also NO_COLOR=1, and whenever stdout is not a terminal)' },
-  width: {
-    parse: { type: 'string' },
-    help: `--width N         wrap the trace to N columns (default: the terminal's; ${FIXED_WIDTH} when not a terminal)`,
-  },
-  html: { parse: { type: 'string' }, help: '--html DIR        also write each run as a self-contained HTML page in DIR, with an index' },
+  seed: { parse: { type: 'string' }, flag: '--seed N', help: () => t('help.option.seed', { seed: DEFAULT_SEED }) },
+  runner: { parse: { type: 'string' }, flag: '--runner NAME', help: () => t('help.option.runner') },
+  storage: { parse: { type: 'string' }, flag: '--storage KIND', help: () => t('help.option.storage', { storage: DEFAULT_STORAGE }) },
+  json: { parse: { type: 'boolean' }, flag: '--json', help: () => t('help.option.json') },
+  'no-color': { parse: { type: 'boolean' }, flag: '--no-color', help: () => t('help.option.noColor') },
+  width: { parse: { type: 'string' }, flag: '--width N', help: () => t('help.option.width', { width: FIXED_WIDTH }) },
+  html: { parse: { type: 'string' }, flag: '--html DIR', help: () => t('help.option.html') },
 } as const satisfies Record<string, Spec>;
+
+/** `--lang` is taken out of every command line before the command parses it (main.ts): help only. */
+const LANG_HELP = { flag: '--lang zh|en', help: () => t('help.option.lang') };
+
+/** Where an option's text starts: its name, padded, after the four spaces of a command's options. */
+const FLAG_COLUMN = 18;
+const TEXT_INDENT = ' '.repeat(4 + FLAG_COLUMN);
+
+/**
+ * One option as a command's help shows it: `    --seed N          text…`; each further line of the text
+ * (a `\n` in the catalogue) starts under the text. Each language breaks its own lines: Chinese help fits 80
+ * columns (CJK characters are two wide, see displayWidth).
+ */
+export function optionHelp(flag: string, text: string): string {
+  return `    ${pad(flag, FLAG_COLUMN)}${text.split('\n').join(`\n${TEXT_INDENT}`)}`;
+}
 
 export type SharedOption = keyof typeof SHARED_OPTIONS;
 
@@ -47,20 +64,20 @@ export function sharedParse<K extends SharedOption>(...names: K[]): { [N in K]: 
   return Object.fromEntries(names.map((name) => [name, SHARED_OPTIONS[name].parse])) as { [N in K]: (typeof SHARED_OPTIONS)[N]['parse'] };
 }
 
-/** Their help lines, indented as a command's help shows options. */
-export function sharedHelp(...names: SharedOption[]): string {
-  return names.map((name) => `    ${SHARED_OPTIONS[name].help}`).join('\n');
+/** Their help lines, indented as a command's help shows options; `lang` is the one every command takes. */
+export function sharedHelp(...names: Array<SharedOption | 'lang'>): string {
+  return names.map((name) => (name === 'lang' ? LANG_HELP : SHARED_OPTIONS[name])).map((o) => optionHelp(o.flag, o.help())).join('\n');
 }
 
 export function parseSeed(value: string | undefined): number {
   if (value === undefined) return DEFAULT_SEED;
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(t('cli.seed.bad', { given: JSON.stringify(value) }));
   return Number(value);
 }
 
 export function parseStorage(value: string | undefined): StorageKind {
   if (value === undefined) return DEFAULT_STORAGE;
-  if (value !== 'file' && value !== 'memory') throw new UsageError(`--storage must be memory or file, got ${JSON.stringify(value)}`);
+  if (value !== 'file' && value !== 'memory') throw new UsageError(t('cli.storage.bad', { given: JSON.stringify(value) }));
   return value;
 }
 
@@ -68,8 +85,19 @@ export function parseStorage(value: string | undefined): StorageKind {
 export function parseWidth(value: string | undefined, io: Io): number {
   if (value !== undefined) {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || n < MIN_WIDTH || n > 1000) throw new UsageError(`--width must be an integer from ${MIN_WIDTH} to 1000, got ${JSON.stringify(value)}`);
+    if (!/^\d+$/.test(value) || n < MIN_WIDTH || n > MAX_WIDTH) throw new UsageError(t('cli.width.bad', { min: MIN_WIDTH, max: MAX_WIDTH, given: JSON.stringify(value) }));
     return n;
   }
   return io.isTTY && io.columns !== undefined && io.columns >= MIN_WIDTH ? io.columns : FIXED_WIDTH;
+}
+
+/**
+ * A command faultlab suggests, as the learner should type it to keep reading in this language: in English
+ * as it is; otherwise with `--lang` (after npm's `--` for an npm script), so a learner who asked for Chinese
+ * with the flag does not get English back from the next command.
+ */
+export function inThisLanguage(command: string): string {
+  const lang = currentLang();
+  if (lang === 'en') return command;
+  return command.startsWith('npm run ') && !command.includes(' -- ') ? `${command} -- --lang ${lang}` : `${command} --lang ${lang}`;
 }

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
+import { t } from '../core/i18n/index.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { printable } from '../scenario/ScenarioError.js';
 import { resolveRunner, sourceOf, type ResolvedRunner } from '../sim/target.js';
@@ -21,7 +22,7 @@ export interface LoadedRunner extends ResolvedRunner {
 }
 
 export async function loadRunnerOption(name: string | undefined, cwd: string): Promise<LoadedRunner> {
-  if (name === '') throw new BadInputError('--runner needs a value: reference, learner, mutant:NAME or the path of a .ts/.js file');
+  if (name === '') throw new BadInputError(t('cli.runner.needsValue'));
   const source = sourceOf(name, cwd);
   if (source.kind !== 'file') return { ...(await resolveRunner(name, cwd)), containment: null };
   checkRunnerFile(name!, source.file);
@@ -41,27 +42,27 @@ function checkRunnerFile(name: string, file: string): void {
   } catch {
     return; // resolveRunner says "no such file" with the names it takes
   }
-  if (stats.isDirectory()) throw new BadInputError(`--runner ${name} is a folder: give the .ts or .js file that exports the runner class`);
-  if (!stats.isFile()) throw new BadInputError(`--runner ${name} is not a regular file: give the .ts or .js file that exports the runner class`);
+  if (stats.isDirectory()) throw new BadInputError(t('cli.runner.isFolder', { name }));
+  if (!stats.isFile()) throw new BadInputError(t('cli.runner.notRegular', { name }));
   const ext = extname(file);
-  if (!RUNNER_EXTENSIONS.includes(ext)) throw new BadInputError(`--runner ${name}: a runner file is TypeScript or JavaScript (${RUNNER_EXTENSIONS.join(', ')}), not ${ext || 'a file without an extension'}`);
+  if (!RUNNER_EXTENSIONS.includes(ext)) throw new BadInputError(t('cli.runner.badExtension', { name, extensions: RUNNER_EXTENSIONS.join(', '), ext: ext || t('cli.runner.noExtension') }));
 }
 
 /** Whatever importing the file threw, as bad input that says where (file:line:col when the error has one). */
 function asLoadError(name: string, file: string, error: unknown): Error {
   if (error instanceof RunnerLoadError) return error;
-  if (error instanceof RunnerExitError) return new BadInputError(`--runner ${name}: the file called process.exit() while it was loaded; a runner file only defines its class`);
+  if (error instanceof RunnerExitError) return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
   const e = error as Error;
   const message = String(e?.message ?? error);
   // esbuild (through tsx): "Transform failed with 1 error:\n/path/x.ts:3:14: ERROR: Unexpected ";"".
   const transform = /^(\S+:\d+:\d+): ERROR: (.*)$/m.exec(message);
-  if (transform) return new BadInputError(`--runner ${name}: syntax error at ${transform[1]}: ${transform[2]}`, { cause: error });
+  if (transform) return new BadInputError(t('cli.runner.syntaxAt', { name, where: transform[1]!, message: transform[2]! }), { cause: error });
   if (e instanceof SyntaxError) {
     const where = syntaxErrorPlace(file);
-    return new BadInputError(`--runner ${name}: syntax error${where ? ` at ${where}` : ''}: ${message}`, { cause: error });
+    return new BadInputError(where ? t('cli.runner.syntaxAt', { name, where, message }) : t('cli.runner.syntax', { name, message }), { cause: error });
   }
-  const kind = e instanceof Error ? e.name : 'a value';
-  return new BadInputError(`--runner ${name}: the file threw ${kind} while it was loaded: ${printable(message.split('\n')[0]!)}`, { cause: error });
+  const kind = e instanceof Error ? e.name : t('cli.runner.aValue');
+  return new BadInputError(t('cli.runner.threwAtLoad', { name, kind, message: printable(message.split('\n')[0]!) }), { cause: error });
 }
 
 /**

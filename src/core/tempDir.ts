@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
+import { t } from './i18n/index.js';
 
 const PREFIX = 'faultlab-';
 /** The marker's name inside a process folder; its content says whose the folder is. */
@@ -35,7 +36,7 @@ export class TempDirError extends Error {
 
   constructor(base: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException).code ?? '';
-    super(`cannot make a temporary folder in ${base} (the system's temporary folder; set TMPDIR to change it): ${code || (cause as Error).message}`, { cause });
+    super(t('tempDir.cannotMake', { base, reason: code || (cause as Error).message }), { cause });
     this.base = base;
   }
 }
@@ -63,7 +64,7 @@ function processFolder(base: string): string {
   // A worker thread: its process's folder, if the process made one here (a child process has another pid).
   const inherited = process.env[PARENT_VARIABLE];
   if (!isMainThread && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
-    if (!isOwn(inherited)) throw new TempDirError(base, new Error('the process is stopping: its temporary folder is gone'));
+    if (!isOwn(inherited)) throw new TempDirError(base, new Error(t('tempDir.stopping')));
     parents.set(base, inherited);
     return inherited;
   }

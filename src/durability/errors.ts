@@ -8,6 +8,7 @@
  * thrown by another copy of this module (source loaded by tsx next to the compiled build).
  */
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
+import { t } from '../core/i18n/index.js';
 
 export type DurabilityErrorCode =
   | 'CONFIG_INVALID'
@@ -65,12 +66,12 @@ export class ConfigError extends DurabilityError {
   override readonly name: string = 'ConfigError';
   /** Dotted path of the bad field, e.g. `retry.policies.mcp_call.max_delay_ms`. */
   readonly field: string;
-  /** The allowed range or set, in words, e.g. `an integer >= 1`. */
+  /** The allowed range or set, in words (in the current language), e.g. `an integer >= 1`. */
   readonly allowed: string;
   readonly given: unknown;
 
   constructor(field: string, allowed: string, given: unknown, code: DurabilityErrorCode = 'CONFIG_INVALID') {
-    super(code, `${field} must be ${allowed}, got ${describe(given)}`);
+    super(code, t('config.mustBe', { field, allowed, given: describe(given) }));
     this.field = field;
     this.allowed = allowed;
     this.given = given;
@@ -150,7 +151,7 @@ export class DlqError extends DurabilityError {
 }
 
 function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === undefined) return t('config.missing');
   if (typeof value === 'number' && Number.isNaN(value)) return 'NaN';
   return JSON.stringify(value) ?? String(value);
 }

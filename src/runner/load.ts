@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
+import { t } from '../core/i18n/index.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import type { RunnerClass } from './BaseRunner.js';
 import { installSubmissionImports } from './submissionImports.js';
@@ -37,7 +38,7 @@ export class RunnerLoadError extends Error {
 }
 
 export async function loadRunnerClass(file: string, exportName?: string): Promise<RunnerClass> {
-  if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', `no such file ${file}`);
+  if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchFile', { file }));
   // A learner's file as handed in, away from src/runner/: its `./BaseRunner.js` must still be found.
   installSubmissionImports(file);
   return runnerClassFrom((await importModule(file)) as Record<string, unknown>, file, exportName);
@@ -49,8 +50,8 @@ const isRunnerClass = (v: unknown): boolean => typeof v === 'function' && typeof
 export function runnerClassFrom(module: Record<string, unknown>, file: string, exportName?: string): RunnerClass {
   const pick = exportName !== undefined ? module[exportName] : pickRunner(module);
   if (!isRunnerClass(pick)) {
-    const found = Object.keys(module).join(', ') || 'nothing';
-    throw new RunnerLoadError('NO_RUNNER_CLASS', `${file}: no runner class found (a class with a step(state) method); it exports ${found}`);
+    const found = Object.keys(module).join(', ') || t('target.exportsNothing');
+    throw new RunnerLoadError('NO_RUNNER_CLASS', t('target.noRunnerClass', { file, found }));
   }
   return pick as RunnerClass;
 }

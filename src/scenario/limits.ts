@@ -4,6 +4,7 @@
  * are under 3 KB, at most 5 levels deep, with no alias and at most 10 script steps). A file past a limit is
  * refused with a message that names the limit; the README lists them.
  */
+import { t } from '../core/i18n/index.js';
 
 /** A scenario file is read whole; this bounds the parse (100 times the largest shipped scenario). */
 export const MAX_FILE_BYTES = 256 * 1024;
@@ -24,5 +25,5 @@ export const MAX_SCRIPT_STEPS = 1000;
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes.toLocaleString('en-US')} bytes`;
+  return t('scenario.bytes', { count: bytes.toLocaleString('en-US') });
 }

@@ -10,6 +10,7 @@ import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
+import { t } from '../core/i18n/index.js';
 import { fastValidator } from './fastValidator.js';
 import { MAX_ALIASES, MAX_DEPTH, MAX_VALUES } from './limits.js';
 import { isOk, measure, yamlNumber } from './measure.js';
@@ -78,7 +79,7 @@ export function resolveTargets(targets: readonly string[], problems: ScenarioPro
   const problem = (file: string, message: string) => problems.push({ file, line: 0, col: 0, field: '', message });
   for (const given of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
     if (given === '') {
-      problem('""', 'an empty path names no scenario');
+      problem('""', t('scenario.target.empty'));
       continue;
     }
     const target = at(given);
@@ -87,18 +88,18 @@ export function resolveTargets(targets: readonly string[], problems: ScenarioPro
       try {
         names = readdirSync(target).filter((f) => YAML_FILE.test(f)).sort();
       } catch (error) {
-        problem(given, `cannot read the folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        problem(given, t('scenario.target.cannotReadFolder', { reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
         continue;
       }
       // A mistyped folder must not pass as "nothing failed".
-      if (names.length === 0) problem(given, `no scenario found in ${given} (a scenario is a .yaml or .yml file in it; sub-folders are not searched)`);
+      if (names.length === 0) problem(given, t('scenario.target.emptyFolder', { dir: given }));
       files.push(...names.map((f) => join(target, f)));
     } else if (existsSync(target)) {
       files.push(target);
     } else {
       const byId = SCENARIO_ID.test(given) ? ID_FOLDERS.map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f)) : undefined;
       if (byId) files.push(byId);
-      else problem(given, 'no such file, folder or scenario id (see `faultlab list`)');
+      else problem(given, t('scenario.target.unknown'));
     }
   }
   return files;
@@ -128,7 +129,7 @@ function planFor(data: unknown): KindPlan | string {
     };
   }
   const loader = kindLoaders.get(kind);
-  if (loader === undefined) return `unknown scenario kind ${JSON.stringify(kind)} (known: runner${[...kindLoaders.keys()].map((k) => `, ${k}`).join('')})`;
+  if (loader === undefined) return t('scenario.kind.unknown', { kind: JSON.stringify(kind), known: ['runner', ...kindLoaders.keys()].join(', ') });
   return {
     kind,
     schemaPath: loader.schemaPath,
@@ -154,7 +155,7 @@ function quickLoad(text: string, file: string, readFrom: string, problems: Scena
   } catch (error) {
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     if (reason?.startsWith('nesting exceeded maxDepth') && mark) {
-      problems.push({ file, line: mark.line + 1, col: mark.column + 1, field: '', message: `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)` });
+      problems.push({ file, line: mark.line + 1, col: mark.column + 1, field: '', message: t('scenario.yaml.tooDeep', { max: MAX_DEPTH }) });
       return 'refused';
     }
     return null;
@@ -173,7 +174,7 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   try {
     source = new YamlSource(file, text);
   } catch (error) {
-    problems.push({ file, line: 1, col: 1, field: '', message: `YAML: cannot parse (${(error as Error).message})` });
+    problems.push({ file, line: 1, col: 1, field: '', message: t('scenario.yaml.cannotParse', { message: (error as Error).message }) });
     return null;
   }
   const early = [...source.syntaxProblems()];
@@ -190,8 +191,8 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   const data = js.data;
   const size = measure(data);
   if (size.tooLarge || size.tooDeep) {
-    const what = size.tooLarge ? `more than ${MAX_VALUES.toLocaleString('en-US')} values once its aliases are expanded` : `nested deeper than ${MAX_DEPTH} levels`;
-    problems.push({ file, ...source.firstAlias(), field: '', message: `YAML aliases make the file ${what} (the limit)` });
+    const message = size.tooLarge ? t('scenario.yaml.aliasesTooLarge', { max: MAX_VALUES.toLocaleString('en-US') }) : t('scenario.yaml.aliasesTooDeep', { max: MAX_DEPTH });
+    problems.push({ file, ...source.firstAlias(), field: '', message });
     return null;
   }
   const plan = planFor(data);
@@ -203,7 +204,7 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   // .inf, .nan and 1e400 where the schema has no range to say so (free-form values such as script args).
   const reported = new Set(found.map((p) => p.field));
   for (const { path, value } of size.nonFinite) {
-    if (!reported.has(fieldName(path))) found.push(source.problem(path, `must be a finite number (got ${yamlNumber(value)})`));
+    if (!reported.has(fieldName(path))) found.push(source.problem(path, t('scenario.nonFinite', { got: yamlNumber(value) })));
   }
   if (found.length === 0) found.push(...plan.semantic(data).map((issue) => source.problem(issue.path, issue.message, { key: issue.key ?? false })));
   problems.push(...found);
@@ -241,7 +242,7 @@ export function loadAll(targets: readonly string[], options: LoadOptions = {}): 
     const first = ids.get(id);
     if (first === one.file) continue; // the same file named twice
     if (first !== undefined) {
-      problems.push(idProblem(file, one.file, `${id} is already the id of ${first}`));
+      problems.push(idProblem(file, one.file, t('scenario.id.taken', { id, first })));
       continue;
     }
     ids.set(id, one.file);
@@ -262,6 +263,6 @@ export function loadScenarios(targets: readonly string[] = [], options: LoadOpti
 
 export function loadScenario(target: string, options: LoadOptions = {}): Scenario {
   const [scenario] = loadScenarios([target], options);
-  if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: 'not a runner scenario' }]);
+  if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: t('scenario.notRunner') }]);
   return scenario;
 }

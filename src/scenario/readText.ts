@@ -5,19 +5,23 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync, constants } from 'node:fs';
 import { formatBytes, MAX_FILE_BYTES } from './limits.js';
+import { t } from '../core/i18n/index.js';
 
 export type TextOrProblem = { text: string } | { problem: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 function describeKind(stats: import('node:fs').Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
+  if (stats.isDirectory()) return t('scenario.read.folder');
+  if (stats.isFIFO()) return t('scenario.read.fifo');
+  if (stats.isCharacterDevice()) return t('scenario.read.charDevice');
+  if (stats.isBlockDevice()) return t('scenario.read.blockDevice');
+  if (stats.isSocket()) return t('scenario.read.socket');
+  return t('scenario.read.notRegular');
 }
+
+const notScenario = (stats: import('node:fs').Stats) => ({ problem: t('scenario.read.kind', { kind: describeKind(stats) }) });
+const cannotRead = (error: unknown) => ({ problem: t('scenario.read.failed', { reason: reason(error) }) });
 
 const reason = (error: unknown) => {
   const e = error as NodeJS.ErrnoException;
@@ -29,34 +33,34 @@ export function readScenarioText(file: string): TextOrProblem {
   try {
     // stat first: opening a FIFO for reading blocks until a writer comes, which may be never.
     const stats = statSync(file);
-    if (!stats.isFile()) return { problem: `cannot read: ${describeKind(stats)}, not a scenario file` };
-    if (stats.size > MAX_FILE_BYTES) return { problem: `too large: ${formatBytes(stats.size)} (a scenario file is at most ${formatBytes(MAX_FILE_BYTES)})` };
+    if (!stats.isFile()) return notScenario(stats);
+    if (stats.size > MAX_FILE_BYTES) return { problem: t('scenario.read.tooLarge', { size: formatBytes(stats.size), max: formatBytes(MAX_FILE_BYTES) }) };
     // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, the open does not wait.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { problem: `cannot read: ${reason(error)}` };
+    return cannotRead(error);
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { problem: `cannot read: ${describeKind(stats)}, not a scenario file` };
+    if (!stats.isFile()) return notScenario(stats);
     const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
     let length = 0;
     for (;;) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
-      if (length > MAX_FILE_BYTES) return { problem: `too large: more than ${formatBytes(MAX_FILE_BYTES)} (a scenario file is at most ${formatBytes(MAX_FILE_BYTES)})` };
+      if (length > MAX_FILE_BYTES) return { problem: t('scenario.read.tooLargeStream', { max: formatBytes(MAX_FILE_BYTES) }) };
     }
     const bytes = buffer.subarray(0, length);
     const nul = bytes.indexOf(0);
-    if (nul >= 0) return { problem: `not a text file: a NUL byte at offset ${nul} (a scenario is YAML text)` };
+    if (nul >= 0) return { problem: t('scenario.read.nul', { offset: nul }) };
     try {
       return { text: decoder.decode(bytes) };
     } catch {
-      return { problem: `not a text file: byte ${firstBadUtf8(bytes)} is not UTF-8 (a scenario is YAML text in UTF-8)` };
+      return { problem: t('scenario.read.notUtf8', { offset: firstBadUtf8(bytes) }) };
     }
   } catch (error) {
-    return { problem: `cannot read: ${reason(error)}` };
+    return cannotRead(error);
   } finally {
     closeSync(fd);
   }

@@ -3,6 +3,7 @@
  * into steps; and the checks a schema cannot express.
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
+import { t } from '../core/i18n/index.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
 import type { PathSegment } from './yamlSource.js';
@@ -52,7 +53,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, step.name, arg],
-          message: `${value} refers to ${tool}, which no earlier step calls (earlier: ${[...earlier].slice(0, 10).join(', ') || 'none'})`,
+          message: t('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
         });
       }
     }
@@ -60,15 +61,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   const d = doc.durability;
   if (doc.expect.durability !== undefined && d === undefined) {
-    issues.push({ path: ['expect', 'durability'], message: 'the pillars have figures only with a durability block (durability: retry, breaker, dlq)', key: true });
+    issues.push({ path: ['expect', 'durability'], message: t('scenario.durability.figuresWithoutBlock'), key: true });
   }
   if (d?.retry?.max_delay_ms !== undefined && d.retry.initial_delay_ms !== undefined && d.retry.max_delay_ms < d.retry.initial_delay_ms) {
-    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: `must be >= initial_delay_ms (${d.retry.initial_delay_ms}): the cap cannot be below the first wait` });
+    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: t('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
   }
   if (d?.breaker?.min_request_count !== undefined && d.breaker.window_size !== undefined && d.breaker.min_request_count > d.breaker.window_size) {
     issues.push({
       path: ['durability', 'breaker', 'min_request_count'],
-      message: `must be <= window_size (${d.breaker.window_size}): a window of ${d.breaker.window_size} results never reaches ${d.breaker.min_request_count}, so the breaker could never open`,
+      message: t('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
     });
   }
   // A crash after an event that never has a pending action cannot name that action's tool: it could never fire.
@@ -83,7 +84,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
-      issues.push({ path: ['expect', 'stock', item], message: `no item ${item} in inventory.items (${Object.keys(doc.inventory.items).join(', ')})`, key: true });
+      issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
   return issues;

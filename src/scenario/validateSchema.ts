@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { t, type MessageKey } from '../core/i18n/index.js';
 import { yamlNumber } from './measure.js';
 import type { ScenarioProblem } from './ScenarioError.js';
 import type { PathSegment, YamlSource } from './yamlSource.js';
@@ -60,14 +61,30 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
+/** A figure as every message writes it, in either language: `1,000,000`. */
+const figure = (x: number) => x.toLocaleString('en-US');
+
+/** JSON Schema's name for a type, as a message says it (`object` is a mapping to a reader of YAML). */
+function typeName(type: unknown): string {
+  const names: Record<string, MessageKey> = {
+    object: 'scenario.type.object',
+    array: 'scenario.type.array',
+    string: 'scenario.type.string',
+    number: 'scenario.type.number',
+    boolean: 'scenario.type.boolean',
+    null: 'scenario.type.null',
+  };
+  const key = typeof type === 'string' && Object.hasOwn(names, type) ? names[type] : undefined;
+  return key !== undefined ? t(key) : String(type);
+}
+
 /** The range an integer field takes, from its schema: `an integer from 0 to 1000`. */
 function integerRange(schema: { minimum?: number; maximum?: number } | undefined): string {
   const { minimum, maximum } = schema ?? {};
-  const n = (x: number) => x.toLocaleString('en-US');
-  if (minimum !== undefined && maximum !== undefined) return `an integer from ${n(minimum)} to ${n(maximum)}`;
-  if (minimum !== undefined) return `an integer >= ${n(minimum)}`;
-  if (maximum !== undefined) return `an integer <= ${n(maximum)}`;
-  return 'an integer';
+  if (minimum !== undefined && maximum !== undefined) return t('scenario.range.between', { min: figure(minimum), max: figure(maximum) });
+  if (minimum !== undefined) return t('scenario.range.atLeast', { min: figure(minimum) });
+  if (maximum !== undefined) return t('scenario.range.atMost', { max: figure(maximum) });
+  return t('scenario.range.any');
 }
 
 const isIntegerSchema = (schema: unknown) => (schema as { type?: unknown } | undefined)?.type === 'integer';
@@ -77,48 +94,71 @@ function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return source.problem([...path, params.missingProperty as string], 'missing (required)');
+      return source.problem([...path, params.missingProperty as string], t('scenario.schema.required'));
     case 'additionalProperties': {
       const name = params.additionalProperty as string;
       const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = closest(name, allowed);
-      const hint = allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
-      return source.problem([...path, name], `unknown field${guess ? ` — did you mean ${guess}?` : hint}`, { key: true });
+      const message = guess
+        ? t('scenario.schema.unknownFieldGuess', { guess })
+        : allowed.length > 0
+          ? t('scenario.schema.unknownFieldAllowed', { allowed: allowed.join(', ') })
+          : t('scenario.schema.unknownField');
+      return source.problem([...path, name], message, { key: true });
     }
     case 'false schema':
-      return source.problem(path, 'not allowed here for this fault kind (crash_after_event takes label/seq/tool; the others take tool/attempt/call; only concurrent_reserve takes qty)', { key: true });
+      return source.problem(path, t('scenario.schema.faultField'), { key: true });
     case 'anyOf':
-      return source.problem(path, 'crash_after_event needs at.label or at.seq (which saved event to crash after)');
+      return source.problem(path, t('scenario.schema.crashAfterEvent'));
     case 'enum':
-      return source.problem(path, `must be one of ${(params.allowedValues as unknown[]).map(shown).join(', ')} (got ${shown(error.data)})`);
+      return source.problem(path, t('scenario.schema.oneOf', { allowed: (params.allowedValues as unknown[]).map(shown).join(', '), got: shown(error.data) }));
     case 'const':
-      return source.problem(path, `must be ${shown(params.allowedValue)} (got ${shown(error.data)})`);
+      return source.problem(path, t('scenario.schema.const', { allowed: shown(params.allowedValue), got: shown(error.data) }));
     case 'type':
-      if (params.type === 'integer') return source.problem(path, `must be ${integerRange(error.parentSchema as object)} (got ${shown(error.data)})`);
-      return source.problem(path, `must be ${params.type as string} (got ${shown(error.data)})`);
+      if (params.type === 'integer') return source.problem(path, t('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
+      return source.problem(path, t('scenario.schema.type', { type: typeName(params.type), got: shown(error.data) }));
     case 'minimum':
     case 'maximum':
       // One message for every way an integer can be out of range, with the whole range in it.
-      if (isIntegerSchema(error.parentSchema)) return source.problem(path, `must be ${integerRange(error.parentSchema as object)} (got ${shown(error.data)})`);
-      return source.problem(path, `must be ${error.keyword === 'minimum' ? '>=' : '<='} ${params.limit as number} (got ${shown(error.data)})`);
+      if (isIntegerSchema(error.parentSchema)) return source.problem(path, t('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
+      return source.problem(path, t(error.keyword === 'minimum' ? 'scenario.schema.min' : 'scenario.schema.max', { limit: params.limit as number, got: shown(error.data) }));
     case 'maxItems':
-      return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} entries (the limit; got ${(error.data as unknown[]).length.toLocaleString('en-US')})`);
+      return source.problem(path, t('scenario.schema.maxItems', { limit: figure(params.limit as number), count: figure((error.data as unknown[]).length) }));
     case 'maxLength':
-      return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} characters (the limit; got ${(error.data as string).length.toLocaleString('en-US')})`);
+      return source.problem(path, t('scenario.schema.maxLength', { limit: figure(params.limit as number), count: figure((error.data as string).length) }));
     case 'pattern':
-      return source.problem(path, `must match ${params.pattern as string} (got ${shown(error.data)})`);
+      return source.problem(path, t('scenario.schema.pattern', { pattern: params.pattern as string, got: shown(error.data) }));
     case 'minProperties':
     case 'maxProperties':
-      if (path[0] === 'policy') return source.problem(path, 'a script step is exactly one entry: `tool_name: {args}` or `finish: succeeded|gave_up`');
-      if (error.keyword === 'maxProperties') return source.problem(path, `at most ${(params.limit as number).toLocaleString('en-US')} entries (the limit)`);
-      return source.problem(path, `${error.message ?? 'wrong number of fields'}`);
+      // `{args}` is the message's own text (a step's arguments), given as itself.
+      if (path[0] === 'policy') return source.problem(path, t('scenario.schema.scriptStep', { args: '{args}' }));
+      if (error.keyword === 'maxProperties') return source.problem(path, t('scenario.schema.maxProperties', { limit: figure(params.limit as number) }));
+      return source.problem(path, ajvMessage(error) ?? t('scenario.schema.wrongFieldCount'));
     case 'dependencies':
-      return source.problem([...path, params.property as string], `comes with ${params.missingProperty as string}: give both or neither`, { key: true });
+      return source.problem([...path, params.property as string], t('scenario.schema.dependencies', { other: params.missingProperty as string }), { key: true });
     case 'propertyNames':
-      return source.problem([...path, params.propertyName as string], 'a tool name is snake_case (a-z, 0-9, _)', { key: true });
+      return source.problem([...path, params.propertyName as string], t('scenario.schema.toolName'), { key: true });
     default:
-      return source.problem(path, error.message ?? `fails ${error.keyword}`);
+      return source.problem(path, ajvMessage(error) ?? t('scenario.schema.fails', { keyword: error.keyword }));
   }
+}
+
+/**
+ * Ajv's message for the keywords not said above, in the current language: said again from the catalogue
+ * when its English is exactly what Ajv said (so English stays Ajv's own words), else Ajv's as it is.
+ */
+function ajvMessage(error: ErrorObject): string | undefined {
+  const params = error.params as { limit?: number; i?: number; j?: number };
+  const said: Partial<Record<string, [MessageKey, Record<string, number>]>> = {
+    minProperties: ['scenario.schema.minProperties', { limit: params.limit ?? 0 }],
+    minItems: ['scenario.schema.minItems', { limit: params.limit ?? 0 }],
+    minLength: ['scenario.schema.minLength', { limit: params.limit ?? 0 }],
+    exclusiveMinimum: ['scenario.schema.exclusiveMinimum', { limit: params.limit ?? 0 }],
+    uniqueItems: ['scenario.schema.uniqueItems', { first: params.i ?? 0, second: params.j ?? 0 }],
+  };
+  const known = said[error.keyword];
+  if (known !== undefined && t(known[0], known[1], 'en') === error.message) return t(known[0], known[1]);
+  return error.message;
 }
 
 /** The allowed name nearest to a misspelt one (edit distance <= 2), if any. */

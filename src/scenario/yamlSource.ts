@@ -5,12 +5,23 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
+import { t, type MessageKey } from '../core/i18n/index.js';
 import { MAX_ALIASES, MAX_DEPTH } from './limits.js';
 import type { ScenarioProblem } from './ScenarioError.js';
 
-/** yaml's own words where they name its API rather than the file's problem. */
-const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
-  MULTIPLE_DOCS: 'a scenario file holds one YAML document, and a second one starts here (remove this `---` and what follows, or split the file)',
+/**
+ * yaml's errors by code: its own words replaced where they name its API rather than the file's problem
+ * (a second document); the common ones said in the current language, yaml's English message kept inside.
+ */
+const SYNTAX_MESSAGES: Partial<Record<string, MessageKey>> = {
+  MULTIPLE_DOCS: 'scenario.yaml.multipleDocs',
+  DUPLICATE_KEY: 'scenario.yaml.duplicateKey',
+  BAD_INDENT: 'scenario.yaml.badIndent',
+  TAB_AS_INDENT: 'scenario.yaml.tabIndent',
+  MISSING_CHAR: 'scenario.yaml.missingChar',
+  UNEXPECTED_TOKEN: 'scenario.yaml.unexpectedToken',
+  BLOCK_AS_IMPLICIT_KEY: 'scenario.yaml.nestedCompact',
+  MULTILINE_IMPLICIT_KEY: 'scenario.yaml.multilineKey',
 };
 
 // Loaded on first use: a valid scenario never needs it (see load.ts), so start-up does not pay for it.
@@ -37,8 +48,9 @@ export class YamlSource {
       const pos = error.linePos?.[0] ?? { line: 1, col: 1 };
       const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
       // yaml catches its own stack overflow on very deep nesting and reports it as a syntax error.
-      const known = /Maximum call stack size exceeded/.test(message) ? `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)` : SYNTAX_MESSAGES[error.code];
-      return { file: this.file, line: pos.line, col: pos.col, field: '', message: known ?? `YAML syntax: ${message}` };
+      const key = SYNTAX_MESSAGES[error.code];
+      const said = /Maximum call stack size exceeded/.test(message) ? t('scenario.yaml.tooDeep', { max: MAX_DEPTH }) : key !== undefined ? t(key, { message }) : t('scenario.yaml.syntax', { message });
+      return { file: this.file, line: pos.line, col: pos.col, field: '', message: said };
     });
   }
 
@@ -61,14 +73,14 @@ export class YamlSource {
       }
       if (isAlias(node)) {
         aliases += 1;
-        if (!anchors.has(node.source)) return [this.#problem(node, `YAML alias *${node.source} names no anchor &${node.source} set before it`)];
-        if (aliases > MAX_ALIASES) return [this.#problem(node, `more than ${MAX_ALIASES} YAML aliases (*name) in one file (the limit)`)];
+        if (!anchors.has(node.source)) return [this.#problem(node, t('scenario.yaml.noAnchor', { name: node.source }))];
+        if (aliases > MAX_ALIASES) return [this.#problem(node, t('scenario.yaml.tooManyAliases', { max: MAX_ALIASES }))];
         continue;
       }
       const anchor = (node as { anchor?: string }).anchor;
       if (anchor !== undefined) anchors.add(anchor);
       if (!isCollection(node)) continue;
-      if (depth >= MAX_DEPTH) return [this.#problem(node, `nested deeper than ${MAX_DEPTH} levels of maps and lists (the limit)`)];
+      if (depth >= MAX_DEPTH) return [this.#problem(node, t('scenario.yaml.tooDeep', { max: MAX_DEPTH }))];
       for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push({ node: node.items[i], depth: depth + 1 });
     }
     return [];
@@ -95,7 +107,7 @@ export class YamlSource {
       return { data: this.doc.toJS({ maxAliasCount: MAX_ALIASES }) };
     } catch (error) {
       const where = { file: this.file, ...this.firstAlias(), field: '' };
-      return { problem: { ...where, message: `YAML aliases expand past the limit (${(error as Error).message.split('\n')[0]})` } };
+      return { problem: { ...where, message: t('scenario.yaml.aliasesExpand', { message: (error as Error).message.split('\n')[0]! }) } };
     }
   }
 

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VirtualClock } from '../core/clock.js';
+import { t } from '../core/i18n/index.js';
 import { openDatabase } from '../core/storage.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
 import { DlqError } from '../durability/errors.js';
@@ -20,7 +21,7 @@ export interface KeptDeadLetter extends DlqRow {
 
 export function keptDeadLetters(dir: string): KeptDeadLetter[] {
   const path = join(dir, 'events.db');
-  if (!existsSync(path)) throw new DlqError('DLQ_NOT_FOUND', `no events.db in ${dir} (keep a run's databases with: faultlab run SCENARIO --keep-db ${dir})`);
+  if (!existsSync(path)) throw new DlqError('DLQ_NOT_FOUND', t('target.noEventsDb', { dir }));
   const db = openDatabase(path);
   try {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dlq_records'").get() !== undefined;

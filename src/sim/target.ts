@@ -5,6 +5,7 @@
  * A RunnerSource is data, so it can cross to a worker thread; `resolveTarget` turns it into classes there.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { t } from '../core/i18n/index.js';
 import type { StorageKind } from '../core/storage.js';
 import type { InventoryTool, ToolDeps } from '../inventory/InventoryTool.js';
 import { MUTANTS, mutantNamed } from '../mutants/catalogue.js';
@@ -39,15 +40,13 @@ export interface Target {
   storage: StorageKind;
 }
 
-const NAMES = 'reference, learner, mutant:NAME, or a path to a .ts/.js file exporting a runner class';
-
 /** The source a `--runner` value names; throws RunnerLoadError for an unknown mutant. */
 export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name === undefined || name === 'reference') return { kind: 'reference' };
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', `${name}: no such mutant (known: ${MUTANTS.map((m) => `mutant:${m.name}`).join(', ')})`);
+      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: MUTANTS.map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }
@@ -66,7 +65,7 @@ export async function resolveRunner(name: string | undefined, cwd: string): Prom
   try {
     return { runner: await loadRunnerClass(source.file), label, file: source.file, source };
   } catch (error) {
-    if (error instanceof RunnerLoadError && error.code === 'NO_SUCH_FILE') throw new RunnerLoadError('NO_SUCH_FILE', `${label}: no such file ${source.file} (use ${NAMES})`);
+    if (error instanceof RunnerLoadError && error.code === 'NO_SUCH_FILE') throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file: source.file }));
     throw error;
   }
 }
@@ -75,7 +74,7 @@ export async function resolveTarget(source: RunnerSource, options: { seed: numbe
   if (source.kind === 'reference') return { runner: ReferenceRunner, ...options };
   if (source.kind === 'mutant') {
     const mutant = mutantNamed(source.name);
-    if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', `no such mutant mutant:${source.name}`);
+    if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
     return { runner: mutant.runner, tool: mutant.tool, ...options };
   }
   return { runner: await loadRunnerClass(source.file), ...options };

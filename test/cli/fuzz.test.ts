@@ -121,4 +121,15 @@ describe('the CLI, fuzzed', () => {
       { seed: SEED, numRuns: 60 * RUNS },
     );
   }, 120_000);
+
+  it('keeps the same contract in Chinese: every option list ends in a normal run or exit 2 with a message', async () => {
+    await fc.assert(
+      fc.asyncProperty(optionList, async (argv) => {
+        const out = await cli([...argv, '--lang', 'zh']);
+        expectContract(out, argv.includes('--json'));
+        expect(out.stderr).not.toContain('内部错误');
+      }),
+      { seed: SEED, numRuns: 60 * RUNS },
+    );
+  }, 120_000);
 });

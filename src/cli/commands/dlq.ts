@@ -9,28 +9,26 @@ import { parseArgs } from 'node:util';
 import { INVARIANTS } from '../../check/invariants.js';
 import { judge } from '../../check/RunResult.js';
 import { isDurabilityError } from '../../durability/errors.js';
-import { pad } from '../../render/format.js';
+import { displayWidth, pad } from '../../render/format.js';
+import { t } from '../../core/i18n/index.js';
 import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
 import { keptDeadLetters } from '../../sim/keptDeadLetters.js';
 import { simulate } from '../../sim/simulate.js';
 import { resolveRunner } from '../../sim/target.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 
-export const DLQ_HELP = `faultlab dlq DIR [--replay ID] [options]
-  The dead letters kept in DIR by \`faultlab run SCENARIO --keep-db DIR\` (a scenario with a durability.dlq block
-  whose run ended retry_exhausted or budget_exhausted with an action pending): one line each. With --replay, carry
-  that record's intent through a fresh runner with the same key, against DIR's databases, and check the invariants
-  over the whole log, the replay included.
-    --replay ID       replay this pending record (e.g. dlq-000001)
-${sharedHelp('runner', 'seed', 'json', 'no-color')}`;
+/** `faultlab dlq --help`, in the current language. */
+export function dlqHelp(): string {
+  return [t('help.dlq.head'), optionHelp('--replay ID', t('help.dlq.replay')), sharedHelp('runner', 'seed', 'json', 'no-color', 'lang')].join('\n');
+}
 
 const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
 
 export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color'), replay: { type: 'string' } } });
-  if (positionals.length !== 1) throw new UsageError('give exactly one folder: the DIR of a `faultlab run SCENARIO --keep-db DIR`');
+  if (positionals.length !== 1) throw new UsageError(t('cli.dlq.oneFolder'));
   const dir = resolve(io.cwd, positionals[0]!);
   const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
@@ -48,23 +46,25 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     if (letters.length === 0) {
-      io.stdout.write(`no dead letters in ${positionals[0]} (a run keeps one only with a durability.dlq block, when it ends exhausted with an action pending)\n`);
+      io.stdout.write(t('cli.dlq.none', { dir: positionals[0]! }) + '\n');
       return EXIT.ok;
     }
-    const rows = letters.map((l) => [l.dlqId, l.status, l.scenario.id, `${l.action} ${l.key === null ? '(no key)' : shortKey(l.key)}`, String(l.attempts), l.lastError]);
-    const head = ['id', 'status', 'scenario', 'intent', 'attempts', 'last error'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)) + 2);
+    const rows = letters.map((l) => [l.dlqId, l.status, l.scenario.id, `${l.action} ${l.key === null ? t('cli.dlq.noKey') : shortKey(l.key)}`, String(l.attempts), l.lastError]);
+    const head = (['id', 'status', 'scenario', 'intent', 'attempts', 'lastError'] as const).map((name) => t(`cli.dlq.head.${name}`));
+    const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i]!))) + 2);
     const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : pad(cell, widths[i]!))).join('')}`;
     io.stdout.write(style.c.bold(line(head)) + '\n');
     for (const row of rows) io.stdout.write(line(row) + '\n');
     const pending = letters.filter((l) => l.status === 'pending');
-    if (pending.length > 0) io.stdout.write(style.c.dim(`\n  replay one: faultlab dlq ${positionals[0]} --replay ${pending[0]!.dlqId}`) + '\n');
+    if (pending.length > 0) io.stdout.write(style.c.dim(`\n  ${t('cli.dlq.replayOne', { command: inThisLanguage(`faultlab dlq ${positionals[0]} --replay ${pending[0]!.dlqId}`) })}`) + '\n');
     return EXIT.ok;
   }
 
   const letter = letters.find((l) => l.dlqId === values.replay);
-  if (letter === undefined) throw new UsageError(`--replay ${values.replay}: no such dead letter in ${positionals[0]} (kept: ${letters.map((l) => l.dlqId).join(', ') || 'none'})`);
-  if (letter.status !== 'pending') throw new UsageError(`--replay ${values.replay}: the record is ${letter.status}; only a pending record may be replayed`);
+  if (letter === undefined) {
+    throw new UsageError(t('cli.dlq.noSuchLetter', { id: values.replay, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t('cli.dlq.keptNone') }));
+  }
+  if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id: values.replay, status: letter.status }));
   const { runner, tool } = await resolveRunner(values.runner, io.cwd);
   // A replay is judged by the invariants only: the scenario's figures describe its first delivery, not this one.
   const scenario = { ...letter.scenario, faults: [], expect: {} };

@@ -19,7 +19,8 @@ import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { interruptible } from '../interrupt.js';
-import { parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { optionHelp, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { t } from '../../core/i18n/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption, type LoadedRunner } from '../runnerOption.js';
 import { LEARNER_FILE } from '../../runner/load.js';
@@ -27,17 +28,19 @@ import type { RunResult } from '../../check/RunResult.js';
 import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
 
-export const EXPLORE_HELP = `faultlab explore [SCENARIO…] [options]
-  Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows
-  (depth 1) or two (depth 2), check the invariants of SPEC §7 after each run, and shrink every violation
-  to its smallest schedule, written as a scenario file that \`faultlab run\` replays.
-${sharedHelp('runner')}
-    --depth 1|2       faults added per schedule, at most (default 1)
-${sharedHelp('seed')}
-    --mutants         run every mutant (broken runner or store) over the scenarios and the exploration
-    --out DIR         where replay files go (default: faultlab-explore/ in the current folder)
-    --workers N       worker threads (default: one per core)
-${sharedHelp('json', 'no-color', 'storage', 'html')}`;
+/** `faultlab explore --help`, in the current language. */
+export function exploreHelp(): string {
+  return [
+    t('help.explore.head'),
+    sharedHelp('runner'),
+    optionHelp('--depth 1|2', t('help.explore.depth')),
+    sharedHelp('seed'),
+    optionHelp('--mutants', t('help.explore.mutants')),
+    optionHelp('--out DIR', t('help.explore.out')),
+    optionHelp('--workers N', t('help.explore.workers')),
+    sharedHelp('json', 'no-color', 'storage', 'html', 'lang'),
+  ].join('\n');
+}
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
@@ -57,9 +60,9 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
   const depth = values.depth === undefined ? 1 : Number(values.depth);
-  if (depth !== 1 && depth !== 2) throw new UsageError(`--depth must be 1 or 2, got ${JSON.stringify(values.depth)}`);
+  if (depth !== 1 && depth !== 2) throw new UsageError(t('cli.explore.depthBad', { given: JSON.stringify(values.depth) }));
   const workers = values.workers === undefined ? defaultWorkers() : /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers must be an integer from 1 to ${MAX_WORKERS}, got ${JSON.stringify(values.workers)}`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(t('cli.explore.workersBad', { max: MAX_WORKERS, given: JSON.stringify(values.workers) }));
   const storage = parseStorage(values.storage);
   if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
   // Checked before any work: an exploration must not end in "cannot write" after it found something.
@@ -69,18 +72,18 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     return dir;
   };
   const scenarios = runnerScenariosOnly(loadAll(positionals, { cwd: io.cwd }), 'explore');
-  if (scenarios.length === 0) throw new UsageError('no runner scenario among the targets');
+  if (scenarios.length === 0) throw new UsageError(t('cli.explore.noRunnerScenario'));
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
 
   if (values.mutants) {
-    if (values.runner !== undefined) throw new UsageError('--mutants explores the mutants; it takes no --runner');
-    const bar = progressBar(io, 'mutants');
+    if (values.runner !== undefined) throw new UsageError(t('cli.explore.mutantsNoRunner'));
+    const bar = progressBar(io, t('cli.explore.barMutants'));
     const reports: MutantReport[] = MUTANTS.map((mutant, i) => {
       const hunt = interruptible(() => huntMutant(mutant, scenarios, { seed, storage, depth }));
       bar?.update(i + 1, MUTANTS.length);
       if (hunt.explored === null) return { hunt, replay: null };
-      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: `mutant ${mutant.name}`, prefix: mutant.name }, writeIn(out));
+      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: t('cli.explore.whoMutant', { name: mutant.name }), prefix: mutant.name }, writeIn(out));
       return { hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) };
     });
     bar?.done();
@@ -117,11 +120,11 @@ async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, sto
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
-  const bar = progressBar(io, `depth ${depth}`);
+  const bar = progressBar(io, t('cli.explore.barDepth', { depth }));
   const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = findings(exploration).map((finding) => {
-    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: `${resolved.label} runner` }, out());
+    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: t('cli.run.who.runner', { label: resolved.label }) }, out());
     return { finding, replay: replayCommand(file, runnerFlags, io.cwd) };
   });
   const header = { runner: resolved.label, workers, seconds: seconds() };
@@ -135,7 +138,8 @@ function writePages(dir: string | undefined, runs: Array<{ name: string; run: Ru
   if (dir === undefined) return;
   const out = new HtmlOut(dir, io.cwd);
   for (const { name, run } of runs) out.add(name, renderRunHtml(run), { id: name, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
-  (json ? io.stderr : io.stdout).write(`  pages: ${out.finish('faultlab explore', `${runs.length} violation(s), each as its minimal run`, io.cwd)}\n`);
+  const index = out.finish('faultlab explore', t('cli.explore.pagesSubtitle', { count: runs.length }), io.cwd);
+  (json ? io.stderr : io.stdout).write(t('cli.pages', { index }) + '\n');
 }
 
 function replayPath(file: string, cwd: string): string {

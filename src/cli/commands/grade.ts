@@ -20,37 +20,37 @@ import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { t } from '../../core/i18n/index.js';
 import { LEARNER_FILE } from '../../runner/load.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
-export const GRADE_HELP = `faultlab grade [FILE_OR_DIR…] [options]
-  Grade runner files (default: src/runner/LearnerRunner.ts) on every scenario as written, then on every scenario
-  with one added fault at every point (as faultlab explore does, depth 1): per scenario ✔/✘, what broke and why,
-  where the run left the reference's path, the command to replay it and the lesson to read; then the fault
-  coverage, the score (one test per scenario as written, one per scenario explored) and a hint. A folder holds
-  one submission per sub-folder with a LearnerRunner.ts (submissions/<name>/LearnerRunner.ts), or per .ts/.js
-  file; for several, one line each as it is graded, then a table.
-    --scenarios DIR     grade against these scenario files (or ids) instead of the 17
-    --held-out DIR      add a teacher's held-out scenarios to those graded (their faults stay hidden in results.json)
-    --no-explore        grade the scenarios as written only (the score is then out of one test per scenario)
-    --hint N            climb the hint ladder: 1 (default), 2 or 3
-    --summary           several submissions: print only the table at the end
-    --json FILE         Exercism results.json (v3); several submissions: one entry each, with its name and score
-    --junit FILE        JUnit XML: one testsuite per submission, one testcase per scenario and part
-    --results-dir DIR   Exercism's layout: DIR/results.json for one submission, DIR/<name>/results.json for several
-    --replays DIR       where the replay files of explored failures go (default ${DEFAULT_REPLAY_DIR}/; a class: one folder each)
-    --reveal-faults     show held-out scenarios' faults in results.json (hidden from the learner by default)
-    --jobs N            submissions graded at once (default: one per core)
-${sharedHelp('seed')}
-    --timeout MS      stop a run that takes longer (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS})
-${sharedHelp('no-color', 'html')}`;
+/** `faultlab grade --help`, in the current language. */
+export function gradeHelp(): string {
+  return [
+    t('help.grade.head'),
+    optionHelp('--scenarios DIR', t('help.grade.scenarios')),
+    optionHelp('--held-out DIR', t('help.grade.heldOut')),
+    optionHelp('--no-explore', t('help.grade.noExplore')),
+    optionHelp('--hint N', t('help.grade.hint')),
+    optionHelp('--summary', t('help.grade.summary')),
+    optionHelp('--json FILE', t('help.grade.json')),
+    optionHelp('--junit FILE', t('help.grade.junit')),
+    optionHelp('--results-dir DIR', t('help.grade.resultsDir')),
+    optionHelp('--replays DIR', t('help.grade.replays', { dir: DEFAULT_REPLAY_DIR })),
+    optionHelp('--reveal-faults', t('help.grade.revealFaults')),
+    optionHelp('--jobs N', t('help.grade.jobs')),
+    sharedHelp('seed'),
+    optionHelp('--timeout MS', t('help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS, max: MAX_TIMEOUT_MS })),
+    sharedHelp('no-color', 'html', 'lang'),
+  ].join('\n');
+}
 
 function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(`${option} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(t('cli.grade.intBad', { option, max, given: JSON.stringify(value) }));
   return n;
 }
 
@@ -126,9 +126,9 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
   const selected = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
-  if (selected.length === 0) throw new UsageError(`no runner scenarios in ${(values.scenarios ?? []).join(', ')}`);
+  if (selected.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: (values.scenarios ?? []).join(', ') }));
   const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
-  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(`no runner scenarios in ${values['held-out'].join(', ')}`);
+  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));
   const scenarios = [...selected, ...heldOut];
   // Every output is checked before anything is graded: a bad path must not cost the class's results.
   const json = values.json !== undefined ? checkOutputFile('--json', values.json, io.cwd) : undefined;
@@ -189,31 +189,32 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const write = (path: string, text: string, what: string) => {
     try {
       writeFileSync(path, text);
-      wrote.push(`${displayPath(path, io.cwd)}${what ? ` (${what})` : ''}`);
+      wrote.push(what);
     } catch (error) {
       failed.push(`${displayPath(path, io.cwd)}: ${(error as Error).message}`);
     }
   };
   const exercism = { revealFaults: values['reveal-faults'] === true };
-  if (json !== undefined) write(json, JSON.stringify(toExercismFile(submissions, exercism), null, 2) + '\n', 'Exercism results.json v3');
-  if (junit !== undefined) write(junit, toJUnit(submissions, seed), 'JUnit XML');
+  if (json !== undefined) write(json, JSON.stringify(toExercismFile(submissions, exercism), null, 2) + '\n', t('cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
+  if (junit !== undefined) write(junit, toJUnit(submissions, seed), t('cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
   if (resultsDir !== undefined) {
     const many = submissions.length > 1;
     for (const submission of submissions) {
       const folder = many ? join(resultsDir, submission.name) : resultsDir;
       mkdirSync(folder, { recursive: true });
-      write(join(folder, 'results.json'), JSON.stringify(toExercism(submission, exercism), null, 2) + '\n', '');
+      const file = join(folder, 'results.json');
+      write(file, JSON.stringify(toExercism(submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
     }
   }
-  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  wrote ${wrote.join(', ')}\n`));
+  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t('cli.grade.wrote', { files: wrote.join(t('cli.listSep')) })}\n`));
   if (failed.length > 0) {
-    io.stderr.write(`faultlab grade: could not write ${failed.join('; ')}\n`);
+    io.stderr.write(`faultlab grade: ${t('cli.grade.couldNotWrite', { files: failed.join('; ') })}\n`);
     return EXIT.badInput;
   }
   if (values.html !== undefined) {
     const out = new HtmlOut(values.html, io.cwd);
     for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
-    io.stdout.write(style.c.dim(`  wrote ${out.finish('faultlab grade', `seed ${seed}`, io.cwd)} (the reference beside each run)\n`));
+    io.stdout.write(style.c.dim(`  ${t('cli.grade.wrote', { files: t('cli.grade.wrotePages', { index: out.finish('faultlab grade', t('cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
   }
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
 }

@@ -2,12 +2,15 @@
 import { parseArgs } from 'node:util';
 import { describeFaults } from '../../faults/types.js';
 import { loadAll } from '../../scenario/load.js';
-import { pad, padStart } from '../../render/format.js';
-import { sharedParse } from '../options.js';
+import { displayWidth, pad, padStart } from '../../render/format.js';
+import { t } from '../../core/i18n/index.js';
+import { sharedHelp, sharedParse } from '../options.js';
 import { chooseStyle, EXIT, type Io } from '../io.js';
 
-export const LIST_HELP = `faultlab list [SCENARIO…] [--json] [--no-color]
-  One line per scenario: id, title, faults, expected status.`;
+/** `faultlab list --help`, in the current language. */
+export function listHelp(): string {
+  return [t('help.list.head'), sharedHelp('lang')].join('\n');
+}
 
 export async function listCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: sharedParse('json', 'no-color') });
@@ -25,9 +28,10 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return EXIT.ok;
   }
-  const width = (texts: string[]) => Math.max(...texts.map((t) => t.length)) + 2;
-  const [idW, titleW, faultW] = [width(['id', ...rows.map((r) => r.id)]), width(['title', ...rows.map((r) => r.title)]), width(['faults', ...rows.map((r) => r.fault)])];
-  io.stdout.write(c.bold(`${padStart('#', 3)}  ${pad('id', idW)}${pad('title', titleW)}${pad('faults', faultW)}expected status`) + '\n');
+  const head = { id: t('cli.list.head.id'), title: t('cli.list.head.title'), faults: t('cli.list.head.faults'), status: t('cli.list.head.status') };
+  const width = (texts: string[]) => Math.max(...texts.map(displayWidth)) + 2;
+  const [idW, titleW, faultW] = [width([head.id, ...rows.map((r) => r.id)]), width([head.title, ...rows.map((r) => r.title)]), width([head.faults, ...rows.map((r) => r.fault)])];
+  io.stdout.write(c.bold(`${padStart('#', 3)}  ${pad(head.id, idW)}${pad(head.title, titleW)}${pad(head.faults, faultW)}${head.status}`) + '\n');
   for (const r of rows) {
     io.stdout.write(`${padStart(r.order !== undefined ? String(r.order) : '', 3)}  ${pad(r.id, idW)}${c.dim(pad(r.title, titleW))}${pad(r.fault, faultW)}${r.status}\n`);
   }

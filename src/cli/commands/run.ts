@@ -17,7 +17,8 @@ import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js'
 import { interruptible, yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
-import { parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { inThisLanguage, optionHelp, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { t } from '../../core/i18n/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { markConstructorErrors, RunnerConstructorError } from '../contain.js';
 import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
@@ -34,15 +35,18 @@ import { judge } from '../../check/RunResult.js';
  */
 export const SHOWN_BY_DEFAULT = ['lost_reply', 'crash_after_commit'];
 
-export const RUN_HELP = `faultlab run [SCENARIO…] [options]
-  Run scenarios (files, folders or ids) and show each trace. With none named: the 17 in scenarios/,
-  the traces of ${SHOWN_BY_DEFAULT.join(' and ')} and the summary of all.
-    --all             show every trace (with no scenario named: all 17)
-${sharedHelp('seed', 'runner')}
-    --quiet           the summary only
-${sharedHelp('json', 'no-color', 'width', 'html', 'storage')}
-    --keep-db DIR     keep the run's SQLite databases in DIR to inspect them (one runner scenario; one run
-                      at a time per DIR; with --storage memory their images are written there at the end)`;
+/** `faultlab run --help`, in the current language. */
+export function runHelp(): string {
+  return [
+    t('help.run.head', { shown: SHOWN_BY_DEFAULT.join(t('cli.and')) }),
+    optionHelp('--all', t('help.run.all')),
+    sharedHelp('seed', 'runner'),
+    optionHelp('--quiet', t('help.run.quiet')),
+    sharedHelp('json', 'no-color', 'width', 'html', 'storage'),
+    optionHelp('--keep-db DIR', t('help.run.keepDb')),
+    sharedHelp('lang'),
+  ].join('\n');
+}
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -102,7 +106,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
         } else {
           // The runner's code failed where the harness cannot catch it (its constructor): a failed run, not a crash.
-          const message = `the runner failed outside step(): ${outcome.failure}`;
+          const message = t('cli.run.runnerFailed', { failure: outcome.failure });
           rows.push({ id: one.scenario.id, status: 'runner_error', calls: '-', ledger: '-', stock: '', passed: false, broken: false, firstProblem: message });
           if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: outcome.failure, message }] });
           else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
@@ -112,7 +116,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
         if (values.json) json.push(result.json);
         else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
-        html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: 'a durability pillar lab (its text trace)', status: 'lab', passed: result.passed });
+        html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: t('cli.run.labTitle'), status: 'lab', passed: result.passed });
       }
     }
 
@@ -123,24 +127,24 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) {
       io.stdout.write(JSON.stringify({ seed, runner: anyRunner ? label : null, scenarios: json, passed, failed }, null, 2) + '\n');
     } else {
-      const who = !anyRunner ? 'labs: no runner' : runners < rows.length ? `${label} runner; labs: no runner` : `${label} runner`;
-      io.stdout.write(renderSummary(rows, style, `(seed ${seed}, ${who}${keptNote(kept, keepDb)})`, width));
+      const who = !anyRunner ? t('cli.run.who.labs') : runners < rows.length ? t('cli.run.who.mixed', { label }) : t('cli.run.who.runner', { label });
+      io.stdout.write(renderSummary(rows, style, t('cli.run.footer', { seed, who, kept: keptNote(kept, keepDb) }), width));
       const dim = (x: string) => style.c.dim(x);
-      /** A command is never cut across two lines: it is meant to be copied. */
-      const cmd = (text: string) => text.replaceAll(' ', GLUE);
+      /** A command is never cut across two lines: it is meant to be copied (and answers in this language). */
+      const cmd = (text: string) => inThisLanguage(text).replaceAll(' ', GLUE);
       if (positionals.length === 0 && !values.quiet && values.all !== true) {
         const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
-        io.stdout.write(flow([[`more: the other ${hidden} traces with ${cmd('npx faultlab run --all')} · one with ${cmd('npx faultlab run ID')} · each run as a page with ${cmd('--html DIR')}`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
+        const more = t('cli.run.more', { hidden, all: cmd('npx faultlab run --all'), one: cmd('npx faultlab run ID'), html: '--html' + GLUE + 'DIR' });
+        io.stdout.write(flow([[more, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
       if (positionals.length === 0) {
-        io.stdout.write(
-          flow([[`next: lessons/01-intents-attempts-effects.md · ${cmd('npx faultlab run scenarios/pillars')} (the pillars in the Runner) · ${cmd('npm run grade')} (the exercise)`, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n',
-        );
+        const next = t('cli.run.next', { pillars: cmd('npx faultlab run scenarios/pillars'), grade: cmd('npm run grade') });
+        io.stdout.write(flow([[next, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
     }
     if (html !== null) {
-      const index = html.finish(`faultlab run — ${rows.length} run(s)`, `seed ${seed} · ${anyRunner ? `${label} runner` : 'labs: no runner'}`, io.cwd);
-      (values.json ? io.stderr : io.stdout).write(`  pages: ${index}\n`);
+      const index = html.finish(t('cli.run.pagesTitle', { count: rows.length }), t('cli.run.pagesSubtitle', { seed, who: anyRunner ? t('cli.run.who.runner', { label }) : t('cli.run.who.labs') }), io.cwd);
+      (values.json ? io.stderr : io.stdout).write(t('cli.pages', { index }) + '\n');
     }
     return failed === 0 ? EXIT.ok : EXIT.failed;
   } finally {
@@ -151,16 +155,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
 /** --keep-db keeps a runner scenario's two databases; anything else has none to keep. */
 function checkKeepable(loaded: Loaded[]): void {
-  if (loaded.length !== 1) throw new UsageError(`--keep-db needs exactly one scenario (got ${loaded.length})`);
+  if (loaded.length !== 1) throw new UsageError(t('cli.run.keepDbOne', { count: loaded.length }));
   const [one] = loaded;
-  if (one!.type !== 'runner') throw new BadInputError(`--keep-db: ${one!.id} is a ${one!.kind} scenario, which has no run databases to keep (--keep-db is for runner scenarios)`);
+  if (one!.type !== 'runner') throw new BadInputError(t('cli.run.keepDbKind', { id: one!.id, kind: one!.kind }));
 }
 
 /** Only what is really there is claimed: both database files in the kept folder. */
 function keptNote(kept: KeptFolder | null, given: string | undefined): string {
   if (kept === null) return '';
   const written = Object.values(DB_FILES).every((name) => existsSync(join(kept.dir, name)));
-  return written ? ` · databases kept in ${given}: ${Object.values(DB_FILES).join(', ')}` : ` · no database was written to ${given}`;
+  return written ? t('cli.run.kept', { dir: given!, files: Object.values(DB_FILES).join(', ') }) : t('cli.run.keptNothing', { dir: given! });
 }
 
 /** A runner file's constructor failing ends its run as a failure; faultlab's own errors still throw. */
@@ -168,7 +172,7 @@ function runOutside(work: () => RunResult): { run: RunResult } | { failure: stri
   try {
     return { run: work() };
   } catch (error) {
-    if (error instanceof RunnerConstructorError) return { failure: `its constructor threw ${error.message}` };
+    if (error instanceof RunnerConstructorError) return { failure: t('cli.run.constructorThrew', { what: error.message }) };
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { BreakerConfigError } from '../errors.js';
 import { checkNumber, checkString } from '../config/fields.js';
+import { t } from '../../core/i18n/index.js';
 import type { BreakerConfig } from '../config/types.js';
 
 /**
@@ -18,7 +19,7 @@ export function validateBreakerConfig(config: BreakerConfig, fieldPrefix?: strin
   if (minRequestCount > windowSize) {
     throw new E(
       at('min_request_count'),
-      `an integer in [1, window_size = ${windowSize}] (a window of ${windowSize} results never reaches ${minRequestCount}, so the breaker could never open)`,
+      t('config.breakerWindow', { window: windowSize, min: minRequestCount }),
       minRequestCount,
     );
   }

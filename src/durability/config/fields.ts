@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * Small checks shared by every validator: each throws the given error class naming the field, the allowed
@@ -17,14 +18,16 @@ export interface NumberRule {
   max?: number;
 }
 
+/** A rule in words, in the current language: `an integer >= 1`, `a number in (0, 1]`. */
 export function describeRule(rule: NumberRule): string {
-  const parts: string[] = [rule.integer ? 'an integer' : 'a number'];
-  if (rule.above !== undefined && rule.max !== undefined) return `${parts[0]} in (${rule.above}, ${rule.max}]`;
-  if (rule.min !== undefined && rule.max !== undefined) return `${parts[0]} in [${rule.min}, ${rule.max}]`;
-  if (rule.above !== undefined) parts.push(`> ${rule.above}`);
-  if (rule.min !== undefined) parts.push(`>= ${rule.min}`);
-  if (rule.max !== undefined) parts.push(`<= ${rule.max}`);
-  return parts.join(' ');
+  const kind = t(rule.integer ? 'config.integer' : 'config.number');
+  if (rule.above !== undefined && rule.max !== undefined) return t('config.openClosed', { kind, low: rule.above, high: rule.max });
+  if (rule.min !== undefined && rule.max !== undefined) return t('config.closed', { kind, low: rule.min, high: rule.max });
+  const bounds: string[] = [];
+  if (rule.above !== undefined) bounds.push(t('config.bound.above', { n: rule.above }));
+  if (rule.min !== undefined) bounds.push(t('config.bound.atLeast', { n: rule.min }));
+  if (rule.max !== undefined) bounds.push(t('config.bound.atMost', { n: rule.max }));
+  return bounds.length === 0 ? kind : t('config.bounded', { kind, bounds: bounds.reduce((first, second) => t('config.bound.and', { first, second })) });
 }
 
 export function checkNumber(Err: FieldErrorClass, field: string, value: unknown, rule: NumberRule): number {
@@ -39,24 +42,24 @@ export function checkNumber(Err: FieldErrorClass, field: string, value: unknown,
   return value as number;
 }
 
-export function checkString(Err: FieldErrorClass, field: string, value: unknown, what = 'a non-empty string'): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new Err(field, what, value);
+export function checkString(Err: FieldErrorClass, field: string, value: unknown, what?: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new Err(field, what ?? t('config.nonEmptyString'), value);
   return value;
 }
 
 export function checkBoolean(Err: FieldErrorClass, field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw new Err(field, 'true or false', value);
+  if (typeof value !== 'boolean') throw new Err(field, t('config.boolean'), value);
   return value;
 }
 
 export function checkStringList(Err: FieldErrorClass, field: string, value: unknown): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
-    throw new Err(field, 'a list of error codes (non-empty strings)', value);
+    throw new Err(field, t('config.errorCodes'), value);
   }
   return [...(value as string[])];
 }
 
 export function checkOneOf<T extends string>(Err: FieldErrorClass, field: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new Err(field, `one of ${allowed.join(', ')}`, value);
+  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new Err(field, t('config.oneOf', { allowed: allowed.join(', ') }), value);
   return value as T;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { load as parseYaml } from 'js-yaml';
+import { t } from '../../core/i18n/index.js';
 import { validateBreakerConfig } from '../breaker/config.js';
 import { ConfigError } from '../errors.js';
 import { validatePolicy } from '../retry/RetryPolicy.js';
@@ -24,7 +25,7 @@ export function loadDurabilityConfig(path: string): DurabilityConfig {
   try {
     raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(path, 'a readable YAML file', (error as Error).message);
+    throw new ConfigError(path, t('config.readableYaml'), (error as Error).message);
   }
   return applyConfigOverrides(defaultDurabilityConfig(), raw ?? {});
 }
@@ -89,11 +90,11 @@ export function applyConfigOverrides(base: DurabilityConfig, raw: unknown, prefi
 
 /** `field` is the dotted path of the mapping; '' for the top level of the file. */
 function object(value: unknown, field: string, known?: readonly string[]): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field || '(top level)', 'a mapping (key: value lines)', value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field || t('config.topLevel'), t('config.mapping'), value);
   const raw = value as Raw;
   if (known) {
     for (const key of Object.keys(raw)) {
-      if (!known.includes(key)) throw new ConfigError(field ? `${field}.${key}` : key, `one of the known fields (${known.join(', ')})`, raw[key]);
+      if (!known.includes(key)) throw new ConfigError(field ? `${field}.${key}` : key, t('config.knownField', { known: known.join(', ') }), raw[key]);
     }
   }
   return raw;

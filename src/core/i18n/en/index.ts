@@ -4,8 +4,13 @@
  * same placeholders (`{name}`) — the type of `zh` and test/core/i18n.test.ts hold both.
  */
 import { cli } from './cli.js';
+import { config } from './config.js';
+import { help } from './help.js';
+import { scenario } from './scenario.js';
 import { summary } from './summary.js';
+import { target } from './target.js';
+import { tempDir } from './tempDir.js';
 
-export const en = { ...cli, ...summary } as const;
+export const en = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary } as const;
 
 export type MessageKey = keyof typeof en;

@@ -4,7 +4,12 @@
  */
 import type { MessageKey } from '../en/index.js';
 import { cli } from './cli.js';
+import { config } from './config.js';
+import { help } from './help.js';
+import { scenario } from './scenario.js';
 import { summary } from './summary.js';
+import { target } from './target.js';
+import { tempDir } from './tempDir.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. */
-export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...summary };
+export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary };
