@@ -6,6 +6,7 @@ import { describeFault } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
 import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 /** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
 function endedNormally(run: Run): boolean {
@@ -20,19 +21,20 @@ export function isBrokenScenario(run: Run): boolean {
 export function checkFaultsFired(run: Run): Check {
   const unfired = run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec));
   const passed = unfired.length === 0;
-  const early = run.runnerError ? `the runner threw at step ${run.runnerError.step}` : `the run never ended`;
+  const early = run.runnerError ? t('check.faults.threwAt', { step: run.runnerError.step }) : t('check.faults.neverEnded');
+  const faults = unfired.join(t('fault.join'));
   return {
     id: 'faults_fired',
     kind: 'scenario',
-    title: 'every listed fault fired',
+    title: t('check.faults.title'),
     passed,
     expected: run.faults.length,
     actual: run.faults.length - unfired.length,
     message: passed
-      ? `all ${run.faults.length} listed fault(s) fired`
+      ? t('check.faults.allFired', { n: run.faults.length })
       : endedNormally(run)
-        ? `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`
-        : `${unfired.join('; ')} never fired: the run stopped before that point (${early})`,
+        ? t('check.faults.broken', { faults })
+        : t('check.faults.stoppedBefore', { faults, early }),
   };
 }
 
@@ -42,10 +44,10 @@ export function checkRunnerError(run: Run): Check | null {
   return {
     id: 'runner_error',
     kind: 'runner',
-    title: 'the runner did not throw',
+    title: t('check.runnerError.title'),
     passed: false,
     expected: 'no exception',
     actual: `${error.name}: ${error.message}`,
-    message: `the runner threw ${error.name} at step ${error.step}: ${error.message}`,
+    message: t('check.runnerError.message', { name: error.name, step: error.step, message: error.message }),
   };
 }

@@ -3,6 +3,7 @@ import { CONTENT_HASH_HEX_CHARS, SHORT_KEY_HEX_CHARS, shortKey } from '../core/k
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
+import { t } from '../core/i18n/index.js';
 
 
 export function formatValue(value: unknown): string {
@@ -54,10 +55,11 @@ export function formatReply(tool: string, value: unknown): string {
   const v = value as Record<string, unknown>;
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (tool === 'reserve' && typeof v.reservation_id === 'string') {
-    return `receipt ${v.reservation_id}: ${formatValue(v.item)} ×${formatValue(v.qty)}, available_after ${formatValue(v.available_after)}, version_after ${formatValue(v.version_after)}`;
+    const { reservation_id: id, item, qty, available_after: available, version_after: version } = v;
+    return t('trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
   }
-  if (tool === 'get_stock' && 'available' in v) return `${formatValue(v.item)}: ${formatValue(v.available)} available, version ${formatValue(v.version)}`;
-  if (tool === 'read_doc' && 'title' in v) return `doc ${formatValue(v.doc_id)} "${formatValue(v.title)}"`;
+  if (tool === 'get_stock' && 'available' in v) return t('trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
+  if (tool === 'read_doc' && 'title' in v) return t('trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
   return JSON.stringify(value);
 }
 
@@ -70,14 +72,14 @@ export function shownStock(run: RunResult): Array<{ item: string; available: num
 export function formatDiff(diff: SnapshotDiff): string {
   const parts: string[] = [];
   for (const s of diff.stock) {
-    parts.push(`stock ${s.item} ${s.available[0]}→${s.available[1]} (v${s.version[0]}→v${s.version[1]})`);
+    parts.push(t('trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
   }
   if (diff.ledgerAdded.length > 0) {
     const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string }).reservation_id ?? shortKey(row.key));
-    parts.push(`ledger +${diff.ledgerAdded.length} (${ids.join(', ')})`);
+    parts.push(t('trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
-  if (diff.ledgerRemoved.length > 0) parts.push(`ledger −${diff.ledgerRemoved.length}`);
-  return parts.length > 0 ? parts.join(' · ') : 'no change';
+  if (diff.ledgerRemoved.length > 0) parts.push(t('trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
+  return parts.length > 0 ? parts.join(' · ') : t('trace.diff.none');
 }
 
 export function pad(text: string, width: number): string {

@@ -20,6 +20,7 @@ import type { Rng } from '../core/rng.js';
 import type { ErrorInfo, Sender } from './events.js';
 import type { TraceRecorder } from './TraceRecorder.js';
 import type { FaultPlan, PlannedFault } from '../faults/FaultPlan.js';
+import { t } from '../core/i18n/index.js';
 
 /** What outlives a crash on the network's side: counters the harness keeps for the whole run. */
 export interface WireCounters {
@@ -45,15 +46,6 @@ export interface NetworkDeps {
   /** Closes both connections and throws Crash: the process is gone. */
   crash(point: CrashPoint, message: string): never;
 }
-
-const FAULT_NOTES = {
-  concurrent_reserve: 'another client reserves the same item first (its own key)',
-  transient: 'the request fails before the tool runs',
-  crash_before_commit: 'the process dies before the tool commits',
-  duplicate_delivery: 'the network delivers the request twice; the runner gets the second reply',
-  crash_after_commit: 'the process dies after the tool committed, before the reply arrives',
-  lost_reply: 'the tool committed; the reply is lost on the way back',
-} as const;
 
 export class FaultyNetwork implements ToolClient {
   readonly #d: NetworkDeps;
@@ -87,7 +79,7 @@ export class FaultyNetwork implements ToolClient {
     if (crashBefore && request.name !== 'reserve') {
       // A read has no transaction to be inside: the process dies before the tool runs.
       this.#fired(crashBefore);
-      this.#d.crash('crash_before_commit', `crash before ${request.name} ran`);
+      this.#d.crash('crash_before_commit', t('trace.crash.beforeRan', { tool: request.name }));
     }
     const duplicate = has('duplicate_delivery');
     if (duplicate) {
@@ -104,7 +96,7 @@ export class FaultyNetwork implements ToolClient {
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
       this.#fired(crashAfter);
-      this.#d.crash('crash_after_commit', `crash after ${request.name} committed; its reply never arrived`);
+      this.#d.crash('crash_after_commit', t('trace.crash.afterCommit', { tool: request.name }));
     }
     const lost = has('lost_reply');
     if (lost) {
@@ -129,7 +121,7 @@ export class FaultyNetwork implements ToolClient {
           const committed = !db.inTransaction;
           trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed });
           this.#fired(crashBefore);
-          this.#d.crash('crash_before_commit', committed ? `crash in the middle of ${request.name}, before it finished` : `crash inside ${request.name}'s transaction, before COMMIT`);
+          this.#d.crash('crash_before_commit', t(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
         }
       : undefined;
     let value: unknown;
@@ -187,7 +179,7 @@ export class FaultyNetwork implements ToolClient {
   }
 
   #fired(hit: PlannedFault): void {
-    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note: FAULT_NOTES[hit.spec.kind as keyof typeof FAULT_NOTES] });
+    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
   }
 
   #fail(tool: string, error: TransientError): TransientError {

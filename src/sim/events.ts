@@ -56,7 +56,8 @@ export type TraceEvent = At &
         /** For a ContractError on reserve: was there already a receipt for this very request (same key and fingerprint)? */
         receiptExisted?: boolean;
       }
-    | { type: 'fault'; fault: FaultSpec; index: number; note: string }
+    /** What the fault does is said by the trace's narrator (src/render/narrate.ts), from its kind. */
+    | { type: 'fault'; fault: FaultSpec; index: number }
     | { type: 'crash'; point: CrashPoint; message: string }
     | { type: 'recovered'; seq: number | null; state: RunnerState | null }
     | { type: 'runner_error'; message: string; errorName: string; stack?: string }

@@ -28,6 +28,7 @@ import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
+import { t } from '../core/i18n/index.js';
 import { TraceRecorder } from './TraceRecorder.js';
 import { VirtualClock } from '../core/clock.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
@@ -107,8 +108,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
         flushHeld();
         const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
         if (hit !== null) {
-          trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note: 'the process dies right after this event is saved' });
-          crash('crash_after_event', `crash after event #${event.seq} (${event.label})`);
+          trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
+          crash('crash_after_event', t('trace.crash.afterEvent', { seq: event.seq, label: event.label }));
         }
       };
       const events = new EventStore(db, onSaved, dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => replaying !== null }) : undefined);
@@ -156,7 +157,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           const returned = runner.step(state);
           if (crashed !== null) throw crashed; // the runner swallowed the crash; the process is dead all the same
           if (!looksLikeState(returned)) {
-            runnerError = { step: steps, name: 'TypeError', message: `step() must return the state, it returned ${describe(returned)}` };
+            runnerError = { step: steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
             trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
             return;
           }
@@ -248,11 +249,11 @@ function looksLikeState(value: unknown): value is RunnerState {
 }
 
 function describe(value: unknown): string {
-  if (value === undefined) return 'undefined (did you forget `return state`?)';
+  if (value === undefined) return t('trace.stepReturnedUndefined');
   return JSON.stringify(value)?.slice(0, 80) ?? String(value);
 }
 
 function failure(step: number, error: unknown): RunnerFailure {
   if (error instanceof Error) return { step, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { step, name: 'Error', message: `threw a non-Error value: ${String(error)}` };
+  return { step, name: 'Error', message: t('trace.threwNonError', { value: String(error) }) };
 }

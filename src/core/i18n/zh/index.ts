@@ -3,8 +3,15 @@
  * 尽量沿用本章原文的说法（意图、尝试、效果、账本、回执、指纹……）。
  */
 import type { MessageKey } from '../en/index.js';
+import { check } from './check.js';
 import { cli } from './cli.js';
 import { summary } from './summary.js';
+import { explore } from './explore.js';
+import { html } from './html.js';
+import { lab } from './lab.js';
+import { mutant } from './mutant.js';
+import { pillar } from './pillar.js';
+import { trace } from './trace.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. */
-export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...summary };
+export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant };
