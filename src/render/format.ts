@@ -167,14 +167,19 @@ export interface FlowOptions {
 /** A no-break space glues two words into one token (`attempt\u00a02`); it is printed as a plain space. */
 export const GLUE = '\u00a0';
 
-/** Words of CJK text may break between any two characters: they have no spaces to break at. */
 /** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
 const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
 
+const CJK = /[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/;
+/** Chinese punctuation that never starts a line, and the marks that never end one. */
+const CLOSING = /^[、。，．：；！？）」』》〉】]/;
+const OPENING = /[（「『《〈【]$/;
+
 /**
  * The words a text may break between: spaces, and every CJK character (a Chinese line may break between
- * any two characters, a closing mark staying with the one before it). `attached`: the word followed the one
- * before it with no space in the text, so joining them again adds none.
+ * any two characters, a closing mark staying with the one before it, an opening mark with the one after).
+ * Words glued with GLUE stay one token in any script. `attached`: the word followed the one before it with
+ * no space in the text, so joining them again adds none.
  */
 function tokens(text: string): Array<{ word: string; attached: boolean }> {
   const out: Array<{ word: string; attached: boolean }> = [];
@@ -184,10 +189,15 @@ function tokens(text: string): Array<{ word: string; attached: boolean }> {
   };
   for (const word of text.split(/[ \t\r\n]+/)) {
     if (word === '') continue;
-    if (!/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(word)) push(word, false);
+    if (!CJK.test(word) || word.includes(GLUE)) push(word, false);
     else {
       const parts = word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? [];
-      parts.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
+      const joined: string[] = [];
+      for (const part of parts) {
+        if (joined.length > 0 && (CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
+        else joined.push(part);
+      }
+      joined.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
     }
   }
   return out;

@@ -75,7 +75,7 @@ function laneHead(): string {
 }
 
 export function when(event: TraceEvent): string {
-  const seq = event.type === 'saved' ? ` · ${t('trace.recovered.event', { seq: event.seq })}` : '';
+  const seq = event.type === 'saved' ? ` · ${t('html.eventSeq', { seq: event.seq })}` : '';
   return `${event.t}ms · ${t('html.step', { n: event.step })}${seq} · ${event.type === 'saved' ? event.label : event.type}`;
 }
 

@@ -22,6 +22,7 @@ export const html = {
   'html.col.time': 'time',
   'html.col.step': 'step',
   'html.step': 'step {n}',
+  'html.eventSeq': 'event #{seq}',
   'html.call': 'call {n}',
   'html.runs': 'runs {tool}',
   'html.runEnds': '■ the run ends: {status} after {steps} steps',

@@ -31,7 +31,7 @@ export const explore = {
   'explore.n.violation.other': '{n} 处违规',
   'explore.violations': '✘ {violations}（{pairs} 个“不变量-调度”组合被打破），每处都已缩减到最小的调度：',
   'explore.breaks': '{scenario} 打破了 {invariant}',
-  'explore.inSchedules': '（{n} 个调度）',
+  'explore.inSchedules': '—— 共 {n} 个调度',
   'explore.label.found': '发现于',
   'explore.label.minimal': '最小调度',
   'explore.label.replay': '回放',

@@ -22,6 +22,7 @@ export const html = {
   'html.col.time': '时间',
   'html.col.step': '步骤',
   'html.step': '第 {n} 步',
+  'html.eventSeq': '事件 #{seq}',
   'html.call': '第 {n} 次调用',
   'html.runs': '执行 {tool}',
   'html.runEnds': '■ 运行结束：{steps} 步后为 {status}',

@@ -35,9 +35,9 @@ export const trace = {
   // ── Runner 看不到的真相 ──
   'trace.truth.committedEarlier': '效果早先已经提交（{receipt}）',
   'trace.truth.nothingChanged': '什么也没有改变',
-  'trace.truth.committed': '已提交：{diff}',
+  'trace.truth.committed': '已经提交了{diff}',
   'trace.truth.rolledBack': '什么也没有提交：事务回滚',
-  'trace.truth.noLedgerRow': '已提交：{diff}，却没有账本行',
+  'trace.truth.noLedgerRow': '已经提交了{diff}，却没有账本行',
   'trace.truth.cannotKnow': '实际上：{truth}；Runner 无从得知',
   'trace.truth.neverSaw': '实际上：{truth}；Runner 始终没有看到',
 
@@ -56,9 +56,9 @@ export const trace = {
   'trace.crash.midway': '{tool} 执行到一半、尚未完成时崩溃',
   'trace.crash.inTransaction': '在 {tool} 的事务内、COMMIT 之前崩溃',
   'trace.crash.afterEvent': '事件 #{seq}（{label}）之后崩溃',
-  'trace.recovered': '↻ 已恢复：新的连接，新的 {runner}；状态按{where}重建 —— {what}',
+  'trace.recovered': '↻ 已恢复：新的连接，新的 {runner}；按{where}重建了状态 —— {what}',
   'trace.recovered.emptyLog': '空日志',
-  'trace.recovered.event': '事件 #{seq}',
+  'trace.recovered.event': '日志（到事件 #{seq} 为止）',
   'trace.recovered.nothing': '没有可以接着做的事',
   'trace.recovered.pending': '{name} 待定，第 {attempts} 次尝试，调用 {calls}',
   'trace.recovered.nothingPending': '没有待定动作，调用 {calls}',
