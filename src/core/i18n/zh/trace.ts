@@ -11,7 +11,7 @@ export const trace = {
   'trace.otherClientColon': '另一个客户端：',
   'trace.replyNeverDelivered': '{text}（这第一个回复不会送达）',
   'trace.neverDelivered': '（未送达）',
-  'trace.meaning.refused': '确定失败：请求被拒绝，什么也没有改变 —— 不应重试',
+  'trace.meaning.refused': '确定失败：请求被拒绝，什么也没有改变 —— 永不重试',
   'trace.meaning.definite': '确定失败：工具根本没有执行 —— 可以放心重试',
   'trace.meaning.indefinite': '不确定失败（INDEFINITE）：效果可能已经发生 —— 只能用同一个键重试',
   'trace.refusalChanged': '可是这次被拒绝的调用改动了数据',
