@@ -5,25 +5,30 @@
 import type { Run } from '../sim/Run.js';
 import { durabilityFigures, totalCalls } from './durabilityFigures.js';
 import type { Check } from './types.js';
+import { t } from '../core/i18n/index.js';
 
-const MEANING = {
-  status: 'the terminal status of the run',
-  calls: 'every attempt is one call, retries included',
-  ledger: 'one ledger row per effect, all tasks counted',
-  stock: 'what is left on the shelf',
-  pending: 'the action still pending at the end, kept while its outcome is unknown',
-  observations: 'the tools whose results the runner recorded',
-  crashes: 'crashes recovered, each by a new runner from the event log',
-  'durability.backoff_waits': 'how many times the runner waited on the virtual clock before a retry',
-  'durability.backoff_ms': 'every backoff wait before a retry, in virtual ms — the same seed gives the same waits',
-  'durability.breaker': "the breaker's transitions, in order",
-  'durability.refused_by_breaker': 'attempts the open breaker refused before the wire (each still one call and one attempt)',
-  'durability.dlq': 'the status of every dead-letter record at the end',
-  'durability.replays': 'dead-letter records replayed through a fresh runner, with the same key',
-} as const;
+/** The figures a scenario may expect; what each means is said in the current language (check.meaning.*). */
+const FIGURES = [
+  'status',
+  'calls',
+  'ledger',
+  'stock',
+  'pending',
+  'observations',
+  'crashes',
+  'durability.backoff_waits',
+  'durability.backoff_ms',
+  'durability.breaker',
+  'durability.refused_by_breaker',
+  'durability.dlq',
+  'durability.replays',
+] as const;
 
-function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Check {
+type Figure = (typeof FIGURES)[number];
+
+function check(id: Figure, expected: unknown, actual: unknown, shown: string = id): Check {
   const passed = JSON.stringify(expected) === JSON.stringify(actual);
+  const params = { figure: shown, expected: String(JSON.stringify(expected)), actual: String(JSON.stringify(actual)) };
   return {
     id,
     kind: 'expectation',
@@ -31,9 +36,7 @@ function check(id: keyof typeof MEANING, expected: unknown, actual: unknown): Ch
     passed,
     expected,
     actual,
-    message: passed
-      ? `${id} is ${JSON.stringify(actual)} as expected`
-      : `${id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)} — ${MEANING[id]}`,
+    message: passed ? t('check.figure.asExpected', params) : t('check.figure.differs', { ...params, meaning: t(`check.meaning.${id}`) }),
   };
 }
 
@@ -47,8 +50,8 @@ export function checkExpectations(run: Run): Check[] {
   if (expect.stock !== undefined) {
     for (const [item, available] of Object.entries(expect.stock)) {
       const row = run.db.items.find((r) => r.item_id === item);
-      const c = check('stock', available, row?.available ?? null);
-      checks.push({ ...c, id: `stock.${item}`, title: `stock ${item}`, message: c.message.replace(/^stock/, `stock ${item}`) });
+      const c = check('stock', available, row?.available ?? null, `stock ${item}`);
+      checks.push({ ...c, id: `stock.${item}`, title: `stock ${item}` });
     }
   }
   if (expect.pending !== undefined) checks.push(check('pending', expect.pending, state?.pending?.name ?? null));
@@ -59,7 +62,7 @@ export function checkExpectations(run: Run): Check[] {
   if (expect.durability !== undefined) {
     const figures = durabilityFigures(run);
     for (const [name, expected] of Object.entries(expect.durability)) {
-      const id = `durability.${name}` as keyof typeof MEANING;
+      const id = `durability.${name}` as Figure;
       checks.push(check(id, expected, figures[name as keyof typeof figures]));
     }
   }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Check } from './types.js';
 import { jsonCopy } from '../core/canonical.js';
+import { t } from '../core/i18n/index.js';
 
 /**
  * A scenario's `expect:` block, turned into checks. Each key names a figure of the run, or a dotted path
@@ -29,9 +30,10 @@ export function expectationChecks(expect: Record<string, unknown>, figures: Reco
     const actual = found ? jsonCopy(value) : undefined;
     const passed = found && isDeepStrictEqual(actual, expected);
     let message: string;
-    if (passed) message = `${key} = ${show(actual)}, as expected`;
-    else if (!found) message = `expected ${key} = ${show(expected)}, but the run has no such figure (figures: ${Object.keys(figures).join(', ')})`;
-    else message = `expected ${key} = ${show(expected)}, got ${show(actual)}${meaning ? ` — ${meaning}` : ''}`;
+    const params = { key, expected: show(expected), actual: show(actual) };
+    if (passed) message = t('check.lab.asExpected', params);
+    else if (!found) message = t('check.lab.noSuchFigure', { ...params, figures: Object.keys(figures).join(', ') });
+    else message = meaning ? t('check.lab.differsMeaning', { ...params, meaning }) : t('check.lab.differs', params);
     // The title is the figure's path, as a runner's checks are titled `status` or `calls`; its meaning goes in the message.
     return { id: key, kind: 'expectation', title: key, passed, expected, actual, message };
   });

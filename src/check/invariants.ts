@@ -9,19 +9,21 @@ import type { Run } from '../sim/Run.js';
 import type { TraceEventOf } from '../sim/events.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 export interface InvariantOptions {
   maxSteps: number;
 }
 
+/** The seven, in order; a title is said in the current language each time it is read. */
 export const INVARIANTS = [
-  { id: 'inv1_one_effect_per_intent', title: 'at most one effect per intent' },
-  { id: 'inv2_call_budget', title: 'calls <= max_calls' },
-  { id: 'inv3_same_key_same_args', title: 'every attempt of a pending action used its key and args' },
-  { id: 'inv4_log_rebuilds_state', title: 'the event log rebuilds the final state' },
-  { id: 'inv5_contract_error_changes_nothing', title: 'a ContractError is final and changes nothing' },
-  { id: 'inv6_success_has_receipt', title: 'succeeded means one receipt per reserve, observed' },
-  { id: 'inv7_run_terminates', title: 'the run ends within the step bound' },
+  { id: 'inv1_one_effect_per_intent', get title() { return t('check.inv1.title'); } },
+  { id: 'inv2_call_budget', get title() { return t('check.inv2.title'); } },
+  { id: 'inv3_same_key_same_args', get title() { return t('check.inv3.title'); } },
+  { id: 'inv4_log_rebuilds_state', get title() { return t('check.inv4.title'); } },
+  { id: 'inv5_contract_error_changes_nothing', get title() { return t('check.inv5.title'); } },
+  { id: 'inv6_success_has_receipt', get title() { return t('check.inv6.title'); } },
+  { id: 'inv7_run_terminates', get title() { return t('check.inv7.title'); } },
 ] as const;
 
 export type InvariantId = (typeof INVARIANTS)[number]['id'];
@@ -61,7 +63,7 @@ export function inv1(run: Run): Check {
   const problems: string[] = [];
   const keys = new Map<string, number>();
   for (const row of run.db.ledger) keys.set(row.key, (keys.get(row.key) ?? 0) + 1);
-  for (const [key, rows] of keys) if (rows > 1) problems.push(`key ${short(key)} has ${rows} ledger rows: one key must have one receipt`);
+  for (const [key, rows] of keys) if (rows > 1) problems.push(t('check.inv1.keyRows', { key: short(key), rows }));
   for (const row of run.db.items) {
     const initial = run.scenario.inventory.items[row.item_id];
     if (initial === undefined) continue;
@@ -70,18 +72,29 @@ export function inv1(run: Run): Check {
     const wantAvailable = initial.available - reserved;
     const wantVersion = initial.version + mine.length;
     if (row.available !== wantAvailable || row.version !== wantVersion) {
-      const what = row.available < wantAvailable ? 'an effect without a receipt' : 'a receipt without an effect';
+      const what = row.available < wantAvailable ? t('check.inv1.effectWithoutReceipt') : t('check.inv1.receiptWithoutEffect');
       problems.push(
-        `${row.item_id} is ${row.available} (v${row.version}) but ${initial.available} (v${initial.version}) minus the ledger's ${reserved} in ${mine.length} row(s) gives ${wantAvailable} (v${wantVersion}): ${what} — the effect and its receipt must commit in one transaction`,
+        t('check.inv1.notConserved', {
+          item: row.item_id,
+          available: row.available,
+          version: row.version,
+          initial: initial.available,
+          initialVersion: initial.version,
+          reserved,
+          rows: mine.length,
+          want: wantAvailable,
+          wantVersion,
+          what,
+        }),
       );
     }
   }
   const intents = run.scenario.script.filter((s) => s.kind === 'tool' && s.name === 'reserve').length;
   const own = run.db.ledger.filter((l) => l.task_id === run.scenario.task.id).length;
   if (own > intents) {
-    problems.push(`reserve took effect ${own} times for ${intents} intent(s): ${own} ledger rows for task ${run.scenario.task.id} — did a retry make a new idempotency key?`);
+    problems.push(t('check.inv1.tooManyEffects', { own, intents, task: run.scenario.task.id }));
   }
-  return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, 'one effect per intent; stock and versions match the ledger');
+  return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, t('check.inv1.ok'));
 }
 
 /**
@@ -106,11 +119,13 @@ export function inv2(run: Run): Check {
   const actual = Math.max(logged, wire);
   const problems: string[] = [];
   if (wire > max) {
-    const which = perDelivery.length > 1 ? ` in ${perDelivery.indexOf(wire) === 0 ? 'the run' : `replay ${perDelivery.indexOf(wire)}`}` : '';
-    problems.push(`the runner put ${wire} requests on the wire${which} with max_calls ${max}: the budget must be checked before every attempt, retries included`);
+    const at = perDelivery.indexOf(wire);
+    const params = { wire, max };
+    if (perDelivery.length <= 1) problems.push(t('check.inv2.wire', params));
+    else problems.push(at === 0 ? t('check.inv2.wireInRun', params) : t('check.inv2.wireInReplay', { ...params, replay: at }));
   }
-  if (logged > max) problems.push(`calls reached ${logged} with max_calls ${max}: the budget must be checked before every attempt`);
-  return verdict('inv2_call_budget', problems, `<= ${max}`, actual, `${actual} call(s) within max_calls ${max}`);
+  if (logged > max) problems.push(t('check.inv2.logged', { logged, max }));
+  return verdict('inv2_call_budget', problems, `<= ${max}`, actual, t('check.inv2.ok', { actual, max }));
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
@@ -123,11 +138,11 @@ export function inv3(run: Run): Check {
       const pending = attempt.state.pending!;
       if (!same(first.state.pending, pending)) {
         const keyChanged = first.state.pending!.args.key !== pending.args.key;
-        const which = `${pending.name} (decision ${decision}) at call ${call(attempt)}`;
+        const which = { name: pending.name, decision, call: call(attempt) };
         problems.push(
           keyChanged
-            ? `${which} used key ${short(pending.args.key)}, but its first attempt (call ${call(first)}) used ${short(first.state.pending!.args.key)}: a retry must reuse the key made when the action was prepared`
-            : `${which} changed its args from ${canonicalJson(first.state.pending!.args)} to ${canonicalJson(pending.args)}: a retry must carry the pending action unchanged`,
+            ? t('check.inv3.keyChanged', { ...which, key: short(pending.args.key), firstCall: call(first), firstKey: short(first.state.pending!.args.key) })
+            : t('check.inv3.argsChanged', { ...which, from: canonicalJson(first.state.pending!.args), to: canonicalJson(pending.args) }),
         );
       }
     }
@@ -138,13 +153,15 @@ export function inv3(run: Run): Check {
     else if (event.type === 'recovered') persisted = event.state?.pending ?? null;
     else if (event.type === 'request' && event.by === 'runner' && event.delivery === undefined) {
       if (persisted === null) {
-        problems.push(`call ${event.call} sent ${event.action.name} with no pending action saved: persist the pending action (prepared, attempt_started) before the request leaves, or a crash loses it`);
+        problems.push(t('check.inv3.notPersisted', { call: String(event.call), name: event.action.name }));
       } else if (!same(persisted, event.action)) {
-        problems.push(`call ${event.call} sent ${event.action.name} ${canonicalJson(event.action.args)} but the saved pending action is ${persisted.name} ${canonicalJson(persisted.args)}: send exactly what was persisted`);
+        problems.push(
+          t('check.inv3.sentOther', { call: String(event.call), name: event.action.name, args: canonicalJson(event.action.args), saved: persisted.name, savedArgs: canonicalJson(persisted.args) }),
+        );
       }
     }
   }
-  return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', 'every attempt carried its pending action unchanged');
+  return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', t('check.inv3.ok'));
 }
 
 /** 4. Rebuilding from the log gives the final state: nothing the runner holds was left unsaved. */
@@ -152,17 +169,21 @@ export function inv4(run: Run): Check {
   const rebuilt = run.log.at(-1)?.state ?? null;
   const problems: string[] = [];
   if (run.state === null || rebuilt === null) {
-    problems.push('there is no final state to compare with the log');
+    problems.push(t('check.inv4.noState'));
   } else if (!same(rebuilt, run.state)) {
     const fields = Object.keys({ ...rebuilt, ...run.state }).filter(
       (k) => !same((rebuilt as unknown as Record<string, unknown>)[k], (run.state as unknown as Record<string, unknown>)[k]),
     );
     const f = fields[0]!;
     problems.push(
-      `the state rebuilt from the event log differs from the runner's final state in ${fields.join(', ')} (log: ${canonicalJson((rebuilt as unknown as Record<string, unknown>)[f])}, runner: ${canonicalJson((run.state as unknown as Record<string, unknown>)[f])}): save after every change, or a crash loses it`,
+      t('check.inv4.differs', {
+        fields: fields.join(', '),
+        log: String(canonicalJson((rebuilt as unknown as Record<string, unknown>)[f])),
+        runner: String(canonicalJson((run.state as unknown as Record<string, unknown>)[f])),
+      }),
     );
   }
-  return verdict('inv4_log_rebuilds_state', problems, 'log = final state', problems.length === 0 ? 'equal' : 'different', 'the last logged state is the final state');
+  return verdict('inv4_log_rebuilds_state', problems, 'log = final state', problems.length === 0 ? 'equal' : 'different', t('check.inv4.ok'));
 }
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
@@ -175,20 +196,18 @@ export function inv5(run: Run): Check {
       requests.push(event);
       const retried = refused.find((r) => same(r.action, event.action) && (event.attempt ?? 0) > (r.attempt ?? 0));
       if (retried) {
-        problems.push(`the runner tried ${event.action.name} again (attempt ${event.attempt}) after ContractError ${retried.code}: a contract error is never retried — the same request gets the same refusal and only burns the budget`);
+        problems.push(t('check.inv5.retried', { name: event.action.name, attempt: String(event.attempt), code: String(retried.code) }));
         refused = refused.filter((r) => r !== retried);
       }
     }
     if (event.type !== 'reply' || event.outcome.ok || event.outcome.error.class !== 'ContractError') continue;
     const code = event.outcome.error.code;
-    if (event.changedData) problems.push(`${event.tool} answered ContractError ${code} but changed the tool's data: a refusal must change nothing (roll the transaction back)`);
-    if (event.receiptExisted) {
-      problems.push(`${event.tool} answered ContractError ${code} to a request whose effect is already committed under the same key and fingerprint: a faithful retry must get its original receipt — check the ledger before the version`);
-    }
+    if (event.changedData) problems.push(t('check.inv5.changedData', { tool: event.tool, code: String(code) }));
+    if (event.receiptExisted) problems.push(t('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
     const request = event.by === 'runner' ? requests.at(-1) : undefined;
     if (request && event.delivered) refused.push({ action: request.action, attempt: request.attempt, code });
   }
-  return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', 'every ContractError left the data as it was and ended the action');
+  return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', t('check.inv5.ok'));
 }
 
 /** 6. `succeeded` means each reserve intent has exactly one ledger row, and the runner observed that very receipt. */
@@ -203,14 +222,14 @@ export function inv6(run: Run): Check {
       const keys = new Set(attempts.map((a) => a.state.pending!.args.key));
       const rows = run.db.ledger.filter((row) => keys.has(row.key));
       if (rows.length !== 1) {
-        problems.push(`the run succeeded but reserve (decision ${decision}, key ${short(pending.args.key)}) has ${rows.length} ledger rows: each reserve intent needs exactly one receipt`);
+        problems.push(t('check.inv6.rows', { decision, key: short(pending.args.key), rows: rows.length }));
       }
       lastReceipt = rows[0]?.result;
     }
     if (lastReceipt !== undefined) {
       const observed = state.observations.reserve;
-      if (observed === undefined) problems.push('the run succeeded but the runner has no reserve observation: did it drop the pending action after a failure?');
-      else if (!same(observed, lastReceipt)) problems.push(`the reserve observation ${canonicalJson(observed)} is not the stored receipt ${canonicalJson(lastReceipt)}`);
+      if (observed === undefined) problems.push(t('check.inv6.notObserved'));
+      else if (!same(observed, lastReceipt)) problems.push(t('check.inv6.otherReceipt', { observed: String(canonicalJson(observed)), stored: String(canonicalJson(lastReceipt)) }));
     }
   }
   return verdict(
@@ -218,7 +237,7 @@ export function inv6(run: Run): Check {
     problems,
     'one receipt per reserve intent, observed',
     state?.status === 'succeeded' ? (problems.length === 0 ? 'held' : 'broken') : `n/a (${state?.status ?? 'no state'})`,
-    state?.status === 'succeeded' ? 'every reserve intent has its one receipt, and the runner saw it' : 'not a success: nothing to check',
+    state?.status === 'succeeded' ? t('check.inv6.ok') : t('check.inv6.notSuccess'),
   );
 }
 
@@ -227,13 +246,14 @@ export function inv7(run: Run, options: InvariantOptions): Check {
   const status = run.state?.status;
   const problems: string[] = [];
   if (!isTerminal(status)) {
-    if (run.runnerError) problems.push(`the run never ended: the runner threw at step ${run.runnerError.step} with status ${status ?? 'none'}`);
+    if (run.runnerError) problems.push(t('check.inv7.threw', { step: run.runnerError.step, status: status ?? 'none' }));
     else {
-      const stuck = run.state?.pending ? ` with ${run.state.pending.name} still pending after ${run.state.attempts} attempt(s) — the run stopped making progress` : '';
-      problems.push(`no terminal status after ${run.steps} steps (bound ${options.maxSteps}): status is still ${status ?? 'none'}${stuck}`);
+      const params = { steps: run.steps, bound: options.maxSteps, status: status ?? 'none' };
+      const pending = run.state?.pending;
+      problems.push(pending ? t('check.inv7.stuck', { ...params, name: pending.name, attempts: run.state!.attempts }) : t('check.inv7.noEnd', params));
     }
   }
-  return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', `ended ${status} after ${run.steps} steps`);
+  return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', t('check.inv7.ok', { status: String(status), steps: run.steps }));
 }
 
 export function checkInvariants(run: Run, options: InvariantOptions): Check[] {

@@ -8,6 +8,7 @@ import { describeFault } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
 import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 /** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
 function endedNormally(run: Run): boolean {
@@ -25,21 +26,22 @@ export function isBrokenScenario(run: Run): boolean {
 export function checkFaultsFired(run: Run): Check {
   const unfired = run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec));
   const passed = unfired.length === 0;
-  const early = run.runnerError ? `the runner threw at step ${run.runnerError.step}` : `the run never ended`;
+  const early = run.runnerError ? t('check.faults.threwAt', { step: run.runnerError.step }) : t('check.faults.neverEnded');
+  const faults = unfired.join(t('fault.join'));
   return {
     id: 'faults_fired',
     kind: 'scenario',
-    title: 'every listed fault fired',
+    title: t('check.faults.title'),
     passed,
     expected: run.faults.length,
     actual: run.faults.length - unfired.length,
     message: passed
-      ? `all ${run.faults.length} listed fault(s) fired`
+      ? t('check.faults.allFired', { n: run.faults.length })
       : !endedNormally(run)
-        ? `${unfired.join('; ')} never fired: the run stopped before that point (${early})`
+        ? t('check.faults.stoppedBefore', { faults, early })
         : run.runner === REFERENCE_RUNNER
-          ? `broken scenario: ${unfired.join('; ')} never fired — the run never reached that point, so it tested nothing there`
-          : `${unfired.join('; ')} never fired: this run left the path the scenario was written for before that point (with --runner reference it fires, unless the scenario itself is broken)`,
+          ? t('check.faults.broken', { faults })
+          : t('check.faults.leftPath', { faults }),
   };
 }
 
@@ -51,11 +53,11 @@ export function checkCrashLetThrough(run: Run): Check | null {
   return {
     id: 'crash_caught',
     kind: 'runner',
-    title: 'a crash ends the step',
+    title: t('check.crashCaught.title'),
     passed: false,
     expected: 'every crash let through',
     actual: `${caught.length} crash(es) caught`,
-    message: `at step ${first.step} the runner caught the simulated crash (${first.how}): a crash ends the process — only TransientError and ContractError are the step's to handle; let anything else through`,
+    message: t('check.crashCaught.message', { step: first.step, how: first.how }),
   };
 }
 
@@ -65,10 +67,10 @@ export function checkRunnerError(run: Run): Check | null {
   return {
     id: 'runner_error',
     kind: 'runner',
-    title: 'the runner did not throw',
+    title: t('check.runnerError.title'),
     passed: false,
     expected: 'no exception',
     actual: `${error.name}: ${error.message}`,
-    message: `the runner threw ${error.name} at step ${error.step}: ${error.message}`,
+    message: t('check.runnerError.message', { name: error.name, step: error.step, message: error.message }),
   };
 }

@@ -13,6 +13,7 @@ import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
+import { t } from '../core/i18n/index.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);
@@ -42,10 +43,8 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const title = INVARIANTS.find((inv) => inv.id === spec.invariant)?.title ?? spec.invariant;
   const data = {
     id: replayId(spec),
-    title: `Explored: ${scenario.id} breaks "${title}"`,
-    explain:
-      `Found by faultlab explore (${spec.who}): ${scenario.id} with ${describeFaults(spec.faults)} breaks ${spec.invariant} — ${spec.message}. ` +
-      `No smaller set of these faults breaks it.`,
+    title: t('explore.replay.title', { id: scenario.id, title }),
+    explain: t('explore.replay.explain', { who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.message }),
     tags: ['explored'],
     inventory: {
       items: scenario.inventory.items,
@@ -72,7 +71,10 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const contents = doc.contents as { items: unknown[] };
   const expect = contents.items.find((pair) => isPair(pair) && isScalar(pair.key) && pair.key.value === 'expect');
   if (isPair(expect) && isScalar(expect.key)) {
-    expect.key.commentBefore = ' Nothing expected on purpose: the figures of a broken run are not ones to expect. The invariants\n are checked on every run, so the replay fails exactly where the schedule did.';
+    expect.key.commentBefore = t('explore.replay.comment')
+      .split('\n')
+      .map((line) => ` ${line}`)
+      .join('\n');
   }
   const schema = relative(dirname(file), SCENARIO_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 110, flowCollectionPadding: false })}`;

@@ -5,7 +5,9 @@
  */
 import { INVARIANTS } from '../check/invariants.js';
 import { describeFaults } from '../faults/types.js';
-import { pad, padStart, wrap } from '../render/format.js';
+import { displayWidth, pad, padStart, wrap } from '../render/format.js';
+import { t } from '../core/i18n/index.js';
+import { tn } from '../core/i18n/plural.js';
 import type { Style } from '../render/style.js';
 import type { Exploration } from './explore.js';
 import type { Finding } from './findings.js';
@@ -50,14 +52,12 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
   const { c } = style;
   const { total } = exploration;
   const lines: string[] = [];
-  const storage = exploration.storage === 'memory' ? 'in-memory SQLite' : 'SQLite files';
+  const storage = t(exploration.storage === 'memory' ? 'explore.storage.memory' : 'explore.storage.files');
   // The id column fits the longest id: a long id never runs into the next column.
   const idWidth = Math.max(27, ...exploration.scenarios.map(({ scenario }) => scenario.id.length + 2));
-  lines.push(
-    c.bold(`faultlab explore`) + c.dim(` — ${header.runner} runner, depth ${exploration.depth}, seed ${exploration.seed}, ${storage}, ${header.workers} worker${header.workers === 1 ? '' : 's'}`),
-    '',
-    c.bold(`  ${padStart('#', 2)}  ${pad('scenario', idWidth)}${padStart('schedules', 10)}${padStart('outcomes', 10)}${padStart('fired', 11)}  violations`),
-  );
+  const about = t('explore.head', { runner: header.runner, depth: exploration.depth, seed: exploration.seed, storage, workers: tn('explore.n.worker', header.workers) });
+  const head = `  ${padStart('#', 2)}  ${pad(t('explore.col.scenario'), idWidth)}${padStart(t('explore.col.schedules'), 10)}${padStart(t('explore.col.outcomes'), 10)}${padStart(t('explore.col.fired'), 11)}  ${t('explore.col.violations')}`;
+  lines.push(c.bold(`faultlab explore`) + c.dim(` — ${about}`), '', c.bold(head));
   for (const { scenario, tally } of exploration.scenarios) {
     const added = tally.total - (tally.runs[0] ?? 0);
     const fired = Object.values(tally.fired).reduce((a, b) => a + b, 0);
@@ -69,31 +69,32 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
     );
   }
   const [asWritten = 0, one = 0, two = 0] = total.runs;
-  const parts = [`${asWritten} scenario${asWritten === 1 ? '' : 's'} as written`, `${one} with one added fault`, ...(two > 0 ? [`${two} with two`] : [])];
-  const time = header.seconds !== undefined ? ` in ${header.seconds.toFixed(2)} s (${Math.round(total.total / header.seconds)} schedules/s)` : '';
-  lines.push('', `  ${total.total} schedules (${parts.join(', ')})${time}`);
+  const parts = [tn('explore.n.asWritten', asWritten), t('explore.withOne', { n: one }), ...(two > 0 ? [t('explore.withTwo', { n: two })] : [])];
+  const schedules = t('explore.schedules', { n: total.total, parts: parts.join(t('explore.join')) });
+  const time = header.seconds !== undefined ? ' ' + t('explore.time', { seconds: header.seconds.toFixed(2), rate: Math.round(total.total / header.seconds) }) : '';
+  lines.push('', `  ${schedules}${time}`);
 
-  lines.push('', c.bold('  Fault coverage') + c.dim(' — added faults that really fired, of those added:'));
+  lines.push('', c.bold(`  ${t('explore.coverage')}`) + c.dim(` — ${t('explore.coverage.about')}`));
   for (const kind of EXPLORED_KINDS) {
     const unreached = total.unreached[kind];
     const preempted = total.planned[kind] - total.fired[kind] - unreached;
     const notes = [
-      ...(unreached > 0 ? [`${unreached} past the run's last call`] : []),
-      ...(preempted > 0 ? [`${preempted} pre-empted by ${kind === 'crash_after_event' ? "the scenario's own crash at that event" : 'another fault at that attempt'}`] : []),
+      ...(unreached > 0 ? [t('explore.pastLastCall', { n: unreached })] : []),
+      ...(preempted > 0 ? [t(kind === 'crash_after_event' ? 'explore.preemptedByOwnCrash' : 'explore.preemptedByOther', { n: preempted })] : []),
     ];
-    const note = notes.length > 0 ? c.dim(`   never fired: ${notes.join(', ')}`) : '';
+    const note = notes.length > 0 ? c.dim(`   ${t('explore.neverFired', { notes: notes.join(t('explore.join')) })}`) : '';
     lines.push(`    ${pad(kind, 20)}${padStart(String(total.fired[kind]), 6)} / ${notes.length > 0 ? pad(String(total.planned[kind]), 6) : total.planned[kind]}${note}`);
   }
   if (total.ownPreempted > 0) {
-    lines.push(c.dim(`    ${total.ownPreempted} schedule(s) pre-empted one of the scenario's own faults (the added fault changed the run first): reported here, not a violation.`));
+    lines.push(c.dim(`    ${t('explore.ownPreempted', { n: total.ownPreempted })}`));
   }
 
   lines.push('');
   if (replayed.length === 0) {
-    lines.push(c.green.bold(`  ✔ No schedule broke an invariant.`) + c.dim(` (${INVARIANTS.length} invariants of SPEC §7 checked after each run)`));
+    lines.push(c.green.bold(`  ${t('explore.noViolation')}`) + c.dim(` ${t('explore.noViolation.about', { n: INVARIANTS.length })}`));
   } else {
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
-    lines.push(c.red.bold(`  ✘ ${replayed.length} violation${replayed.length === 1 ? '' : 's'} (${schedules} broken invariant-schedule pairs), each shrunk to its smallest schedule:`));
+    lines.push(c.red.bold(`  ${t('explore.violations', { violations: tn('explore.n.violation', replayed.length), pairs: schedules })}`));
     for (const { finding, replay } of replayed) lines.push('', ...renderFinding(finding, replay, style));
   }
   return lines.join('\n') + '\n';
@@ -101,12 +102,17 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
 
 export function renderFinding(finding: Finding, replay: string, style: Style, indent = '    '): string[] {
   const { c } = style;
+  // The labels in a column of their own: the words dim, the padding after them plain.
+  const label = (key: 'explore.label.found' | 'explore.label.minimal' | 'explore.label.replay') => {
+    const text = t(key);
+    return `${indent}${c.dim(text)}${' '.repeat(Math.max(2, 12 - displayWidth(text)))}`;
+  };
   return [
-    `  ${c.red('✘')} ${c.bold(finding.scenario.id)} breaks ${c.bold(finding.invariant)}` + c.dim(finding.schedules > 1 ? ` (${finding.schedules} schedules)` : ''),
-    `${indent}${c.dim('found with')}  ${describeSchedule(finding.found)}`,
-    `${indent}${c.dim('minimal')}     ${describeMinimal(finding)}`,
+    `  ${c.red('✘')} ${t('explore.breaks', { scenario: c.bold(finding.scenario.id), invariant: c.bold(finding.invariant) })}` + c.dim(finding.schedules > 1 ? ` ${t('explore.inSchedules', { n: finding.schedules })}` : ''),
+    `${label('explore.label.found')}${describeSchedule(finding.found)}`,
+    `${label('explore.label.minimal')}${describeMinimal(finding)}`,
     wrap(finding.message, 110, `${indent}`),
-    `${indent}${c.dim('replay')}      ${c.cyan(replay)}`,
+    `${label('explore.label.replay')}${c.cyan(replay)}`,
   ];
 }
 
@@ -114,8 +120,8 @@ export function renderFinding(finding: Finding, replay: string, style: Style, in
 export function describeMinimal(finding: Finding): string {
   const kept = new Set(finding.minimal.map((f) => JSON.stringify(f)));
   const dropped = finding.scenario.faults.filter((f) => !kept.has(JSON.stringify(f)));
-  const own = dropped.length > 0 ? ` (without its own ${describeFaults(dropped)})` : '';
-  return `${finding.scenario.id} with ${describeFaults(finding.minimal)}${own}`;
+  const params = { id: finding.scenario.id, faults: describeFaults(finding.minimal) };
+  return dropped.length > 0 ? t('explore.minimalWithout', { ...params, own: describeFaults(dropped) }) : t('explore.minimal', params);
 }
 
 const short = (invariant: string) => invariant.split('_')[0]!;
@@ -141,22 +147,22 @@ export function mutantsJson(reports: MutantReport[]) {
 
 export function renderMutants(reports: MutantReport[], style: Style, seconds?: number): string {
   const { c } = style;
-  const lines = [
-    c.bold('faultlab explore --mutants') + c.dim(` — ${reports.length} deliberately broken runners and stores; each must be caught by an invariant`),
-  ];
+  const lines = [c.bold('faultlab explore --mutants') + c.dim(` — ${t('explore.mutants.head', { n: reports.length })}`)];
+  // Labels in a column 15 wide, dim with their padding.
+  const label = (key: 'explore.mutants.fixed' | 'explore.mutants.explored' | 'explore.mutants.minimal' | 'explore.mutants.replay') => c.dim(pad(t(key), 15));
   const caughtBy = new Map<string, string[]>();
   for (const { hunt, replay } of reports) {
     const { mutant, fixed, explored } = hunt;
     const caught = fixed !== null || explored !== null;
     lines.push('', `  ${caught ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${mutant.description}`));
-    lines.push(`      ${c.dim('fixed scenario ')} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red('none of the fixed scenarios catches it')}`);
+    lines.push(`      ${label('explore.mutants.fixed')} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red(t('explore.mutants.noFixed'))}`);
     if (explored) {
-      lines.push(`      ${c.dim('explored       ')} ${explored.scenario.id} + ${describeSchedule(explored.found)} → ${c.bold(explored.invariant)}`);
-      lines.push(`      ${c.dim('minimal        ')} ${describeMinimal(explored)}`);
+      lines.push(`      ${label('explore.mutants.explored')} ${explored.scenario.id} + ${describeSchedule(explored.found)} → ${c.bold(explored.invariant)}`);
+      lines.push(`      ${label('explore.mutants.minimal')} ${describeMinimal(explored)}`);
       lines.push(wrap(explored.message, 110, '                       '));
-      if (replay) lines.push(`      ${c.dim('replay         ')} ${c.cyan(replay)}`);
+      if (replay) lines.push(`      ${label('explore.mutants.replay')} ${c.cyan(replay)}`);
     } else {
-      lines.push(`      ${c.dim('explored       ')} ${c.red('no explored schedule catches it')}`);
+      lines.push(`      ${label('explore.mutants.explored')} ${c.red(t('explore.mutants.noExplored'))}`);
     }
     for (const inv of new Set([fixed?.invariant, explored?.invariant].filter((x): x is string => x !== undefined))) {
       caughtBy.set(inv, [...(caughtBy.get(inv) ?? []), mutant.name]);
@@ -165,11 +171,12 @@ export function renderMutants(reports: MutantReport[], style: Style, seconds?: n
   const caught = reports.filter((r) => r.hunt.fixed !== null || r.hunt.explored !== null).length;
   const silent = INVARIANTS.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
   const time = seconds !== undefined ? c.dim(` (${seconds.toFixed(2)} s)`) : '';
-  lines.push('', `  ${caught === reports.length ? c.green.bold(`${caught} of ${reports.length} mutants caught`) : c.red.bold(`${caught} of ${reports.length} mutants caught`)}${time}`);
+  const tally = t('explore.mutants.caught', { caught, n: reports.length });
+  lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}${time}`);
   lines.push(
     silent.length === 0
-      ? c.green(`  every invariant caught at least one: `) + INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
-      : c.red(`  never caught anything: ${silent.join(', ')} — a check that cannot fail is a defect`),
+      ? c.green(`  ${t('explore.mutants.everyCaught')} `) + INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
+      : c.red(`  ${t('explore.mutants.silent', { silent: silent.join(', ') })}`),
   );
   return lines.join('\n') + '\n';
 }

@@ -6,6 +6,7 @@
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
 import { canonicalJson } from '../core/canonical.js';
+import { t } from '../core/i18n/index.js';
 
 export type Schedule = readonly FaultSpec[];
 
@@ -18,7 +19,7 @@ export function scheduleKey(schedule: Schedule): string {
 }
 
 export function describeSchedule(schedule: Schedule): string {
-  return schedule.length === 0 ? 'no added fault' : schedule.map(describeFault).join(' + ');
+  return schedule.length === 0 ? t('explore.noAddedFault') : schedule.map(describeFault).join(' + ');
 }
 
 export function attemptFault(kind: FaultKind, call: number): FaultSpec {

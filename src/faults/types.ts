@@ -2,6 +2,7 @@
  * The fault catalogue of SPEC §5. A fault names a kind and a point; the harness consults the plan at
  * that point and records what fired.
  */
+import { t } from '../core/i18n/index.js';
 export const ATTEMPT_FAULT_KINDS = [
   'concurrent_reserve',
   'transient',
@@ -39,26 +40,28 @@ export function describePoint(fault: FaultSpec): string {
   const { tool, attempt, call, label, seq } = fault.at;
   const parts: string[] = [];
   if (fault.kind === 'crash_after_event') {
-    if (label !== undefined) parts.push(`event ${label}`);
-    if (seq !== undefined) parts.push(`event #${seq}`);
-    if (tool !== undefined) parts.push(`of ${tool}`);
+    if (label !== undefined) parts.push(t('fault.point.label', { label }));
+    if (seq !== undefined) parts.push(t('fault.point.seq', { seq }));
+    // "event prepared of reserve": the action's name goes where each language puts it, around the event.
+    if (tool !== undefined) return parts.length > 0 ? t('fault.point.eventOfTool', { event: parts.join(' '), tool }) : t('fault.point.ofTool', { tool });
   } else {
     if (tool !== undefined) parts.push(tool);
-    if (attempt !== undefined) parts.push(`attempt ${attempt}`);
-    if (call !== undefined) parts.push(`call ${call}`);
+    if (attempt !== undefined) parts.push(t('fault.point.attempt', { n: attempt }));
+    if (call !== undefined) parts.push(t('fault.point.call', { n: call }));
   }
-  return parts.length > 0 ? parts.join(' ') : 'any point';
+  return parts.length > 0 ? parts.join(' ') : t('fault.point.any');
 }
 
 export function describeFault(fault: FaultSpec): string {
-  const qty = fault.kind === 'concurrent_reserve' && fault.qty !== undefined ? ` (qty ${fault.qty})` : '';
-  const where = fault.kind === 'crash_after_event' ? 'after' : 'at';
-  return `${fault.kind}${qty} ${where} ${describePoint(fault)}`;
+  const point = describePoint(fault);
+  if (fault.kind === 'crash_after_event') return t('fault.after', { kind: fault.kind, point });
+  if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return t('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
+  return t('fault.at', { kind: fault.kind, point });
 }
 
 /** A scenario's faults in a few words; the same fault at consecutive attempts reads "attempts 1–3". */
 export function describeFaults(faults: readonly FaultSpec[]): string {
-  if (faults.length === 0) return 'no fault';
+  if (faults.length === 0) return t('fault.none');
   const parts: string[] = [];
   for (let i = 0; i < faults.length; ) {
     const f = faults[i]!;
@@ -67,9 +70,9 @@ export function describeFaults(faults: readonly FaultSpec[]): string {
       g.kind === f.kind && g.at.tool === f.at.tool && g.at.call === undefined && f.at.call === undefined && g.qty === f.qty &&
       g.at.attempt !== undefined && f.at.attempt !== undefined && g.at.attempt === f.at.attempt + n && g.kind !== 'crash_after_event';
     while (j < faults.length && run(faults[j]!, j - i)) j += 1;
-    if (j - i >= 2) parts.push(`${f.kind} at ${f.at.tool ?? 'any tool'} attempts ${f.at.attempt}–${f.at.attempt! + (j - i - 1)}`);
+    if (j - i >= 2) parts.push(t('fault.attempts', { kind: f.kind, tool: f.at.tool ?? t('fault.anyTool'), from: f.at.attempt!, to: f.at.attempt! + (j - i - 1) }));
     else parts.push(describeFault(f));
     i = j;
   }
-  return parts.join('; ');
+  return parts.join(t('fault.join'));
 }

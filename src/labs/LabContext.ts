@@ -7,6 +7,7 @@ import type { DurabilityEvent } from '../durability/events.js';
 import type { PathSegment } from '../scenario/yamlSource.js';
 import { ScenarioInputError } from './ScenarioInputError.js';
 import type { LabEvent, LabScenario, LabTraceEvent } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 /** An event before it is stamped with the time (distributes over the union). */
 export type Untimed<E> = E extends unknown ? Omit<E, 'atMs'> : never;
@@ -51,7 +52,7 @@ export class LabContext {
   wait(step: { wait_ms?: number; at_ms?: number }, path: readonly PathSegment[]): void {
     if (step.wait_ms !== undefined) this.clock.advance(step.wait_ms);
     if (step.at_ms !== undefined) {
-      if (step.at_ms < this.clock.nowMs()) throw new ScenarioInputError(`at_ms ${step.at_ms} is in the past (now ${this.clock.nowMs()} ms)`, [...path, 'at_ms']);
+      if (step.at_ms < this.clock.nowMs()) throw new ScenarioInputError(t('lab.input.pastAt', { at: step.at_ms, now: this.clock.nowMs() }), [...path, 'at_ms']);
       this.clock.advanceTo(step.at_ms);
     }
   }

@@ -1,6 +1,8 @@
-import { describeDurabilityEvent, plural } from '../render/durabilityEvent.js';
+import { describeDurabilityEvent } from '../render/durabilityEvent.js';
+import { tn } from '../core/i18n/plural.js';
 import type { EventLine } from '../render/tone.js';
 import type { LabTraceEvent } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 /**
  * One line of plain English per event of a lab's trace. The pillars' own events read as they read
@@ -13,11 +15,11 @@ export function describeLabEvent(e: LabTraceEvent): EventLine | undefined {
     case 'scenario.step':
       return { tone: 'step', text: `▶ ${e.text}` };
     case 'scenario.note':
-      return { tone: 'dim', text: `note: ${e.text}` };
+      return { tone: 'dim', text: t('lab.note', { text: e.text }) };
     case 'breaker.call':
       return {
         tone: 'plain',
-        text: `call ${e.n} → ${e.dependency} ${e.answer === 'held' ? '(if admitted, held in flight: it reports later, or never)' : `(scripted answer: ${e.answer})`}`,
+        text: t(e.answer === 'held' ? 'lab.call.held' : 'lab.call.scripted', { n: e.n, dependency: e.dependency, answer: e.answer }),
       };
     case 'lab.outcome':
       return { tone: e.kind === 'new' ? 'good' : e.kind === 'duplicate' ? 'warn' : 'dim', text: `⇒ [${e.label}] ${e.kind}: ${e.detail}` };
@@ -29,7 +31,7 @@ export function describeLabEvent(e: LabTraceEvent): EventLine | undefined {
     case 'herd.summary':
       return {
         tone: 'plain',
-        text: `herd ${e.strategy}: the last client (#${e.slowestClient}) is done, after waits of ${e.slowestClientDelaysMs.join(', ')} ms; ${e.totalAttempts} attempts in all, ${plural(e.gaveUp, 'client')} gave up`,
+        text: t('lab.herd.summary', { strategy: e.strategy, client: e.slowestClient, waits: e.slowestClientDelaysMs.join(', '), attempts: e.totalAttempts, gaveUp: tn('lab.n.client', e.gaveUp) }),
       };
     case 'herd.attempt':
     case 'herd.backoff':

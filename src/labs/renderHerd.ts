@@ -1,5 +1,7 @@
 import type { Style } from '../render/style.js';
 import { formatMs } from '../render/tone.js';
+import { displayWidth, pad, padStart } from '../render/format.js';
+import { t } from '../core/i18n/index.js';
 
 /**
  * The herd's own section: a comparison table (one row per jitter strategy) and an ASCII histogram of
@@ -23,18 +25,18 @@ export function renderHerd(figures: Record<string, unknown>, style: Style): stri
   const histograms = figures.histograms as Record<string, number[]>;
   const binMs = figures.histogram_bin_ms as number;
   const strategies = Object.keys(results);
-  const out: string[] = [c.bold('  comparison (same herd, same capacity, one jitter strategy each)')];
-  const head = ['strategy', 'attempts', 'drained at', 'served', 'gave up', 'peak/slot'];
+  const out: string[] = [c.bold(`  ${t('lab.herd.comparison')}`)];
+  const head = [t('lab.herd.col.strategy'), t('lab.herd.col.attempts'), t('lab.herd.col.drained'), t('lab.herd.col.served'), t('lab.herd.col.gaveUp'), t('lab.herd.col.peak')];
   const rows = strategies.map((s) => {
     const r = results[s] as Row;
     return [s, String(r.total_attempts), formatMs(r.drain_ms), String(r.succeeded), String(r.gave_up), String(r.peak_per_slot)];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const fmt = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ');
+  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  const fmt = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? pad(cell, widths[i] ?? 0) : padStart(cell, widths[i] ?? 0))).join('   ');
   out.push(`    ${c.bold(fmt(head))}`);
   for (const r of rows) out.push(`    ${fmt(r)}`);
-  out.push(`    fewest attempts first: ${(figures.ranking_by_attempts as string[]).join(' < ')}`);
-  out.push(`    quickest drain first:  ${(figures.ranking_by_drain_ms as string[]).join(' < ')}`);
+  out.push(`    ${t('lab.herd.byAttempts', { ranking: (figures.ranking_by_attempts as string[]).join(' < ') })}`);
+  out.push(`    ${t('lab.herd.byDrain', { ranking: (figures.ranking_by_drain_ms as string[]).join(' < ') })}`);
   out.push('');
 
   const bins = Math.max(0, ...strategies.map((s) => (histograms[s] ?? []).length));
@@ -42,7 +44,7 @@ export function renderHerd(figures: Record<string, unknown>, style: Style): stri
   const max = Math.max(1, ...strategies.flatMap((s) => (histograms[s] ?? []).slice(0, bins - 1)));
   const per = Math.ceil(max / BAR);
   const colWidth = BAR + 6;
-  out.push(c.bold(`  retries per ${binMs} ms of virtual time (each # = up to ${per} retries)`));
+  out.push(c.bold(`  ${t('lab.herd.histogram', { bin: binMs, per })}`));
   const label = (k: number): string => (k === bins - 1 ? `${formatMs(k * binMs)}+` : formatMs(k * binMs));
   const labelWidth = Math.max(...Array.from({ length: bins }, (_, k) => label(k).length));
   out.push(`    ${''.padEnd(labelWidth)}  ${strategies.map((s) => s.padEnd(colWidth)).join('')}`.trimEnd());

@@ -1,4 +1,5 @@
-import { flow, formatValue, pad, padStart, wrap } from '../render/format.js';
+import { displayWidth, flow, formatValue, pad, padStart, wrap } from '../render/format.js';
+import { t } from '../core/i18n/index.js';
 import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../render/renderText.js';
 import type { Style } from '../render/style.js';
 import { formatMs, paint } from '../render/tone.js';
@@ -17,7 +18,7 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions =
   const width = options.width ?? DEFAULT_WIDTH;
   const out: string[] = [rule(`${options.position ? `${options.position} ` : ''}${run.id} ━ ${run.title}`, style, width)];
   out.push(c.dim(wrap(run.explain, width, '  ')));
-  out.push(wrap(`seed ${run.seed} · lab ${run.experiment} · no runner: the lab drives the pillars directly`, width, '  '));
+  out.push(wrap(t('lab.head', { seed: run.seed, experiment: run.experiment }), width, '  '));
   out.push('');
 
   const lines = run.events.flatMap((e) => {
@@ -25,25 +26,25 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions =
     return line ? [{ at: formatMs(e.atMs), ...line }] : [];
   });
   const timeWidth = Math.max(8, ...lines.map((l) => l.at.length));
-  out.push(c.dim(`${padStart('t', timeWidth)}  event`));
+  out.push(c.dim(`${padStart(t('trace.col.t'), timeWidth)}  ${t('trace.col.event')}`));
   for (const l of lines) {
     out.push(...flow([[l.text, (x: string) => paint(style, l.tone, x)]], { width, indent: `${padStart(l.at, timeWidth)}  `, hang: ' '.repeat(timeWidth + 4) }));
   }
 
   if ('histograms' in run.figures) out.push('', ...renderHerd(run.figures, style));
 
-  out.push('', c.bold('  figures'));
+  out.push('', c.bold(`  ${t('lab.figures')}`));
   // The herd's results and histograms have their own section above.
   const herd = 'histograms' in run.figures;
   const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
-  const keyWidth = Math.max(0, ...rows.map(([k]) => k.length));
+  const keyWidth = Math.max(0, ...rows.map(([k]) => displayWidth(k)));
   for (const [k, v] of rows) out.push(...flow([[v, null]], { width, indent: `    ${pad(k, keyWidth)}  `, hang: ' '.repeat(keyWidth + 8) }));
 
   out.push(renderChecks(run.checks, style, width));
   const failed = run.checks.filter((x) => !x.passed).length;
   const verdict = run.passed
-    ? `  ${c.green.bold('PASS')} ${run.id}: all ${run.checks.length} checks held`
-    : `  ${c.red.bold('FAIL')} ${run.id}: ${failed} of ${run.checks.length} checks failed`;
+    ? `  ${t('lab.verdict.pass', { word: c.green.bold(t('trace.verdict.pass')), id: run.id, n: run.checks.length })}`
+    : `  ${t('lab.verdict.fail', { word: c.red.bold(t('trace.verdict.fail')), id: run.id, failed, n: run.checks.length })}`;
   return `${out.join('\n')}\n${verdict}\n`;
 }
 

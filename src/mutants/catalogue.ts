@@ -9,11 +9,12 @@ import type { RunnerClass } from '../runner/BaseRunner.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { FlawedRunner, type Flaws } from './FlawedRunner.js';
 import { ReceiptOutsideTransactionStore, VersionBeforeLedgerStore } from './flawedStores.js';
+import { t } from '../core/i18n/index.js';
 
 export interface Mutant {
   name: string;
-  /** The mistake, in one sentence a learner would recognise. */
-  description: string;
+  /** The mistake, in one sentence a learner would recognise (in the current language). */
+  readonly description: string;
   runner: RunnerClass;
   tool: new (deps: ToolDeps) => InventoryTool;
   /** The invariant that catches it on a fixed scenario, and that scenario. */
@@ -36,70 +37,90 @@ export function mutantNamed(name: string): Mutant | undefined {
 export const MUTANTS: readonly Mutant[] = [
   {
     name: 'new_key_per_attempt',
-    description: 'makes a fresh idempotency key on every attempt, so a retry looks like a new intent to the ledger',
+    get description() {
+      return t('mutant.new_key_per_attempt');
+    },
     runner: flawed('NewKeyPerAttemptRunner', { newKeyPerAttempt: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply' },
   },
   {
     name: 'version_before_ledger',
-    description: 'the store checks the version before the ledger, so a faithful retry after a lost reply is refused as stale',
+    get description() {
+      return t('mutant.version_before_ledger');
+    },
     runner: ReferenceRunner,
     tool: VersionBeforeLedgerStore,
     caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'lost_reply' },
   },
   {
     name: 'receipt_outside_transaction',
-    description: 'the store commits the stock update and writes the receipt in a second transaction',
+    get description() {
+      return t('mutant.receipt_outside_transaction');
+    },
     runner: ReferenceRunner,
     tool: ReceiptOutsideTransactionStore,
     caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'crash_before_commit' },
   },
   {
     name: 'contract_error_retried',
-    description: 'retries a ContractError as if it were transient',
+    get description() {
+      return t('mutant.contract_error_retried');
+    },
     runner: flawed('ContractErrorRetriedRunner', { retryContractErrors: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'stale_version' },
   },
   {
     name: 'no_budget_check',
-    description: 'never checks the call budget before an attempt',
+    get description() {
+      return t('mutant.no_budget_check');
+    },
     runner: flawed('NoBudgetCheckRunner', { noBudgetCheck: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv2_call_budget', scenario: 'budget_exhausted' },
   },
   {
     name: 'pending_dropped_after_transient',
-    description: 'forgets the pending action after a transient failure and moves on to the next decision',
+    get description() {
+      return t('mutant.pending_dropped_after_transient');
+    },
     runner: flawed('PendingDroppedRunner', { dropPendingAfterTransient: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'lost_reply' },
   },
   {
     name: 'exhausted_reissued_with_new_key',
-    description: 'when retries run out, re-issues the reserve as a new intent under a new key instead of stopping',
+    get description() {
+      return t('mutant.exhausted_reissued_with_new_key');
+    },
     runner: flawed('ReissueExhaustedRunner', { reissueExhaustedWithNewKey: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply_no_retry' },
   },
   {
     name: 'observation_saved_before_commit',
-    description: "saves the action as observed before the tool's commit, so a crash in between loses the effect but not the 'done'",
+    get description() {
+      return t('mutant.observation_saved_before_commit');
+    },
     runner: flawed('ObservationFirstRunner', { saveObservationBeforeCommit: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'crash_before_commit' },
   },
   {
     name: 'finish_not_saved',
-    description: 'sets the final status in memory without saving it, so a recovery would run the task again',
+    get description() {
+      return t('mutant.finish_not_saved');
+    },
     runner: flawed('FinishNotSavedRunner', { finishNotSaved: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv4_log_rebuilds_state', scenario: 'happy_path' },
   },
   {
     name: 'waits_for_lost_reply',
-    description: 'after a crash with an attempt in flight, waits for that reply forever instead of retrying',
+    get description() {
+      return t('mutant.waits_for_lost_reply');
+    },
     runner: flawed('WaitForeverRunner', { waitForInFlightReply: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv7_run_terminates', scenario: 'crash_after_commit' },

@@ -3,6 +3,7 @@ import { CONTENT_HASH_HEX_CHARS, SHORT_KEY_HEX_CHARS, shortKey } from '../core/k
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
+import { t } from '../core/i18n/index.js';
 
 
 export function formatValue(value: unknown): string {
@@ -54,10 +55,11 @@ export function formatReply(tool: string, value: unknown): string {
   const v = value as Record<string, unknown>;
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (tool === 'reserve' && typeof v.reservation_id === 'string') {
-    return `receipt ${v.reservation_id}: ${formatValue(v.item)} ×${formatValue(v.qty)}, available_after ${formatValue(v.available_after)}, version_after ${formatValue(v.version_after)}`;
+    const { reservation_id: id, item, qty, available_after: available, version_after: version } = v;
+    return t('trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
   }
-  if (tool === 'get_stock' && 'available' in v) return `${formatValue(v.item)}: ${formatValue(v.available)} available, version ${formatValue(v.version)}`;
-  if (tool === 'read_doc' && 'title' in v) return `doc ${formatValue(v.doc_id)} "${formatValue(v.title)}"`;
+  if (tool === 'get_stock' && 'available' in v) return t('trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
+  if (tool === 'read_doc' && 'title' in v) return t('trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
   return JSON.stringify(value);
 }
 
@@ -70,14 +72,14 @@ export function shownStock(run: RunResult): Array<{ item: string; available: num
 export function formatDiff(diff: SnapshotDiff): string {
   const parts: string[] = [];
   for (const s of diff.stock) {
-    parts.push(`stock ${s.item} ${s.available[0]}→${s.available[1]} (v${s.version[0]}→v${s.version[1]})`);
+    parts.push(t('trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
   }
   if (diff.ledgerAdded.length > 0) {
     const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string }).reservation_id ?? shortKey(row.key));
-    parts.push(`ledger +${diff.ledgerAdded.length} (${ids.join(', ')})`);
+    parts.push(t('trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
-  if (diff.ledgerRemoved.length > 0) parts.push(`ledger −${diff.ledgerRemoved.length}`);
-  return parts.length > 0 ? parts.join(' · ') : 'no change';
+  if (diff.ledgerRemoved.length > 0) parts.push(t('trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
+  return parts.length > 0 ? parts.join(' · ') : t('trace.diff.none');
 }
 
 export function pad(text: string, width: number): string {
@@ -165,14 +167,19 @@ export interface FlowOptions {
 /** A no-break space glues two words into one token (`attempt\u00a02`); it is printed as a plain space. */
 export const GLUE = '\u00a0';
 
-/** Words of CJK text may break between any two characters: they have no spaces to break at. */
 /** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
 const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
 
+const CJK = /[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/;
+/** Chinese punctuation that never starts a line, and the marks that never end one. */
+const CLOSING = /^[、。，．：；！？）」』》〉】]/;
+const OPENING = /[（「『《〈【]$/;
+
 /**
  * The words a text may break between: spaces, and every CJK character (a Chinese line may break between
- * any two characters, a closing mark staying with the one before it). `attached`: the word followed the one
- * before it with no space in the text, so joining them again adds none.
+ * any two characters, a closing mark staying with the one before it, an opening mark with the one after).
+ * Words glued with GLUE stay one token in any script. `attached`: the word followed the one before it with
+ * no space in the text, so joining them again adds none.
  */
 function tokens(text: string): Array<{ word: string; attached: boolean }> {
   const out: Array<{ word: string; attached: boolean }> = [];
@@ -182,10 +189,15 @@ function tokens(text: string): Array<{ word: string; attached: boolean }> {
   };
   for (const word of text.split(/[ \t\r\n]+/)) {
     if (word === '') continue;
-    if (!/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(word)) push(word, false);
+    if (!CJK.test(word) || word.includes(GLUE)) push(word, false);
     else {
       const parts = word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? [];
-      parts.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
+      const joined: string[] = [];
+      for (const part of parts) {
+        if (joined.length > 0 && (CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
+        else joined.push(part);
+      }
+      joined.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
     }
   }
   return out;

@@ -14,6 +14,8 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../sim/events.js'
 import type { DurabilityEvent } from '../durability/events.js';
 import { describeDurabilityEvent } from './durabilityEvent.js';
 import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
+import { isEmptyDiff } from '../inventory/snapshot.js';
+import { t } from '../core/i18n/index.js';
 import type { EventLine } from './tone.js';
 
 export type Tone = 'plain' | 'dim' | 'ok' | 'okStrong' | 'bad' | 'badStrong' | 'warn' | 'db' | 'fault' | 'other' | 'prepared' | 'attempt';
@@ -33,6 +35,8 @@ export interface Line {
   t?: number;
   /** 1: a line that explains the one above it (the truth behind an error, a warning), set in a little further. */
   depth?: 1;
+  /** What really happened, which the runner cannot see (the HTML page marks it so). */
+  truth?: true;
   parts: Part[];
 }
 
@@ -64,65 +68,70 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
   },
   request: (event, i, ctx) => {
     if (event.by === 'runner') ctx.secondDelivery = event.delivery === 2;
-    if (event.by === 'other') return [note(i, 'wire', [`⇄ other client → ${formatAction(event.action, ctx.key)}`, 'other'])];
-    if (event.delivery === 2) return [note(i, 'wire', ['→ the same request is delivered a second time', 'other'])];
+    if (event.by === 'other') return [note(i, 'wire', [t('trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
+    if (event.delivery === 2) return [note(i, 'wire', [t('trace.secondDelivery'), 'other'])];
     if (ctx.previous?.pending && formatAction(ctx.previous.pending) !== formatAction(event.action)) {
-      return [note(i, 'wire', [`→ sent ${formatAction(event.action, ctx.key)} (differs from the saved pending action)`, 'bad'])];
+      return [note(i, 'wire', [t('trace.sentDiffers', { action: formatAction(event.action, ctx.key) }), 'bad'])];
     }
     return [];
   },
   db: (event, i, ctx) => {
-    const who = event.by === 'other' ? 'other client: ' : '';
+    const who = event.by === 'other' ? t('trace.otherClientColon') : '';
     const lines: Line[] = [];
     if (event.ledgerHit) {
-      lines.push(note(i, 'db', [`${who}ledger hit: same key, same fingerprint → original receipt ${event.ledgerHit.receiptId}, no change`, 'db']));
+      lines.push(note(i, 'db', [t('trace.ledgerHit', { who, receipt: event.ledgerHit.receiptId }), 'db']));
       if (event.by === 'runner' && ctx.previous?.attempts === 1 && ctx.replaying) {
-        lines.push(note(i, 'db', ['  the replay finds the receipt of the first delivery: the effect is not applied twice', 'ok']));
+        lines.push(note(i, 'db', [`  ${t('trace.replayFindsReceipt')}`, 'ok']));
       } else if (event.by === 'runner' && ctx.previous?.attempts === 1 && !ctx.secondDelivery) {
         // A first attempt that meets its own key is two intents sharing one — unless the network delivered it twice.
-        lines.push(note(i, 'db', ['  ⚠ on a first attempt: this key already had a receipt from an earlier request — two intents sharing one key?', 'warn']));
+        lines.push(note(i, 'db', [`  ${t('trace.sharedKey')}`, 'warn']));
       }
-      if (event.by === 'runner') ctx.truth = `the effect was committed earlier (${event.ledgerHit.receiptId})`;
+      if (event.by === 'runner') ctx.truth = t('trace.truth.committedEarlier', { receipt: event.ledgerHit.receiptId });
     } else if (event.committed) {
-      lines.push(note(i, 'db', [`${who}db: ${formatDiff(event.diff)} · committed`, 'db']));
-      if (event.by === 'runner') ctx.truth = formatDiff(event.diff) === 'no change' ? 'nothing changed' : `committed: ${formatDiff(event.diff)}`;
+      lines.push(note(i, 'db', [t('trace.dbCommitted', { who, diff: formatDiff(event.diff) }), 'db']));
+      if (event.by === 'runner') ctx.truth = isEmptyDiff(event.diff) ? t('trace.truth.nothingChanged') : t('trace.truth.committed', { diff: formatDiff(event.diff) });
     } else {
-      lines.push(note(i, 'db', [`${who}db: ${formatDiff(event.diff)} · inside the transaction, not committed`, 'db']));
-      ctx.truth = 'nothing committed: the transaction rolls back';
+      lines.push(note(i, 'db', [t('trace.dbUncommitted', { who, diff: formatDiff(event.diff) }), 'db']));
+      ctx.truth = t('trace.truth.rolledBack');
     }
     if (event.committed && !event.ledgerHit && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0 && event.tool === 'reserve') {
-      lines.push(note(i, 'db', ['  ⚠ an effect committed without its receipt', 'badStrong']));
-      if (event.by === 'runner') ctx.truth = `committed: ${formatDiff(event.diff)}, with no ledger row`;
+      lines.push(note(i, 'db', [`  ${t('trace.noReceipt')}`, 'badStrong']));
+      if (event.by === 'runner') ctx.truth = t('trace.truth.noLedgerRow', { diff: formatDiff(event.diff) });
     }
     return lines;
   },
-  fault: (event, i) => [note(i, faultLane(event.fault.kind), [`⚡ fault ${describeFault(event.fault)}: ${event.note}`, 'fault'])],
+  fault: (event, i) => [note(i, faultLane(event.fault.kind), [t('trace.fault', { fault: describeFault(event.fault), note: faultNote(event) }), 'fault'])],
   reply: (event, i, ctx) => {
     const lines = replyLines(event, i, ctx);
-    if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? 'a ContractError';
+    if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? t('trace.aContractError');
     return lines;
   },
   crash: (event, i, ctx) => {
-    const lines = [note(i, 'runner', [`✖ CRASH (${event.point}): ${event.message} — both connections closed, uncommitted work lost`, 'badStrong'])];
-    if (ctx.truth !== null) lines.push(note(i, 'tool', [`  in truth: ${ctx.truth}; the runner never saw it`, 'bad']));
+    const lines = [note(i, 'runner', [t('trace.crash', { point: event.point, message: event.message }), 'badStrong'])];
+    if (ctx.truth !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.neverSaw', { truth: ctx.truth })}`, 'bad']), truth: true });
     return lines;
   },
   recovered: (event, i, ctx) => {
     const st = event.state;
-    const where = event.seq === null ? 'an empty log' : `event #${event.seq}`;
-    const what = st === null ? 'nothing to resume' : st.pending ? `${st.pending.name} pending, attempt ${st.attempts}, calls ${st.calls}` : `nothing pending, calls ${st.calls}`;
+    const where = event.seq === null ? t('trace.recovered.emptyLog') : t('trace.recovered.event', { seq: event.seq });
+    const what =
+      st === null
+        ? t('trace.recovered.nothing')
+        : st.pending
+          ? t('trace.recovered.pending', { name: st.pending.name, attempts: st.attempts, calls: st.calls })
+          : t('trace.recovered.nothingPending', { calls: st.calls });
     ctx.previous = st;
-    return [{ event: i, lane: 'runner', t: event.t, parts: [[`↻ recovered: new connections, a new ${ctx.run.runner}; state rebuilt from ${where} — ${what}`, 'okStrong']] }];
+    return [{ event: i, lane: 'runner', t: event.t, parts: [[t('trace.recovered', { runner: ctx.run.runner, where, what }), 'okStrong']] }];
   },
-  crash_caught: (event, i) => [note(i, 'runner', [`⚠ the runner caught the crash: ${event.how} — a crash ends the process; let it through`, 'badStrong'])],
-  runner_error: (event, i) => [note(i, 'runner', [`✘ the runner threw ${event.errorName}: ${event.message}`, 'badStrong'])],
+  crash_caught: (event, i) => [note(i, 'runner', [t('trace.crashCaught', { how: event.how }), 'badStrong'])],
+  runner_error: (event, i) => [note(i, 'runner', [t('trace.runnerThrew', { name: event.errorName, message: event.message }), 'badStrong'])],
   finished: (event, i, ctx) =>
-    !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [`■ stopped after ${event.steps} steps with status ${event.status}`, 'bad'])] : [],
+    !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [t('trace.stopped', { steps: event.steps, status: event.status }), 'bad'])] : [],
   pillar: (event, i) => pillarLines(event.event, i),
   replay: (event, i, ctx) => {
     ctx.previous = null;
     ctx.replaying = true;
-    const text = `↺ replay of ${event.dlqId}, ${event.afterMs} ms later: a fresh ${ctx.run.runner}, the same ${event.action.name} with the same key, a fresh call budget`;
+    const text = t('trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
     return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
   },
 };
@@ -143,8 +152,8 @@ function pillarLines(e: DurabilityEvent, i: number): Line[] {
   if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
   const line = describeDurabilityEvent(e);
   const lines = [note(i, pillarLane(e), [line.text.trimStart(), PILLAR_TONE[line.tone]])];
-  if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', ['  the runner is told: TransientError circuit_open · definite: nothing was sent — still one call and one attempt', 'bad']));
-  if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', ['  written in the same transaction as this event: the run ends, the intent is kept', 'warn']));
+  if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', [`  ${t('trace.breakerTold')}`, 'bad']));
+  if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', [`  ${t('trace.dlqKept')}`, 'warn']));
   return lines;
 }
 
@@ -167,6 +176,15 @@ function note(event: number, lane: Lane, ...parts: Part[]): Line {
   const [first, ...rest] = parts;
   if (first !== undefined && first[0].startsWith('  ')) return { event, lane, depth: 1, parts: [[first[0].trimStart(), first[1]], ...rest] };
   return { event, lane, parts };
+}
+
+/** What a fault does, in words; after the tool's answer, what the tool had really done before it struck. */
+function faultNote(event: TraceEventOf<'fault'>): string {
+  const kind = event.fault.kind;
+  if ((kind === 'crash_after_commit' || kind === 'lost_reply') && event.answered !== undefined && event.answered !== 'committed') {
+    return t(`trace.faultNote.${kind}.${event.answered}`);
+  }
+  return t(`trace.faultNote.${kind}`);
 }
 
 /** Where a fault strikes: the wire loses or repeats messages, a crash cuts the runner's process. */
@@ -195,33 +213,33 @@ function savedLines(event: TraceEventOf<'saved'>, i: number, ctx: Ctx): Line[] {
   const st = event.state;
   const parts: Part[] = [];
   const extra: Line[] = [];
-  if (event.label === 'started') parts.push([`task ${st.task.id}`, 'plain']);
-  else if (event.label.startsWith('replay:')) parts.push([`${formatAction(st.pending, ctx.key)} pending again · ${glue('attempt 0, calls 0')}`, 'plain']);
+  if (event.label === 'started') parts.push([t('trace.task', { id: st.task.id }), 'plain']);
+  else if (event.label.startsWith('replay:')) parts.push([`${t('trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t('trace.attemptZero'))}`, 'plain']);
   else if (event.label === 'prepared') {
     parts.push([formatAction(st.pending, ctx.key), 'plain']);
     const made = keyNote(st, run);
     if (made !== null) extra.push(note(i, 'runner', [made.text, made.tone], [String(st.pending!.args.key), made.tone === 'bad' ? 'bad' : 'plain']));
   } else if (event.label === 'attempt_started') {
     const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
-    parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· attempt ${st.attempts}`)}`, 'plain']);
-    if (changed) parts.push(['⚠ the key changed since the last save of this action', 'badStrong']);
-    if (refusedBy !== null) parts.push([`⚠ retried after ContractError ${refusedBy}`, 'badStrong']);
-    if (st.calls > st.task.max_calls) parts.push([`⚠ call ${st.calls} exceeds max_calls ${st.task.max_calls}`, 'badStrong']);
+    parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· ${t('trace.attempt', { n: st.attempts })}`)}`, 'plain']);
+    if (changed) parts.push([t('trace.keyChanged'), 'badStrong']);
+    if (refusedBy !== null) parts.push([t('trace.retriedAfterRefusal', { code: refusedBy }), 'badStrong']);
+    if (st.calls > st.task.max_calls) parts.push([t('trace.overBudget', { calls: st.calls, max: st.task.max_calls }), 'badStrong']);
   } else if (event.label === 'observed') {
     // The action just observed: the one pending before, or else the observation that changed.
     const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
     parts.push([name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed', 'plain']);
   } else if (event.label.startsWith('transient:')) {
-    const lostName = previous?.pending?.name ?? 'the action';
-    if (st.pending === null) parts.push([`${lostName} dropped — nothing pending${lostName === 'reserve' ? ' (its effect may have happened)' : ''}`, 'bad']);
+    const lostName = previous?.pending?.name ?? t('trace.theAction');
+    if (st.pending === null) parts.push([t(lostName === 'reserve' ? 'trace.droppedMaybeDone' : 'trace.dropped', { name: lostName }), 'bad']);
     else if (st.status === 'retry_exhausted') {
-      parts.push([`retry_exhausted after ${st.attempts} attempt(s): ${st.pending.name} stays pending${st.pending.name === 'reserve' ? ' (its effect may have happened)' : ''}`, 'warn']);
-    } else parts.push([`${st.pending.name} stays pending · ${glue(`attempt ${st.attempts} of ${st.task.max_retries + 1}`)}`, 'plain']);
+      parts.push([t(st.pending.name === 'reserve' ? 'trace.exhaustedMaybeDone' : 'trace.exhausted', { attempts: st.attempts, name: st.pending.name }), 'warn']);
+    } else parts.push([`${t('trace.staysPending', { name: st.pending.name })} ${glue(t('trace.attemptOf', { n: st.attempts, of: st.task.max_retries + 1 }))}`, 'plain']);
   } else if (st.status === 'budget_exhausted') {
-    const next = st.pending ? `the retry of ${st.pending.name}` : 'the next action';
-    parts.push([`budget_exhausted: ${st.calls} of max_calls ${st.task.max_calls} spent, none left for ${next}`, 'plain']);
+    const next = st.pending ? t('trace.budget.retryOf', { name: st.pending.name }) : t('trace.budget.nextAction');
+    parts.push([t('trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
   } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
-  else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(`attempt ${st.attempts}`)}`, 'plain']);
+  else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t('trace.attempt', { n: st.attempts }))}`, 'plain']);
   const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(event.label, st), calls: st.calls }, parts };
   return [head, ...extra];
 }
@@ -231,28 +249,28 @@ function keyNote(state: RunnerState, run: RunResult): { text: string; tone: Tone
   const action = state.pending;
   if (action?.name !== 'reserve' || action.args.key === undefined) return null;
   const step = run.scenario.script[state.decisions - 1];
-  if (step?.kind === 'tool' && step.args.key !== undefined) return { text: '← key given by the policy:', tone: 'dim' };
+  if (step?.kind === 'tool' && step.args.key !== undefined) return { text: t('trace.key.policy'), tone: 'dim' };
   const derived = reserveKey(state.task.id, action.args as { item: unknown; qty: unknown });
-  return action.args.key === derived ? { text: '← key made once, here (task, item, qty):', tone: 'dim' } : { text: '← a key not derived from the intent:', tone: 'bad' };
+  return action.args.key === derived ? { text: t('trace.key.made'), tone: 'dim' } : { text: t('trace.key.notDerived'), tone: 'bad' };
 }
 
 function replyLines(event: TraceEventOf<'reply'>, i: number, ctx: Ctx): Line[] {
-  const who = event.by === 'other' ? 'other client ' : '';
+  const who = event.by === 'other' ? t('trace.otherClient') : '';
   if (event.outcome.ok) {
     const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
-    return [note(i, 'wire', event.delivered ? [text, 'ok'] : [`${text} (this first reply is never delivered)`, 'dim'])];
+    return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t('trace.replyNeverDelivered', { text }), 'dim'])];
   }
   const e = event.outcome.error;
   const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
   let meaning: string;
-  if (e.class === 'ContractError') meaning = 'definite: this request was refused and changed nothing — never retried';
-  else if (e.certainty === 'definite') meaning = 'definite: the tool never ran — safe to retry';
-  else meaning = 'INDEFINITE: the effect may have happened — retry only with the same key';
+  if (e.class === 'ContractError') meaning = t('trace.meaning.refused');
+  else if (e.certainty === 'definite') meaning = t('trace.meaning.definite');
+  else meaning = t('trace.meaning.indefinite');
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
-  if (!event.delivered) parts.push(['(never delivered)', 'dim']);
+  if (!event.delivered) parts.push([t('trace.neverDelivered'), 'dim']);
   const lines = [note(i, 'wire', ...parts)];
-  if (e.certainty === 'indefinite' && ctx.truth !== null) lines.push(note(i, 'tool', [`  in truth: ${ctx.truth}; the runner cannot know`, 'warn']));
-  if (event.changedData) lines.push(note(i, 'db', ['  but the refused call CHANGED the data', 'badStrong']));
-  if (event.receiptExisted) lines.push(note(i, 'db', ['  but this very request (same key, same fingerprint) already has a receipt', 'badStrong']));
+  if (e.certainty === 'indefinite' && ctx.truth !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.cannotKnow', { truth: ctx.truth })}`, 'warn']), truth: true });
+  if (event.changedData) lines.push(note(i, 'db', [`  ${t('trace.refusalChanged')}`, 'badStrong']));
+  if (event.receiptExisted) lines.push(note(i, 'db', [`  ${t('trace.refusedDespiteReceipt')}`, 'badStrong']));
   return lines;
 }

@@ -13,6 +13,7 @@ import type { RunResult } from '../check/RunResult.js';
 import { displayWidth, flow, formatValue, GLUE, pad, padStart, shownStock, wrap, type Segments } from './format.js';
 import { narrate, type Line, type Part, type Tone } from './narrate.js';
 import type { Style } from './style.js';
+import { t } from '../core/i18n/index.js';
 
 /** The width when nobody says: what a terminal of the 1980s had and a projector still shows at a readable size. */
 export const DEFAULT_WIDTH = 80;
@@ -48,11 +49,12 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   const s = run.scenario;
   const lines = [rule(`${options.position ? `${options.position} ` : ''}${s.id} ━ ${s.title}`, style, width)];
   // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
-  const story = run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`;
+  const story = run.runner === 'ReferenceRunner' ? s.explain : t('trace.head.withReference', { explain: s.explain });
   lines.push(c.dim(wrap(story, width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
-  lines.push(...flow([[dotted([`seed ${run.seed}`, run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, `stock ${stock}`]), null]], { width, indent: '  ' }));
-  lines.push(...flow([[`faults: ${describeFaults(s.faults)}`, null]], { width, indent: '  ', hang: '    ' }));
+  const facts = [t('trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t('trace.head.stock', { stock })];
+  lines.push(...flow([[dotted(facts), null]], { width, indent: '  ' }));
+  lines.push(...flow([[t('trace.head.faults', { faults: describeFaults(s.faults) }), null]], { width, indent: '  ', hang: '    ' }));
   lines.push('');
   return lines.join('\n');
 }
@@ -84,8 +86,9 @@ interface Columns {
   detail: number;
 }
 
-const STEP_WIDTH = 4; // "step"
-const CALLS_WIDTH = 5; // "calls"
+/** The step and calls columns: as wide as their heads ("step", "calls"), and at least a few digits. */
+const stepWidth = () => Math.max(4, displayWidth(t('trace.col.step')));
+const callsWidth = () => Math.max(5, displayWidth(t('trace.col.calls')));
 /** A label longer than this (a runner's own) is cut with an ellipsis so the columns hold. */
 const MAX_LABEL_WIDTH = 22;
 /** Below this many columns left for a saved event's detail, it goes on the lines under the event instead. */
@@ -94,21 +97,21 @@ const MIN_DETAIL_WIDTH = 28;
 function columns(lines: Line[]): Columns {
   const saved = lines.flatMap((l) => (l.saved ? [l.saved] : []));
   const times = lines.flatMap((l) => (l.saved ? [l.saved.t] : l.t !== undefined ? [l.t] : []));
-  const t = Math.max(1, ...times.map((x) => `${x}ms`.length));
+  const time = Math.max(displayWidth(t('trace.col.t')), ...times.map((x) => `${x}ms`.length));
   const seq = Math.max(1, ...saved.map((x) => String(x.seq).length));
-  const label = Math.min(MAX_LABEL_WIDTH, Math.max('event'.length, ...saved.map((x) => displayWidth(x.label))));
-  const sub = t + 1 + STEP_WIDTH + 1 + seq + 2;
-  return { t, seq, label, sub, detail: sub + label + 1 + CALLS_WIDTH + 2 };
+  const label = Math.min(MAX_LABEL_WIDTH, Math.max(displayWidth(t('trace.col.event')), ...saved.map((x) => displayWidth(x.label))));
+  const sub = time + 1 + stepWidth() + 1 + seq + 2;
+  return { t: time, seq, label, sub, detail: sub + label + 1 + callsWidth() + 2 };
 }
 
 function headerLine(cols: Columns): string {
-  return `${padStart('t', cols.t)} ${padStart('step', STEP_WIDTH)} ${padStart('#', cols.seq)}  ${pad('event', cols.label)} ${padStart('calls', CALLS_WIDTH)}  pending action / result`;
+  return `${padStart(t('trace.col.t'), cols.t)} ${padStart(t('trace.col.step'), stepWidth())} ${padStart('#', cols.seq)}  ${pad(t('trace.col.event'), cols.label)} ${padStart(t('trace.col.calls'), callsWidth())}  ${t('trace.col.detail')}`;
 }
 
 function savedText(line: Line, cols: Columns, style: Style, width: number): string[] {
   const s = line.saved!;
   const shown = displayWidth(s.label) > cols.label ? `${s.label.slice(0, cols.label - 1)}…` : s.label;
-  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), STEP_WIDTH)} ${padStart(String(s.seq), cols.seq)}  ${tone(shown, s.labelTone, style)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), CALLS_WIDTH)}`;
+  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), stepWidth())} ${padStart(String(s.seq), cols.seq)}  ${tone(shown, s.labelTone, style)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), callsWidth())}`;
   if (line.parts.length === 0) return [head];
   const inline = width - cols.detail >= MIN_DETAIL_WIDTH;
   if (inline) return flow(paint(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });
@@ -117,13 +120,13 @@ function savedText(line: Line, cols: Columns, style: Style, width: number): stri
 }
 
 function paint(parts: readonly Part[], style: Style): Segments {
-  return parts.map(([text, t]) => [text, t === 'plain' ? null : (x: string) => tone(x, t, style)] as const);
+  return parts.map(([text, how]) => [text, how === 'plain' ? null : (x: string) => tone(x, how, style)] as const);
 }
 
 /** What each tone looks like on a terminal. */
-function tone(text: string, t: Tone, style: Style): string {
+function tone(text: string, how: Tone, style: Style): string {
   const { c } = style;
-  switch (t) {
+  switch (how) {
     case 'plain':
       return text;
     case 'dim':
@@ -155,13 +158,13 @@ const ID_WIDTH = 22;
 
 export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
-  const lines = ['', c.bold('  checks')];
+  const lines = ['', c.bold(`  ${t('trace.checks')}`)];
   for (const check of checks) {
     const mark = check.passed ? c.green('✔') : c.red('✘');
     const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title;
     const red = check.passed ? null : (x: string) => c.red(x);
     if (check.kind === 'expectation') {
-      const text: Segments = [[`expected ${formatValue(check.expected)}${GLUE}·`, red], [`actual ${formatValue(check.actual)}`, red]];
+      const text: Segments = [[`${t('trace.expected', { value: formatValue(check.expected) })}${GLUE}·`, red], [t('trace.actual', { value: formatValue(check.actual) }), red]];
       lines.push(...flow(text, { width, indent: `  ${mark} ${pad(name, ID_WIDTH)} `, hang: ' '.repeat(6) }));
       if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
     } else {
@@ -173,14 +176,15 @@ export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDT
 }
 
 export function figures(run: RunResult): string {
-  const stock = shownStock(run).map((s) => `stock ${s.item} ${s.available ?? '-'}`);
-  const dlq = run.dlq.length > 0 ? [`dlq ${run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ')}`] : [];
-  return [run.state?.status ?? 'no state', `calls ${totalCalls(run) ?? '-'}`, `ledger ${run.db.ledger.length}`, ...stock, ...dlq].join(' · ');
+  const stock = shownStock(run).map((s) => t('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
+  const dlq = run.dlq.length > 0 ? [t('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
+  const calls = t('trace.figure.calls', { n: totalCalls(run) ?? '-' });
+  return [run.state?.status ?? t('trace.figure.noState'), calls, t('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...dlq].join(' · ');
 }
 
 export function renderVerdict(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
-  const word = run.passed ? c.green.bold('PASS') : isBrokenScenario(run) ? c.red.bold('BROKEN SCENARIO') : c.red.bold('FAIL');
-  const parts = [...figures(run).split(' · '), ...(run.crashes > 0 ? [`${run.crashes} crash(es) recovered`] : [])];
+  const word = run.passed ? c.green.bold(t('trace.verdict.pass')) : isBrokenScenario(run) ? c.red.bold(t('trace.verdict.broken')) : c.red.bold(t('trace.verdict.fail'));
+  const parts = [...figures(run).split(' · '), ...(run.crashes > 0 ? [t('trace.crashesRecovered', { n: run.crashes })] : [])];
   return flow([[`${word}${GLUE}${run.scenario.id}:`, null], [dotted(parts), null]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n';
 }

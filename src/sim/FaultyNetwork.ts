@@ -20,6 +20,7 @@ import type { Rng } from '../core/rng.js';
 import type { ErrorInfo, Sender } from './events.js';
 import type { TraceRecorder } from './TraceRecorder.js';
 import type { FaultPlan, PlannedFault } from '../faults/FaultPlan.js';
+import { t } from '../core/i18n/index.js';
 
 /** What outlives a crash on the network's side: counters the harness keeps for the whole run. */
 export interface WireCounters {
@@ -45,15 +46,6 @@ export interface NetworkDeps {
   /** Closes both connections and throws Crash: the process is gone. */
   crash(point: CrashPoint, message: string): never;
 }
-
-const FAULT_NOTES = {
-  concurrent_reserve: 'another client reserves the same item first (its own key)',
-  transient: 'the request fails before the tool runs',
-  crash_before_commit: 'the process dies before the tool commits',
-  duplicate_delivery: 'the network delivers the request twice; the runner gets the second reply',
-  crash_after_commit: 'the process dies after the tool committed, before the reply arrives',
-  lost_reply: 'the tool committed; the reply is lost on the way back',
-} as const;
 
 /** What the tool did with this attempt's deliveries, the most that happened: a change, a ledger answer, a read. */
 type Answered = 'committed' | 'ledger' | 'read';
@@ -93,7 +85,7 @@ export class FaultyNetwork implements ToolClient {
     if (crashBefore && request.name !== 'reserve') {
       // A read has no transaction to be inside: the process dies before the tool runs.
       this.#fired(crashBefore);
-      this.#d.crash('crash_before_commit', `crash before ${request.name} ran`);
+      this.#d.crash('crash_before_commit', t('trace.crash.beforeRan', { tool: request.name }));
     }
     const duplicate = has('duplicate_delivery');
     if (duplicate) {
@@ -109,12 +101,12 @@ export class FaultyNetwork implements ToolClient {
 
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
-      this.#fired(crashAfter, this.#committedNote('the process dies', 'before the reply arrives'));
-      this.#d.crash('crash_after_commit', `crash after ${request.name} ${this.#answered === 'committed' ? 'committed' : 'answered'}; its reply never arrived`);
+      this.#fired(crashAfter, this.#answered);
+      this.#d.crash('crash_after_commit', t(this.#answered === 'committed' ? 'trace.crash.afterCommit' : 'trace.crash.afterAnswer', { tool: request.name }));
     }
     const lost = has('lost_reply');
     if (lost) {
-      this.#fired(lost, this.#committedNote('', 'the reply is lost on the way back'));
+      this.#fired(lost, this.#answered);
       throw this.#fail(request.name, new TransientError('lost_reply', { definite: false }));
     }
     trace.emit({ type: 'reply', by: 'runner', tool: request.name, outcome: { ok: true, value }, delivered: true });
@@ -135,7 +127,7 @@ export class FaultyNetwork implements ToolClient {
           const committed = !db.inTransaction;
           trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed });
           this.#fired(crashBefore);
-          this.#d.crash('crash_before_commit', committed ? `crash in the middle of ${request.name}, before it finished` : `crash inside ${request.name}'s transaction, before COMMIT`);
+          this.#d.crash('crash_before_commit', t(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
         }
       : undefined;
     let value: unknown;
@@ -201,17 +193,12 @@ export class FaultyNetwork implements ToolClient {
     this.#answered = 'read';
   }
 
-  #fired(hit: PlannedFault, note: string = FAULT_NOTES[hit.spec.kind as keyof typeof FAULT_NOTES]): void {
-    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note });
-  }
-
   /**
-   * What the tool did before a fault after its answer, in truth: committed a change, or only answered — from its
-   * ledger (a retry meeting its receipt: nothing new committed) or as a read. `before`: what dies first, if anything.
+   * `answered`, for a fault that strikes after the tool's answer: what the tool did before it, in truth —
+   * committed a change, or only answered (from its ledger: a retry meeting its receipt; or as a read).
    */
-  #committedNote(before: string, after: string): string {
-    const did = this.#answered === 'committed' ? 'the tool committed' : this.#answered === 'ledger' ? 'the tool answered from its ledger, committing nothing new' : 'the tool answered (a read: nothing to commit)';
-    return before === '' ? `${did}; ${after}` : `${before} after ${did}, ${after}`;
+  #fired(hit: PlannedFault, answered?: Answered): void {
+    this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, ...(answered !== undefined ? { answered } : {}) });
   }
 
   #fail(tool: string, error: TransientError): TransientError {

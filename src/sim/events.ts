@@ -56,7 +56,14 @@ export type TraceEvent = At &
         /** For a ContractError on reserve: was there already a receipt for this very request (same key and fingerprint)? */
         receiptExisted?: boolean;
       }
-    | { type: 'fault'; fault: FaultSpec; index: number; note: string }
+    /** What the fault does is said by the trace's narrator (src/render/narrate.ts), from its kind. */
+    | {
+        type: 'fault';
+        fault: FaultSpec;
+        index: number;
+        /** For a fault after the tool's answer (crash_after_commit, lost_reply): what the tool had done, in truth. */
+        answered?: 'committed' | 'ledger' | 'read';
+      }
     | { type: 'crash'; point: CrashPoint; message: string }
     | { type: 'recovered'; seq: number | null; state: RunnerState | null }
     /** The runner went on after a simulated crash instead of letting it end the step: `how` says what it did. */

@@ -28,6 +28,7 @@ import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
+import { t } from '../core/i18n/index.js';
 import { TraceRecorder } from './TraceRecorder.js';
 import { VirtualClock } from '../core/clock.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
@@ -107,8 +108,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
         flushHeld();
         const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
         if (hit !== null) {
-          trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, note: 'the process dies right after this event is saved' });
-          crash('crash_after_event', `crash after event #${event.seq} (${event.label})`);
+          trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
+          crash('crash_after_event', t('trace.crash.afterEvent', { seq: event.seq, label: event.label }));
         }
       };
       const events = new EventStore(db, onSaved, dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => replaying !== null }) : undefined);
@@ -157,11 +158,11 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           if (crashed !== null) {
             // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
             // so a check can fail the run however its figures came out.
-            trace.emit({ type: 'crash_caught', how: 'step returned normally after the crash' });
+            trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.returned') });
             throw crashed;
           }
           if (!looksLikeState(returned)) {
-            runnerError = { step: steps, name: 'TypeError', message: `step() must return the state, it returned ${describe(returned)}` };
+            runnerError = { step: steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
             trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
             return;
           }
@@ -170,7 +171,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
           if (crashed !== null) {
             // What came out of step is not the crash itself: the runner caught it and went on (a save on the
             // closed database, or an error of its own). Unless it was the note above, rethrowing it.
-            if (error !== crashed) trace.emit({ type: 'crash_caught', how: `step caught the crash and then threw ${describeThrown(error)}` });
+            if (error !== crashed) trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.threw', { what: describeThrown(error) }) });
             crashed = null;
             crashes += 1;
             clock.advance(RESTART_MS);
@@ -256,7 +257,7 @@ function looksLikeState(value: unknown): value is RunnerState {
 }
 
 function describe(value: unknown): string {
-  if (value === undefined) return 'undefined (did you forget `return state`?)';
+  if (value === undefined) return t('trace.stepReturnedUndefined');
   return JSON.stringify(value)?.slice(0, 80) ?? String(value);
 }
 
@@ -266,5 +267,5 @@ function describeThrown(error: unknown): string {
 
 function failure(step: number, error: unknown): RunnerFailure {
   if (error instanceof Error) return { step, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { step, name: 'Error', message: `threw a non-Error value: ${String(error)}` };
+  return { step, name: 'Error', message: t('trace.threwNonError', { value: String(error) }) };
 }

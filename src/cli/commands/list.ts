@@ -1,5 +1,6 @@
 /** `faultlab list`: one line per scenario — id, title, fault, expected status. */
 import { parseArgs } from 'node:util';
+import { withLang } from '../../core/i18n/index.js';
 import { describeFaults } from '../../faults/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { displayWidth, pad, padStart } from '../../render/format.js';
@@ -19,7 +20,9 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
   const rows = loaded.map((one) => {
     if (one.type === 'runner') {
       const s = one.scenario;
-      return { order: s.order, id: s.id, title: s.title, fault: describeFaults(s.faults), status: s.expect.status ?? '-' };
+      // --json is the same document in every language: its fault line is the catalogue's English, like an id.
+      const fault = values.json ? withLang('en', () => describeFaults(s.faults)) : describeFaults(s.faults);
+      return { order: s.order, id: s.id, title: s.title, fault, status: s.expect.status ?? '-' };
     }
     // A lab has no faults and no terminal status: the column says what kind of lab it is.
     return { order: undefined, id: one.id, title: one.title, fault: `${one.kind}: ${String((one.value as { experiment?: unknown }).experiment)}`, status: '-' };

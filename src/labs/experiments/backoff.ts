@@ -8,6 +8,7 @@ import type { LabContext } from '../LabContext.js';
 import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
 import { requireKnownErrorCode } from './errorCodes.js';
 import type { Experiment } from './types.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * The redelivery schedule, made visible: each run sends one operation whose every attempt fails with the
@@ -31,15 +32,15 @@ interface Setup {
 }
 
 export const backoffExperiment: Experiment = {
-  meanings: {
-    delays_ms: 'the waits between attempts, in virtual ms (none after the last attempt)',
-    capped_ms: 'min(initial × multiplier^a, max) for each wait, before jitter',
-    attempts: 'attempts made, the first included',
-    sent_to_dlq: 'whether the exhausted operation would go to the DLQ',
-    strategy: 'the jitter strategy of each run',
-    within_jitter_bounds: 'every delay lies within its strategy’s range (additive30: [capped, 1.3 × capped))',
-    same_seed_same_delays: 'running each run again from the same seed gives the same delays',
-  },
+  meanings: () => ({
+    delays_ms: t('lab.backoff.meaning.delays_ms'),
+    capped_ms: t('lab.backoff.meaning.capped_ms'),
+    attempts: t('lab.backoff.meaning.attempts'),
+    sent_to_dlq: t('lab.backoff.meaning.sent_to_dlq'),
+    strategy: t('lab.backoff.meaning.strategy'),
+    within_jitter_bounds: t('lab.backoff.meaning.within_jitter_bounds'),
+    same_seed_same_delays: t('lab.backoff.meaning.same_seed_same_delays'),
+  }),
 
   run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
@@ -50,7 +51,16 @@ export const backoffExperiment: Experiment = {
     setup.runs.forEach((run, index) => {
       const policy = policyFor(ctx, run, index);
       ctx.step(
-        `run ${run.label}: ${run.operation_type}, ${policy.maxAttempts} attempts, ${policy.initialDelayMs}..${policy.maxDelayMs} ms ×${policy.multiplier}, jitter ${policy.jitter}; every attempt fails with ${setup.error_code}`,
+        t('lab.backoff.run', {
+          label: run.label,
+          op: run.operation_type,
+          attempts: policy.maxAttempts,
+          from: policy.initialDelayMs,
+          to: policy.maxDelayMs,
+          multiplier: policy.multiplier,
+          jitter: policy.jitter,
+          code: setup.error_code,
+        }),
       );
       const first = ctx.events.length;
       const engine = new RetryEngine({ clock: ctx.clock, rng: ctx.rng.fork(`backoff/${run.label}`), policies: { [policy.operationType]: policy }, events: ctx.sink });
@@ -75,7 +85,7 @@ function policyFor(ctx: LabContext, run: Run, index: number): RetryPolicy {
   const base = ctx.config.retry.policies[run.operation_type];
   if (!base) {
     const known = Object.keys(ctx.config.retry.policies).join(', ');
-    throw new ScenarioInputError(`run ${run.label}: no retry policy for ${JSON.stringify(run.operation_type)} (policies: ${known})`, ['runs', index, 'operation_type']);
+    throw new ScenarioInputError(t('lab.input.noPolicy', { label: run.label, op: JSON.stringify(run.operation_type), known }), ['runs', index, 'operation_type']);
   }
   try {
     return validatePolicy(

@@ -5,6 +5,7 @@ import { openDatabase } from '../../core/storage.js';
 import { round4, type LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * One dependency's breaker, driven call by call: every call asks beforeCall first; an admitted call is
@@ -26,25 +27,25 @@ interface Setup {
 }
 
 export const breakerExperiment: Experiment = {
-  meanings: {
-    calls_made: 'calls made; each asked the breaker first',
-    calls_reaching_dependency: 'calls the breaker let through to the dependency',
-    rejected_while_open: 'calls refused while open: they never reached the dependency',
-    rejected_while_half_open: 'calls refused while half-open because every probe slot was taken',
-    transitions: 'breaker state changes, in order',
-    transition_payloads: 'the StateTransition payloads, in order',
-    final_state: 'the breaker state at the end',
-    snapshots: 'the breaker at the snapshot steps',
-    probes_rearmed: 'probes never reported whose slot was re-armed after probe_timeout_seconds',
-    reports_ignored: 'reports that arrived with no probe in flight, and were ignored',
-  },
+  meanings: () => ({
+    calls_made: t('lab.breaker.meaning.calls_made'),
+    calls_reaching_dependency: t('lab.breaker.meaning.calls_reaching_dependency'),
+    rejected_while_open: t('lab.breaker.meaning.rejected_while_open'),
+    rejected_while_half_open: t('lab.breaker.meaning.rejected_while_half_open'),
+    transitions: t('lab.breaker.meaning.transitions'),
+    transition_payloads: t('lab.breaker.meaning.transition_payloads'),
+    final_state: t('lab.breaker.meaning.final_state'),
+    snapshots: t('lab.breaker.meaning.snapshots'),
+    probes_rearmed: t('lab.breaker.meaning.probes_rearmed'),
+    reports_ignored: t('lab.breaker.meaning.reports_ignored'),
+  }),
 
   run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
     const config = ctx.config.circuitBreaker.dependencies[setup.dependency];
     if (!config) {
       const known = Object.keys(ctx.config.circuitBreaker.dependencies).join(', ');
-      throw new ScenarioInputError(`no circuit breaker is configured for ${JSON.stringify(setup.dependency)} (configured: ${known}; add one under config.circuit_breaker.dependencies)`, ['dependency']);
+      throw new ScenarioInputError(t('lab.input.noBreaker', { dependency: JSON.stringify(setup.dependency), known }), ['dependency']);
     }
     const db = openDatabase();
     const cb = new CircuitBreaker({ db, clock: ctx.clock, config, events: ctx.sink });
@@ -83,13 +84,13 @@ export const breakerExperiment: Experiment = {
             if (step.calls.gap_ms) ctx.clock.advance(step.calls.gap_ms);
           }
         } else if ('start' in step) {
-          if (held.has(step.start)) throw new ScenarioInputError(`call ${step.start} is already in flight`, ['steps', index, 'start']);
+          if (held.has(step.start)) throw new ScenarioInputError(t('lab.input.alreadyInFlight', { call: step.start }), ['steps', index, 'start']);
           if (call('held')) held.add(step.start);
         } else if ('report' in step) {
           if (!held.delete(step.report.call)) {
-            throw new ScenarioInputError(`no call "${step.report.call}" in flight (never started, refused, or already reported)`, ['steps', index, 'report', 'call']);
+            throw new ScenarioInputError(t('lab.input.notInFlight', { call: step.report.call }), ['steps', index, 'report', 'call']);
           }
-          ctx.step(`the held call ${step.report.call} reports: ${step.report.result}`);
+          ctx.step(t('lab.breaker.heldReports', { call: step.report.call, result: step.report.result }));
           if (!cb.afterCall(step.report.result === 'ok')) ignored += 1;
         } else if ('snapshot' in step) {
           const s = cb.snapshot();
@@ -102,12 +103,13 @@ export const breakerExperiment: Experiment = {
             probe_successes: s.probeSuccesses,
           };
           const failures = s.window.filter(Boolean).length;
-          ctx.step(`snapshot ${step.snapshot}: ${s.state}; failure rate ${rate === null ? '— (empty window)' : `${failures}/${s.window.length} = ${round4(rate)}`}`);
+          const shown = rate === null ? t('lab.breaker.emptyWindow') : `${failures}/${s.window.length} = ${round4(rate)}`;
+          ctx.step(t('lab.breaker.snapshot', { name: step.snapshot, state: s.state, rate: shown }));
         } else if ('force_close' in step) {
-          ctx.step('an operator forces the breaker closed');
+          ctx.step(t('lab.breaker.forced'));
           cb.forceClose();
         } else {
-          throw new ScenarioInputError(`unknown action ${action}`, ['steps', index]);
+          throw new ScenarioInputError(t('lab.input.unknownAction', { action }), ['steps', index]);
         }
       });
       finalState = cb.state();

@@ -5,6 +5,7 @@ import { ConfigError } from '../../durability/errors.js';
 import type { LabContext } from '../LabContext.js';
 import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
 import type { Experiment } from './types.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * The thundering herd. At t = 0 every client's request fails at once (the dependency blipped). From then
@@ -35,14 +36,14 @@ export interface HerdResult {
 }
 
 export const herdExperiment: Experiment = {
-  meanings: {
-    results: 'per strategy: total attempts, time until the last client was done, successes, give-ups, peak arrivals in one slot',
-    ranking_by_attempts: 'strategies from fewest to most total attempts',
-    ranking_by_drain_ms: 'strategies from quickest to slowest to drain the herd',
-    histograms: 'retries per time bin, per strategy',
-    histogram_bin_ms: 'the width of a histogram bin, in virtual ms',
-    capacity_per_second: 'requests the dependency can serve per second',
-  },
+  meanings: () => ({
+    results: t('lab.herd.meaning.results'),
+    ranking_by_attempts: t('lab.herd.meaning.ranking_by_attempts'),
+    ranking_by_drain_ms: t('lab.herd.meaning.ranking_by_drain_ms'),
+    histograms: t('lab.herd.meaning.histograms'),
+    histogram_bin_ms: t('lab.herd.meaning.histogram_bin_ms'),
+    capacity_per_second: t('lab.herd.meaning.capacity_per_second'),
+  }),
 
   run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;

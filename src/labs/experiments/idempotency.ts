@@ -5,6 +5,7 @@ import type { PathSegment } from '../../scenario/yamlSource.js';
 import type { LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * The tracking number on its own: named operations against one IdempotencyStore, step by step, on the
@@ -36,16 +37,16 @@ interface Setup {
 }
 
 export const idempotencyExperiment: Experiment = {
-  meanings: {
-    answers: 'what the store answered each step: new or duplicate',
-    results: 'the result each step ended with: its own work’s, or the original’s for a duplicate',
-    in_progress: 'for each duplicate: whether the original was still in progress (only a placeholder)',
-    window_ends_at_ms: 'for each duplicate: when the original’s dedup window ends, in virtual ms',
-    released: 'for each release step: whether a placeholder was removed',
-    effects: 'times the work ran in all (the number a window too short doubles)',
-    effects_by_operation: 'times the work ran, per operation',
-    records: 'rows in the store at the end, expired ones included until a cleanup',
-  },
+  meanings: () => ({
+    answers: t('lab.idempotency.meaning.answers'),
+    results: t('lab.idempotency.meaning.results'),
+    in_progress: t('lab.idempotency.meaning.in_progress'),
+    window_ends_at_ms: t('lab.idempotency.meaning.window_ends_at_ms'),
+    released: t('lab.idempotency.meaning.released'),
+    effects: t('lab.idempotency.meaning.effects'),
+    effects_by_operation: t('lab.idempotency.meaning.effects_by_operation'),
+    records: t('lab.idempotency.meaning.records'),
+  }),
 
   run(ctx: LabContext): Record<string, unknown> {
     const setup = ctx.scenario as unknown as Setup;
@@ -61,7 +62,7 @@ export const idempotencyExperiment: Experiment = {
 
     const keyOf = (name: string, path: readonly PathSegment[]): string => {
       const spec = setup.operations[name];
-      if (!spec) throw new ScenarioInputError(`no operation "${name}" (operations: ${Object.keys(setup.operations).join(', ')})`, path);
+      if (!spec) throw new ScenarioInputError(t('lab.input.noOperation', { name, known: Object.keys(setup.operations).join(', ') }), path);
       return idempotencyKey(spec.agent_id, spec.operation_type, spec.content);
     };
     const answered = (label: string, r: CheckResult): void => {
@@ -74,13 +75,13 @@ export const idempotencyExperiment: Experiment = {
     };
     const outcome = (label: string, kind: string, detail: string): void => ctx.emit({ type: 'lab.outcome', label, kind, detail });
     const duplicateDetail = (r: Extract<CheckResult, { kind: 'duplicate' }>): string =>
-      r.inProgress ? 'the original is still in progress: nothing to hand back, not run again' : `handed the original result ${JSON.stringify(r.originalResult)}, not run again`;
+      r.inProgress ? t('lab.idempotency.stillInProgress') : t('lab.idempotency.handedOriginal', { result: String(JSON.stringify(r.originalResult)) });
 
     try {
       setup.steps.forEach((step, index) => {
         const action = onlyKey(step, index);
         if (isTimeStep(step)) return runTimeStep(ctx, step, index);
-        if (!ACTIONS.includes(action)) throw new ScenarioInputError(`unknown action ${action} (one of ${ACTIONS.join(', ')}, wait_ms, at_ms, note)`, ['steps', index]);
+        if (!ACTIONS.includes(action)) throw new ScenarioInputError(t('lab.input.unknownActionOf', { action, known: ACTIONS.join(', ') }), ['steps', index]);
         const { operation: name, label } = (step as Record<string, Labelled>)[action] as Labelled;
         const key = keyOf(name, ['steps', index, action, 'operation']);
         ctx.step(`${action} ${name} [${label}]`);
@@ -93,18 +94,18 @@ export const idempotencyExperiment: Experiment = {
           const result = `r-${effects}`;
           store.record(key, result);
           results[label] = result;
-          outcome(label, 'new', `the work runs (effect #${effects}) and its result ${JSON.stringify(result)} is recorded`);
+          outcome(label, 'new', t('lab.idempotency.workRuns', { n: effects, result: JSON.stringify(result) }));
         } else if (action === 'check') {
           const r = store.check(key);
           answered(label, r);
-          outcome(label, r.kind, r.kind === 'new' ? 'nobody holds the key: the next claim would be New' : duplicateDetail(r));
+          outcome(label, r.kind, r.kind === 'new' ? t('lab.idempotency.nobodyHolds') : duplicateDetail(r));
         } else if (action === 'claim') {
           const r = store.checkAndRecord(key, { status: 'in_progress' });
           answered(label, r);
-          outcome(label, r.kind, r.kind === 'new' ? 'the key is taken; the work is in progress (its placeholder is all there is)' : duplicateDetail(r));
+          outcome(label, r.kind, r.kind === 'new' ? t('lab.idempotency.claimed') : duplicateDetail(r));
         } else {
           released[label] = store.release(key);
-          outcome(label, 'released', released[label] ? 'the placeholder is removed: the key is free again' : 'nothing to release (a recorded result is never released)');
+          outcome(label, 'released', released[label] ? t('lab.idempotency.released') : t('lab.idempotency.nothingToRelease'));
         }
       });
       return {

@@ -6,6 +6,7 @@ import { idempotencyKey, shortKey } from '../../core/key.js';
 import { openDatabase, type Db } from '../../core/storage.js';
 import type { LabContext } from '../LabContext.js';
 import type { Experiment } from './types.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * Two connections, a and b, to one SQLite file, each wanting to claim the same key: read it, and if
@@ -44,15 +45,15 @@ const other = (x: Conn): Conn => (x === 'a' ? 'b' : 'a');
 const word = (r: CheckResult): string => (r.kind === 'new' ? 'New' : 'Duplicate');
 
 export const raceExperiment: Experiment = {
-  meanings: {
-    orders: 'the six orders of two callers’ read and write steps, each played once per protocol',
-    naive_new_per_order: 'check, then record (two transactions): how many of a and b were told New, per order',
-    naive_both_new: 'orders in which check-then-record told both callers New',
-    cas_new_per_order: 'checkAndRecord (one transaction): how many of a and b were told New, per order',
-    cas_duplicates_per_order: 'checkAndRecord: how many were told Duplicate, per order',
-    cas_both_new: 'orders in which checkAndRecord told both callers New',
-    cas_busy_refusals: 'times the second caller was refused the write lock (SQLITE_BUSY; nothing written) and tried again',
-  },
+  meanings: () => ({
+    orders: t('lab.race.meaning.orders'),
+    naive_new_per_order: t('lab.race.meaning.naive_new_per_order'),
+    naive_both_new: t('lab.race.meaning.naive_both_new'),
+    cas_new_per_order: t('lab.race.meaning.cas_new_per_order'),
+    cas_duplicates_per_order: t('lab.race.meaning.cas_duplicates_per_order'),
+    cas_both_new: t('lab.race.meaning.cas_both_new'),
+    cas_busy_refusals: t('lab.race.meaning.cas_busy_refusals'),
+  }),
 
   run(ctx: LabContext): Record<string, unknown> {
     const { agent_id: agent, operation_type: type, content } = (ctx.scenario as unknown as Setup).operation;
@@ -79,16 +80,16 @@ export const raceExperiment: Experiment = {
 
         // naive: each step of the order is its own transaction
         const naiveKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'naive' });
-        ctx.step(`order ${name}, check then record: a and b both want ${shortKey(naiveKey)}`);
+        ctx.step(t('lab.race.naiveOrder', { order: name, key: shortKey(naiveKey) }));
         const told: Partial<Record<Conn, CheckResult>> = {};
         for (const x of order) {
           const answer = told[x];
           if (answer === undefined) {
             const r = stores[x].check(naiveKey);
             told[x] = r;
-            tell('naive', x, word(r), `${x} checks: ${r.kind === 'new' ? 'nobody has the key' : 'the key is taken'}`);
+            tell('naive', x, word(r), t(r.kind === 'new' ? 'lab.race.checksFree' : 'lab.race.checksTaken', { who: x }));
           } else if (answer.kind === 'new') {
-            tell('naive', x, 'record', `${x} records the key, sure it is the first — and applies the effect`);
+            tell('naive', x, 'record', t('lab.race.records', { who: x }));
             stores[x].record(naiveKey, { applied_by: x });
           }
         }
@@ -97,7 +98,7 @@ export const raceExperiment: Experiment = {
         // cas: the read and the write are one transaction; the order says whether the second reader
         // arrives while the first holds the write lock (its read comes before the first's write)
         const casKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'cas' });
-        ctx.step(`order ${name}, checkAndRecord: a and b both want ${shortKey(casKey)}`);
+        ctx.step(t('lab.race.casOrder', { order: name, key: shortKey(casKey) }));
         const first = order[0] as Conn;
         const second = other(first);
         const inside = order[1] === second;
@@ -112,16 +113,16 @@ export const raceExperiment: Experiment = {
               if (!(error instanceof StoreBusyError)) throw error;
               refused = true;
               busy += 1;
-              tell('cas', second, 'busy', `${second} reads while ${first} holds the write lock: SQLITE_BUSY, nothing written — it will try again`);
+              tell('cas', second, 'busy', t('lab.race.busy', { who: second, holder: first }));
             }
           },
         });
         answers.push(firstAnswer);
-        tell('cas', first, word(firstAnswer), `${first} read and wrote its placeholder in one transaction, and committed`);
+        tell('cas', first, word(firstAnswer), t('lab.race.committed', { who: first }));
         if (!inside || refused) {
           const r = stores[second].checkAndRecord(casKey, { claimed_by: second });
           answers.push(r);
-          tell('cas', second, word(r), `${second} ${refused ? 'tries again after the commit' : 'arrives after the commit'}`);
+          tell('cas', second, word(r), t(refused ? 'lab.race.triesAgain' : 'lab.race.arrivesAfter', { who: second }));
         }
         casNew.push(answers.filter((r) => r.kind === 'new').length);
         casDuplicates.push(answers.filter((r) => r.kind === 'duplicate').length);

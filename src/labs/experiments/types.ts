@@ -1,11 +1,12 @@
 import type { LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import type { Meanings } from '../../check/figures.js';
+import { t } from '../../core/i18n/index.js';
 
 /** One kind of lab: runs the lab's set-up on a LabContext and returns its figures. */
 export interface Experiment {
-  /** For check messages: what each top-level figure means, in a few words. */
-  meanings: Meanings;
+  /** For check messages: what each top-level figure means, in a few words, in the current language. */
+  meanings(): Meanings;
   run(ctx: LabContext): Record<string, unknown>;
 }
 
@@ -24,6 +25,6 @@ export function runTimeStep(ctx: LabContext, step: TimeStep, index: number): voi
 
 export function onlyKey(step: object, index: number): string {
   const keys = Object.keys(step);
-  if (keys.length !== 1) throw new ScenarioInputError(`a step must have exactly one action, got ${keys.join(', ') || 'none'}`, ['steps', index]);
+  if (keys.length !== 1) throw new ScenarioInputError(t('lab.input.oneAction', { got: keys.join(', ') || t('lab.input.none') }), ['steps', index]);
   return keys[0] as string;
 }

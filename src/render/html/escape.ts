@@ -4,3 +4,8 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 export function esc(text: unknown): string {
   return String(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }
+
+/** Text between tags only: `&`, `<` and `>` are all that could change the markup there (a quote cannot). */
+export function escText(text: unknown): string {
+  return String(text).replace(/[&<>]/g, (ch) => ENTITIES[ch]!);
+}

@@ -10,6 +10,8 @@ import { esc } from './escape.js';
 import { laneHtml, type LaneHtml } from './lanes.js';
 import { checksHtml, verdictWord } from './runPage.js';
 import { page } from './page.js';
+import { say } from './say.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Where the two runs first differ (the grader's Divergence has this shape): the learner's step, its event number, the words. */
 export interface DivergencePoint {
@@ -38,29 +40,30 @@ export function renderGradeHtml(reference: RunResult, learner: RunResult, diverg
   const cut = divergence?.step ?? last;
   const row = (step: number, moment: boolean) => {
     const marker = divergence !== null && step === divergence.step ? `<div class="diverge">${esc(divergence.text)}</div>` : '';
-    const attrs = moment ? ` id="s${step}" data-moment data-when="step ${step}"` : '';
-    return `<li class="moment lanes${moment ? '' : ' after'}"${attrs}><div class="t">step ${step}</div><div class="ref">${(ref.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div><div class="mine">${marker}${(mine.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div></li>`;
+    const label = esc(t('html.step', { n: step }));
+    const attrs = moment ? ` id="s${step}" data-moment data-when="${label}"` : '';
+    return `<li class="moment lanes${moment ? '' : ' after'}"${attrs}><div class="t">${label}</div><div class="ref">${(ref.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div><div class="mine">${marker}${(mine.get(step) ?? ['<span class="tone-dim">—</span>']).join('')}</div></li>`;
   };
   const before = Array.from({ length: Math.min(cut, last) + 1 }, (_, step) => row(step, true));
   const after = Array.from({ length: Math.max(0, last - cut) }, (_, k) => row(cut + 1 + k, false));
   const body = [
     '<header class="top">',
     `<h1><code>${esc(s.id)}</code> — ${esc(s.title)}</h1>`,
-    `<p class="meta">seed ${learner.seed} · the reference (${esc(reference.runner)}) beside yours (${esc(learner.runner)})</p>`,
-    `<p class="verdict ${learner.passed ? 'pass' : 'fail'}">yours: ${verdictWord(learner)} · ${esc(figures(learner))} — the reference: ${esc(figures(reference))}</p>`,
+    `<p class="meta">${esc(t('html.grade.meta', { seed: learner.seed, reference: reference.runner, learner: learner.runner }))}</p>`,
+    `<p class="verdict ${learner.passed ? 'pass' : 'fail'}">${esc(t('html.grade.verdict', { verdict: verdictWord(learner), figures: figures(learner), reference: figures(reference) }))}</p>`,
     divergence === null
-      ? '<p class="verdict pass">your run follows the reference step by step to the end</p>'
+      ? `<p class="verdict pass">${esc(t('html.grade.follows'))}</p>`
       : `<p class="diverge">${esc(divergence.text)}</p>`,
-    `<p class="help">Step with <kbd>←</kbd> <kbd>→</kbd> through the steps both runs share, up to the first divergence (step <span data-position>1</span>).</p>`,
+    `<p class="help">${say('html.help.grade', {}, { keys: '<kbd>←</kbd> <kbd>→</kbd>', position: '<span data-position>1</span>' })}</p>`,
     '</header>',
     '<main class="run grade-main">',
-    '<div class="lanes lane-head" role="presentation"><div>step</div><div class="ref">the reference run</div><div class="mine">your run</div></div>',
+    `<div class="lanes lane-head" role="presentation"><div>${esc(t('html.col.step'))}</div><div class="ref">${esc(t('html.grade.reference'))}</div><div class="mine">${esc(t('html.grade.yours'))}</div></div>`,
     '<ol class="moments">',
     ...before,
     '</ol>',
-    after.length > 0 ? `<details><summary>the rest of your run (${after.length} step(s) after the divergence)</summary><ol class="moments">${after.join('\n')}</ol></details>` : '',
-    checksHtml(learner, false, `Your run's checks — ${verdictWord(learner)}`),
+    after.length > 0 ? `<details><summary>${esc(t('html.grade.rest', { n: after.length }))}</summary><ol class="moments">${after.join('\n')}</ol></details>` : '',
+    checksHtml(learner, false, t('html.grade.checks', { verdict: verdictWord(learner) })),
     '</main>',
   ].join('\n');
-  return page(`${s.id} graded — faultlab`, body, { bodyClass: 'grade' });
+  return page(t('html.grade.title', { id: s.id }), body, { bodyClass: 'grade' });
 }

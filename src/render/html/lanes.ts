@@ -9,6 +9,7 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../../sim/events.
 import { formatAction, GLUE, traceKey, type KeyFormat } from '../format.js';
 import { narrate, type Lane, type Line, type Part } from '../narrate.js';
 import { esc } from './escape.js';
+import { t } from '../../core/i18n/index.js';
 
 export const LANES: readonly Lane[] = ['events', 'runner', 'wire', 'tool', 'db'];
 
@@ -26,15 +27,15 @@ const EXTRAS: { [K in TraceEventType]?: Extra<TraceEventOf<K>> } = {
   },
   request: (event, lanes, key) => {
     if (event.by !== 'runner' || event.delivery === 2) return;
-    const count = [event.call !== undefined ? `call ${event.call}` : '', event.attempt !== undefined ? `attempt ${event.attempt}` : ''].filter(Boolean).join(' · ');
+    const count = [event.call !== undefined ? t('html.call', { n: event.call }) : '', event.attempt !== undefined ? t('trace.attempt', { n: event.attempt }) : ''].filter(Boolean).join(' · ');
     lanes.wire.unshift(`<span class="line tone-plain">→ ${esc(formatAction(event.action, key))}${count ? ` <span class="calls">${esc(count)}</span>` : ''}</span>`);
-    lanes.tool.push(`<span class="line tone-dim">runs ${esc(event.action.name)}</span>`);
+    lanes.tool.push(`<span class="line tone-dim">${esc(t('html.runs', { tool: event.action.name }))}</span>`);
   },
   finished: (event, lanes) => {
-    if (lanes.runner.length === 0) lanes.runner.push(`<span class="line tone-dim">■ the run ends: ${esc(event.status)} after ${event.steps} steps</span>`);
+    if (lanes.runner.length === 0) lanes.runner.push(`<span class="line tone-dim">${esc(t('html.runEnds', { status: event.status, steps: event.steps }))}</span>`);
   },
   recovered: (event, lanes) => {
-    lanes.events.push(`<span class="line tone-ok">read back: ${event.seq === null ? 'an empty log' : `up to #${event.seq}`}</span>`);
+    lanes.events.push(`<span class="line tone-ok">${esc(event.seq === null ? t('html.readBackEmpty') : t('html.readBack', { seq: event.seq }))}</span>`);
   },
 };
 
@@ -53,16 +54,16 @@ export function laneHtml(run: RunResult): LaneHtml[] {
 function lineHtml(line: Line, event: TraceEvent): string {
   if (line.saved) {
     const s = line.saved;
-    return `<span class="line"><b class="label tone-${s.labelTone}">${esc(s.label)}</b>${parts(line.parts)} <span class="calls">calls ${s.calls}</span></span>`;
+    return `<span class="line"><b class="label tone-${s.labelTone}">${esc(s.label)}</b>${parts(line.parts)} <span class="calls">${esc(t('trace.figure.calls', { n: s.calls }))}</span></span>`;
   }
   const cls = line.depth ? 'line deep' : 'line';
-  const text = line.parts.map(([t]) => t).join(' ');
   if (event.type === 'reply' && !event.outcome.ok && line.lane === 'wire') {
     const certainty = event.outcome.error.certainty;
-    const word = certainty === 'indefinite' ? 'INDEFINITE' : 'definite';
-    return `<span class="${cls}"><span class="certainty ${certainty}" title="${certainty === 'indefinite' ? 'the effect may have happened' : 'the effect surely did not happen'}">${word}</span>${parts(line.parts)}</span>`;
+    const word = t(certainty === 'indefinite' ? 'html.indefinite' : 'html.definite');
+    const title = t(certainty === 'indefinite' ? 'html.indefinite.title' : 'html.definite.title');
+    return `<span class="${cls}"><span class="certainty ${certainty}" title="${esc(title)}">${esc(word)}</span>${parts(line.parts)}</span>`;
   }
-  if (text.startsWith('in truth:')) return `<span class="${cls} truth">${parts(line.parts)}</span>`;
+  if (line.truth) return `<span class="${cls} truth">${parts(line.parts)}</span>`;
   if (event.type === 'recovered') return `<span class="${cls} recovered">${parts(line.parts)}</span>`;
   return `<span class="${cls}">${parts(line.parts)}</span>`;
 }

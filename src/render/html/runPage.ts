@@ -13,19 +13,30 @@ import type { RunnerState } from '../../runner/state.js';
 import type { TraceEvent } from '../../sim/events.js';
 import { formatAction, formatValue, traceKey, type KeyFormat } from '../format.js';
 import { figures } from '../renderText.js';
-import { esc } from './escape.js';
+import { esc, escText } from './escape.js';
 import { laneHtml, LANES, type LaneHtml } from './lanes.js';
 import { locateChecks } from './locateChecks.js';
 import { timelineOf, type Moment, type Timeline } from './moments.js';
 import { page } from './page.js';
+import { say } from './say.js';
+import { t, type MessageKey } from '../../core/i18n/index.js';
 
-const LANE_TITLES: Record<(typeof LANES)[number], [string, string]> = {
-  events: ['events.db', "the runner's log"],
-  runner: ['runner', 'what it saved and knows'],
-  wire: ['wire', 'request → · ← reply'],
-  tool: ['tool', 'the inventory service'],
-  db: ['tool.db', 'stock and ledger'],
+/** Each lane's name and what it holds (html.lane.<lane>, html.lane.<lane>.holds). */
+const LANE_TITLES: Record<(typeof LANES)[number], [MessageKey, MessageKey]> = {
+  events: ['html.lane.events', 'html.lane.events.holds'],
+  runner: ['html.lane.runner', 'html.lane.runner.holds'],
+  wire: ['html.lane.wire', 'html.lane.wire.holds'],
+  tool: ['html.lane.tool', 'html.lane.tool.holds'],
+  db: ['html.lane.db', 'html.lane.db.holds'],
 };
+
+/** The keys that step through a page, as the help line shows them. */
+const KEYS = '<kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd> <kbd>End</kbd>)';
+
+/** Table heads, one per message. */
+function th(...keys: MessageKey[]): string {
+  return keys.map((key) => `<th>${esc(t(key))}</th>`).join('');
+}
 
 export function renderRunHtml(run: RunResult): string {
   const s = run.scenario;
@@ -41,7 +52,7 @@ export function renderRunHtml(run: RunResult): string {
 }
 
 export function verdictWord(run: RunResult): string {
-  return run.passed ? 'PASS' : isBrokenScenario(run) ? 'BROKEN SCENARIO' : 'FAIL';
+  return t(run.passed ? 'trace.verdict.pass' : isBrokenScenario(run) ? 'trace.verdict.broken' : 'trace.verdict.fail');
 }
 
 function header(run: RunResult): string {
@@ -50,22 +61,22 @@ function header(run: RunResult): string {
   return [
     '<header class="top">',
     `<h1><code>${esc(s.id)}</code> — ${esc(s.title)}</h1>`,
-    `<p class="explain">${esc(run.runner === 'ReferenceRunner' ? s.explain : `With the reference runner: ${s.explain}`)}</p>`,
-    `<p class="meta">seed ${run.seed} · ${esc(run.runner)} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · stock ${esc(stock)} · faults: ${esc(describeFaults(s.faults))}</p>`,
-    `<p class="verdict ${run.passed ? 'pass' : 'fail'}">${verdictWord(run)} · ${esc(figures(run))}${run.crashes > 0 ? ` · ${run.crashes} crash(es) recovered` : ''}</p>`,
-    `<p class="help">Step through the run with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd> <kbd>End</kbd>), or click a moment: the panel below shows both databases as they were then. Moment <span data-position>1 of ${run.trace.length}</span>.</p>`,
+    `<p class="explain">${esc(run.runner === 'ReferenceRunner' ? s.explain : t('trace.head.withReference', { explain: s.explain }))}</p>`,
+    `<p class="meta">${esc(t('trace.head.seed', { seed: run.seed }))} · ${esc(run.runner)} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · ${esc(t('trace.head.stock', { stock }))} · ${esc(t('trace.head.faults', { faults: describeFaults(s.faults) }))}</p>`,
+    `<p class="verdict ${run.passed ? 'pass' : 'fail'}">${esc(verdictWord(run))} · ${esc(figures(run))}${run.crashes > 0 ? ` · ${esc(t('trace.crashesRecovered', { n: run.crashes }))}` : ''}</p>`,
+    `<p class="help">${say('html.help.run', {}, { keys: KEYS, position: `<span data-position>${esc(t('html.position', { i: 1, n: run.trace.length }))}</span>` })}</p>`,
     '</header>',
   ].join('\n');
 }
 
 function laneHead(): string {
-  const cells = LANES.map((lane) => `<div class="l-${lane}">${esc(LANE_TITLES[lane][0])}<small>${esc(LANE_TITLES[lane][1])}</small></div>`);
-  return `<div class="lanes lane-head" role="presentation"><div>time<small>step</small></div>${cells.join('')}</div>`;
+  const cells = LANES.map((lane) => `<div class="l-${lane}">${esc(t(LANE_TITLES[lane][0]))}<small>${esc(t(LANE_TITLES[lane][1]))}</small></div>`);
+  return `<div class="lanes lane-head" role="presentation"><div>${esc(t('html.col.time'))}<small>${esc(t('html.col.step'))}</small></div>${cells.join('')}</div>`;
 }
 
 export function when(event: TraceEvent): string {
-  const seq = event.type === 'saved' ? ` · event #${event.seq}` : '';
-  return `${event.t}ms · step ${event.step}${seq} · ${event.type === 'saved' ? event.label : event.type}`;
+  const seq = event.type === 'saved' ? ` · ${t('html.eventSeq', { seq: event.seq })}` : '';
+  return `${event.t}ms · ${t('html.step', { n: event.step })}${seq} · ${event.type === 'saved' ? event.label : event.type}`;
 }
 
 function timelineHtml(run: RunResult): string {
@@ -74,7 +85,7 @@ function timelineHtml(run: RunResult): string {
   const broke = new Map<number, Check[]>();
   for (const [check, at] of locateChecks(run, timeline)) broke.set(at, [...(broke.get(at) ?? []), check]);
   const rows = run.trace.map((event, i) => momentHtml(event, i, lanes[i]!, timeline.moments[i]!, broke.get(i) ?? []));
-  return [`<section class="timeline" aria-label="timeline">`, laneHead(), '<ol class="moments">', ...rows, '</ol>', '</section>'].join('\n');
+  return [`<section class="timeline" aria-label="${esc(t('html.aria.timeline'))}">`, laneHead(), '<ol class="moments">', ...rows, '</ol>', '</section>'].join('\n');
 }
 
 function momentHtml(event: TraceEvent, i: number, lanes: LaneHtml, m: Moment, broke: Check[]): string {
@@ -89,7 +100,7 @@ function momentHtml(event: TraceEvent, i: number, lanes: LaneHtml, m: Moment, br
     `data-when="${esc(when(event))}"`,
     `data-type="${esc(event.type)}"`,
   ];
-  const cells = [`<div class="t">${event.t}ms<small>step ${event.step}</small></div>`];
+  const cells = [`<div class="t">${event.t}ms<small>${esc(t('html.step', { n: event.step }))}</small></div>`];
   if (event.type === 'crash') {
     cells.push(`<div class="cut" role="separator">${[...lanes.runner, ...lanes.events].join('')}</div>`);
     for (const lane of ['wire', 'tool', 'db'] as const) cells.push(`<div class="l-${lane}">${lanes[lane].join('')}</div>`);
@@ -105,19 +116,19 @@ export function checkName(check: Check): string {
 }
 
 /** The checks with expected and actual; on a run's own page each failure links to the moment it broke. */
-export function checksHtml(run: RunResult, links = true, heading = `Checks — ${verdictWord(run)}`): string {
+export function checksHtml(run: RunResult, links = true, heading = t('html.checks.heading', { verdict: verdictWord(run) })): string {
   const at = links ? locateChecks(run, timelineOf(run)) : new Map<Check, number>();
   const rows = run.checks.map((check) => {
     const where = at.get(check);
-    const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">step ${run.trace[where]?.step ?? 0}</a>`;
-    const mark = check.passed ? '<span class="pass">✔ held</span>' : '<span class="fail">✘ FAILED</span>';
+    const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">${esc(t('html.step', { n: run.trace[where]?.step ?? 0 }))}</a>`;
+    const mark = check.passed ? `<span class="pass">${esc(t('html.checks.held'))}</span>` : `<span class="fail">${esc(t('html.checks.failed'))}</span>`;
     const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
     return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(check.message)}</td></tr>`;
   });
   return [
-    '<section class="checks" aria-label="checks">',
+    `<section class="checks" aria-label="${esc(t('html.aria.checks'))}">`,
     `<h2>${esc(heading)}</h2>`,
-    `<table><thead><tr><th>verdict</th><th>check</th><th>expected</th><th>actual</th>${links ? '<th>where it broke</th>' : ''}</tr></thead><tbody>`,
+    `<table><thead><tr>${th('html.checks.col.verdict', 'html.checks.col.check', 'html.checks.col.expected', 'html.checks.col.actual')}${links ? th('html.checks.col.where') : ''}</tr></thead><tbody>`,
     ...rows,
     '</tbody></table>',
     '</section>',
@@ -127,42 +138,44 @@ export function checksHtml(run: RunResult, links = true, heading = `Checks — $
 function panel(run: RunResult, timeline: Timeline): string {
   const key = traceKey(run.scenario.task.id);
   return [
-    '<section class="then" aria-label="the databases at the chosen moment" aria-live="polite">',
-    '<h2>At <span data-now></span></h2>',
+    `<section class="then" aria-label="${esc(t('html.aria.then'))}" aria-live="polite">`,
+    `<h2>${say('html.panel.at', {}, { now: '<span data-now></span>' })}</h2>`,
     '<div class="boxes">',
-    `<div class="box events"><h3>events.db — the runner's log, as committed (newest first)</h3>${logTable(run, key)}</div>`,
-    `<div class="box runner"><h3>runner — its state, as last saved</h3>${timeline.runnerStates.map((st, i) => runnerBox(st, i, key)).join('')}<div data-rs-state="-1" hidden><p class="down">✖ no runner: the process is down (crashed); nothing in memory survives</p></div></div>`,
-    `<div class="box db"><h3>tool.db — items and ledger, as committed</h3>${timeline.dbStates.map((db, i) => dbBox(db, i, timeline.dbStates[i - 1], key)).join('')}</div>`,
+    `<div class="box events"><h3>${escText(t('html.panel.events'))}</h3>${logTable(run, key)}</div>`,
+    `<div class="box runner"><h3>${esc(t('html.panel.runner'))}</h3>${timeline.runnerStates.map((st, i) => runnerBox(st, i, key)).join('')}<div data-rs-state="-1" hidden><p class="down">${esc(t('html.panel.down'))}</p></div></div>`,
+    `<div class="box db"><h3>${esc(t('html.panel.db'))}</h3>${timeline.dbStates.map((db, i) => dbBox(db, i, timeline.dbStates[i - 1], key)).join('')}</div>`,
     '</div>',
     '</section>',
   ].join('\n');
 }
 
 /** Said in words as well as in colour: this row was written at the chosen moment. */
-const NEW_MARK = ' <span class="new-mark">← new here</span>';
+const newMark = (): string => ` <span class="new-mark">${esc(t('html.newHere'))}</span>`;
 
 function logTable(run: RunResult, key: KeyFormat): string {
+  const NEW_MARK = newMark();
   // Newest first: the row just written is the one to read, and it stays in view however long the log grows.
   const rows = [...run.log].reverse().map(
     (e) =>
-      `<tr data-seq="${e.seq}"><td class="num">#${e.seq}</td><td>${esc(e.label)}${NEW_MARK}</td><td>${esc(e.state.pending ? `${e.state.pending.name} · attempt ${e.state.attempts}` : '—')}</td><td class="num">${e.state.calls}</td></tr>`,
+      `<tr data-seq="${e.seq}"><td class="num">#${e.seq}</td><td>${esc(e.label)}${NEW_MARK}</td><td>${esc(e.state.pending ? `${e.state.pending.name} · ${t('trace.attempt', { n: e.state.attempts })}` : '—')}</td><td class="num">${e.state.calls}</td></tr>`,
   );
-  return `<table class="events-log"><thead><tr><th>#</th><th>label</th><th>pending</th><th>calls</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="events-log"><thead><tr><th>#</th>${th('html.log.label', 'html.log.pending', 'html.log.calls')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function runnerBox(st: RunnerState, i: number, key: KeyFormat): string {
   const rows: Array<[string, string]> = [
     ['status', st.status],
-    ['pending', st.pending ? formatAction(st.pending, key) : 'nothing'],
+    ['pending', st.pending ? formatAction(st.pending, key) : t('html.state.nothing')],
     ['attempts', String(st.attempts)],
-    ['calls', `${st.calls} of max_calls ${st.task.max_calls}`],
-    ['observations', Object.keys(st.observations).sort().join(', ') || 'none'],
+    ['calls', t('html.state.calls', { calls: st.calls, max: st.task.max_calls })],
+    ['observations', Object.keys(st.observations).sort().join(', ') || t('html.state.none')],
     ...(st.result?.error ? [['error', st.result.error] as [string, string]] : []),
   ];
   return `<div data-rs-state="${i}"${i === 0 ? '' : ' hidden'}><table class="runner-state"><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table></div>`;
 }
 
 function dbBox(db: ToolSnapshot, i: number, before: ToolSnapshot | undefined, key: KeyFormat): string {
+  const NEW_MARK = newMark();
   const items = db.items.map((row) => {
     const old = before?.items.find((b) => b.item_id === row.item_id);
     const changed = before !== undefined && (old === undefined || old.available !== row.available || old.version !== row.version);
@@ -175,8 +188,8 @@ function dbBox(db: ToolSnapshot, i: number, before: ToolSnapshot | undefined, ke
   });
   return [
     `<div data-db-state="${i}"${i === 0 ? '' : ' hidden'}>`,
-    `<table class="items"><thead><tr><th>item</th><th>available</th><th>version</th></tr></thead><tbody>${items.join('')}</tbody></table>`,
-    `<table class="ledger"><thead><tr><th>ledger key</th><th>item</th><th>qty</th><th>receipt</th></tr></thead><tbody>${ledger.length > 0 ? ledger.join('') : '<tr class="empty"><td colspan="4">no ledger row</td></tr>'}</tbody></table>`,
+    `<table class="items"><thead><tr>${th('html.db.item', 'html.db.available', 'html.db.version')}</tr></thead><tbody>${items.join('')}</tbody></table>`,
+    `<table class="ledger"><thead><tr>${th('html.db.key', 'html.db.item', 'html.db.qty', 'html.db.receipt')}</tr></thead><tbody>${ledger.length > 0 ? ledger.join('') : `<tr class="empty"><td colspan="4">${esc(t('html.db.noRow'))}</td></tr>`}</tbody></table>`,
     '</div>',
   ].join('');
 }

@@ -3,6 +3,7 @@
  * reference: a key exists because English says it, and every other language must say the same key with the
  * same placeholders (`{name}`) — the type of `zh` and test/core/i18n.test.ts hold both.
  */
+import { check } from './check.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { help } from './help.js';
@@ -10,7 +11,13 @@ import { scenario } from './scenario.js';
 import { summary } from './summary.js';
 import { target } from './target.js';
 import { tempDir } from './tempDir.js';
+import { explore } from './explore.js';
+import { html } from './html.js';
+import { lab } from './lab.js';
+import { mutant } from './mutant.js';
+import { pillar } from './pillar.js';
+import { trace } from './trace.js';
 
-export const en = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary } as const;
+export const en = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant } as const;
 
 export type MessageKey = keyof typeof en;

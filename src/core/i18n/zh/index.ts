@@ -3,6 +3,7 @@
  * 尽量沿用本章原文的说法（意图、尝试、效果、账本、回执、指纹……）。
  */
 import type { MessageKey } from '../en/index.js';
+import { check } from './check.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { help } from './help.js';
@@ -10,6 +11,12 @@ import { scenario } from './scenario.js';
 import { summary } from './summary.js';
 import { target } from './target.js';
 import { tempDir } from './tempDir.js';
+import { explore } from './explore.js';
+import { html } from './html.js';
+import { lab } from './lab.js';
+import { mutant } from './mutant.js';
+import { pillar } from './pillar.js';
+import { trace } from './trace.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. */
-export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary };
+export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant };
