@@ -163,6 +163,7 @@ export function failedClaims(claims: readonly Claim[], outcome: Outcome): string
   const problems: string[] = [];
   const said = unwrapped(outcome.output);
   for (const claim of claims) {
+    if (claim.kind === 'todo') continue; // a Chinese line not yet translated: listed, not checked
     if (claim.kind === 'exit' && outcome.exit !== claim.code) {
       problems.push(`line ${claim.line}: expected exit ${claim.code}, got ${outcome.exit}`);
     } else if (claim.kind === 'output' && !said.includes(unwrapped(claim.text))) {

@@ -55,6 +55,25 @@ describe('reading a lesson', () => {
     ]);
   });
 
+  it('keeps a zh-todo among the claims of its command, and refuses one that follows no command', () => {
+    const doc = lesson(
+      `${FENCE}sh`,
+      'npx faultlab run lost_reply --lang zh',
+      FENCE,
+      '<!-- expect exit: 0 -->',
+      '<!-- zh-todo: 账本命中：同一个键 -->',
+      '<!-- expect output: "res_3192e4" -->',
+      '',
+      '<!-- zh-todo: nothing above -->',
+    );
+    expect(doc.commands[0]!.claims).toEqual([
+      { kind: 'exit', code: 0, line: 4 },
+      { kind: 'todo', text: '账本命中：同一个键', line: 5 },
+      { kind: 'output', text: 'res_3192e4', line: 6 },
+    ]);
+    expect(doc.problems).toEqual(["line 8: a zh-todo must follow a ```sh block's claims at once (no blank line between): <!-- zh-todo: nothing above -->"]);
+  });
+
   it('refuses commands in bash or console blocks, which would never be run', () => {
     const doc = lesson(`${FENCE}bash`, 'faultlab run', FENCE);
     expect(doc.problems).toEqual(['line 1: a ```bash block is never run — write commands in ```sh blocks so the lesson test checks them']);
@@ -166,6 +185,19 @@ describe('checking claims against the real output', () => {
     expect(drifted[1]).toContain('line 2: the output does not contain "PASS lost_reply: succeeded · calls 4 · ledger 1 · stock camera 2"');
     expect(drifted[1]).toContain(`closest line in the output: "${line}"`);
     expect(drifted[2]).toBe('line 3: the output contains "ledger hit", which the lesson says it does not');
+  });
+
+  it('never checks a zh-todo: it waits for the translation, and the lesson test lists it', async () => {
+    const outcome = await runFaultlab(['run', 'lost_reply']);
+    expect(failedClaims([{ kind: 'todo', text: '账本命中：同一个键，同一个指纹', line: 1 }], outcome)).toEqual([]);
+  });
+
+  it('runs a command in Chinese when it says --lang zh, and the next one in English again', async () => {
+    const zh = await runFaultlab(['run', 'lost_reply', '--quiet', '--lang', 'zh']);
+    expect(zh.exit).toBe(0);
+    expect(failedClaims([{ kind: 'output', text: '5 lost_reply succeeded 5 1 camera 2 ✔ 通过', line: 1 }], zh)).toEqual([]);
+    const en = await runFaultlab(['run', 'lost_reply', '--quiet']);
+    expect(en.output).not.toContain('通过');
   });
 
   it('prints with colour off, so a claim never has to match escape codes', async () => {

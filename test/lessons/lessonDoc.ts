@@ -8,7 +8,12 @@
 export type Claim =
   | { kind: 'exit'; code: number; line: number }
   | { kind: 'output'; text: string; line: number }
-  | { kind: 'no-output'; text: string; line: number };
+  | { kind: 'no-output'; text: string; line: number }
+  /**
+   * `<!-- zh-todo: … -->`: a line of the program's Chinese output that a Chinese lesson means to quote once
+   * the translation exists. Listed by the lesson test as a todo, never checked; only lessons/zh/ may hold one.
+   */
+  | { kind: 'todo'; text: string; line: number };
 
 export interface CommandBlock {
   /** The command exactly as the lesson shows it. */
@@ -56,6 +61,7 @@ const ELISION = /^(…|\.\.\.|⋮)$/;
 const EXPECT = /^<!--\s*expect\b(.*?)-->\s*$/;
 const EXPECT_EXIT = /^\s*exit:\s*(\d+)\s*$/;
 const EXPECT_OUTPUT = /^\s*(output|no output):\s*"(.*)"\s*$/;
+const ZH_TODO = /^<!--\s*zh-todo:\s*(.*?)\s*-->\s*$/;
 const EXCERPT = /^<!--\s*excerpt of( file)?:\s*(.+?)\s*-->\s*$/;
 
 interface Fence {
@@ -102,6 +108,14 @@ export function parseLesson(text: string): LessonDoc {
       }
       fence = { char: open[1]![0]!, size: open[1]!.length, lang: (open[2] ?? '').toLowerCase(), start: n, body: [] };
       claimsFor = null;
+      return;
+    }
+
+    const todo = line.trim().match(ZH_TODO);
+    if (todo) {
+      if (claimsFor === null) doc.problems.push(`line ${n}: a zh-todo must follow a \`\`\`sh block's claims at once (no blank line between): ${line.trim()}`);
+      else if (todo[1]!.trim() === '') doc.problems.push(`line ${n}: an empty zh-todo says nothing to fill in`);
+      else claimsFor.claims.push({ kind: 'todo', text: todo[1]!, line: n });
       return;
     }
 
