@@ -15,6 +15,7 @@ import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import { resolveRunner } from '../sim/target.js';
 import type { HtmlOut } from './htmlOut.js';
+import { titleOf } from '../scenario/words.js';
 
 /** Problems after which the learner's run is not replayed in this process. */
 const NOT_REPLAYED = new Set(['timeout', 'worker_crash', 'load_error', 'reference_fails']);
@@ -25,7 +26,7 @@ export async function writeGradePages(out: HtmlOut, file: string, grade: Submiss
   const prefix = basename(grade.file).replace(/\.[jt]s$/, '');
   for (const [i, sg] of grade.scenarios.entries()) {
     const scenario = scenarios[i]!;
-    const entry = { id: `${grade.file} · ${sg.id}`, title: sg.title, status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };
+    const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario), status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };
     if (runner === null || (sg.problem !== null && NOT_REPLAYED.has(sg.problem.id))) {
       out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
       continue;

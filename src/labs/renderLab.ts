@@ -2,6 +2,7 @@ import { displayWidth, flow, formatValue, pad, padStart, wrap } from '../render/
 import { t } from '../core/i18n/index.js';
 import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../render/renderText.js';
 import type { Style } from '../render/style.js';
+import { wordsOf } from '../scenario/words.js';
 import { formatMs, paint } from '../render/tone.js';
 import { describeLabEvent } from './describeLabEvent.js';
 import { renderHerd } from './renderHerd.js';
@@ -16,8 +17,9 @@ import type { LabRun } from './types.js';
 export function renderLabRun(run: LabRun, style: Style, options: RenderOptions = {}): string {
   const { c } = style;
   const width = options.width ?? DEFAULT_WIDTH;
-  const out: string[] = [rule(`${options.position ? `${options.position} ` : ''}${run.id} ━ ${run.title}`, style, width)];
-  out.push(c.dim(wrap(run.explain, width, '  ')));
+  const { title, explain } = wordsOf(run);
+  const out: string[] = [rule(`${options.position ? `${options.position} ` : ''}${run.id} ━ ${title}`, style, width)];
+  out.push(c.dim(wrap(explain, width, '  ')));
   out.push(wrap(t('lab.head', { seed: run.seed, experiment: run.experiment }), width, '  '));
   out.push('');
 

@@ -50,6 +50,7 @@ export function runLab(scenario: LabScenario, options: { seed: number }): LabRun
     id: scenario.id,
     title: scenario.title,
     explain: scenario.explain,
+    ...(scenario.zh !== undefined ? { zh: scenario.zh } : {}),
     experiment: scenario.experiment,
     seed: options.seed,
     events: ctx.events,

@@ -1,5 +1,6 @@
 import type { Check } from '../check/types.js';
 import type { DurabilityEvent } from '../durability/events.js';
+import type { ScenarioWords } from '../scenario/words.js';
 
 /**
  * The shapes at the seam with the CLI: a lab (parsed YAML, `kind: lab`, validated against
@@ -12,6 +13,8 @@ export interface LabScenario {
   id: string;
   title: string;
   explain: string;
+  /** The title and explanation in Chinese, when the lab gives them (`zh:`). */
+  zh?: ScenarioWords;
   experiment: string;
   [k: string]: unknown;
 }
@@ -34,8 +37,10 @@ export type LabTraceEvent = DurabilityEvent | LabEvent;
 
 export interface LabRun {
   id: string;
+  /** The lab's English words; renderers show wordsOf(run) (src/scenario/words.ts), its Chinese when it has some. */
   title: string;
   explain: string;
+  zh?: ScenarioWords;
   experiment: string;
   seed: number;
   events: LabTraceEvent[];

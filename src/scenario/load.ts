@@ -19,6 +19,7 @@ import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
 import type { Scenario } from './types.js';
 import { schemaProblems } from './validateSchema.js';
+import type { ScenarioWords } from './words.js';
 import { fieldName, YamlSource } from './yamlSource.js';
 
 const YAML_FILE = /\.ya?ml$/;
@@ -44,7 +45,10 @@ export type Loaded =
       /** Where it was read from, to point at a field's line later (a lab's input error: problemInFile). */
       readFrom: string;
       id: string;
+      /** English; `zh` holds the Chinese words when the file gives them (show them through wordsOf, ./words.ts). */
       title: string;
+      explain: string;
+      zh?: ScenarioWords;
       value: unknown;
     };
 
@@ -135,8 +139,9 @@ function planFor(data: unknown): KindPlan | string {
     schemaPath: loader.schemaPath,
     semantic: (d) => loader.semantic?.(d) ?? [],
     build: (d, file, readFrom) => {
-      const doc = d as { id: string; title?: string };
-      return { type: 'other', kind, file, readFrom, id: doc.id, title: doc.title ?? '', value: loader.build(d, file) };
+      const doc = d as { id: string; title?: string; explain?: string; zh?: ScenarioWords };
+      const words = { title: doc.title ?? '', explain: doc.explain ?? '', ...(doc.zh !== undefined ? { zh: doc.zh } : {}) };
+      return { type: 'other', kind, file, readFrom, id: doc.id, ...words, value: loader.build(d, file) };
     },
   };
 }

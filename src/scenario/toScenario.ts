@@ -6,6 +6,7 @@ import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/de
 import { t } from '../core/i18n/index.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
+import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
 /** The YAML document as the schema admits it. */
@@ -14,6 +15,7 @@ export interface ScenarioDocument {
   id: string;
   title: string;
   explain: string;
+  zh?: ScenarioWords;
   order?: number;
   tags?: string[];
   inventory: { items: Inventory['items']; docs?: Inventory['docs'] };
@@ -103,6 +105,7 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     id: doc.id,
     title: doc.title,
     explain: doc.explain.trim(),
+    ...(doc.zh !== undefined ? { zh: { title: doc.zh.title, explain: doc.zh.explain.trim() } } : {}),
     file,
     ...(doc.order !== undefined ? { order: doc.order } : {}),
     tags: doc.tags ?? [],

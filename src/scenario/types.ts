@@ -4,6 +4,7 @@
  * learner finds the same word in the file, the trace and the state.
  */
 import type { FaultSpec } from '../faults/types.js';
+import type { ScenarioWords } from './words.js';
 
 export const TOOL_NAMES = ['search_docs', 'read_doc', 'get_stock', 'reserve'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -104,8 +105,11 @@ export interface Expectations {
 
 export interface Scenario {
   id: string;
+  /** English, and the data: `--json` and `list --json` say this title in every language. */
   title: string;
   explain: string;
+  /** The title and explanation in Chinese, when the file gives them (`zh:`); show them through wordsOf (./words.ts). */
+  zh?: ScenarioWords;
   /** Where it came from, for messages (absent for scenarios built in code). */
   file?: string;
   /** Position in listings (SPEC §6 numbering for the fixed 17). */

@@ -89,11 +89,17 @@ function integerRange(schema: { minimum?: number; maximum?: number } | undefined
 
 const isIntegerSchema = (schema: unknown) => (schema as { type?: unknown } | undefined)?.type === 'integer';
 
+/** A lab's step (`steps[n]`) that carries a note's Chinese (`zh:`). */
+const isNoteStep = (path: readonly PathSegment[], data: unknown) =>
+  path.length === 2 && path[0] === 'steps' && typeof path[1] === 'number' && typeof data === 'object' && data !== null && 'zh' in data;
+
 function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
   const path = pathOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
+      // A lab step's `zh:` is the Chinese of its note: said as such, at the zh, when the note is missing.
+      if (params.missingProperty === 'note' && isNoteStep(path, error.data)) return source.problem([...path, 'zh'], t('scenario.schema.zhNeedsNote'), { key: true });
       return source.problem([...path, params.missingProperty as string], t('scenario.schema.required'));
     case 'additionalProperties': {
       const name = params.additionalProperty as string;
@@ -132,6 +138,9 @@ function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
     case 'maxProperties':
       // `{args}` is the message's own text (a step's arguments), given as itself.
       if (path[0] === 'policy') return source.problem(path, t('scenario.schema.scriptStep', { args: '{args}' }));
+      if (error.keyword === 'maxProperties' && isNoteStep(path, error.data)) {
+        return source.problem(path, t('scenario.schema.noteStepFields', { got: Object.keys(error.data as object).join(', ') }));
+      }
       if (error.keyword === 'maxProperties') return source.problem(path, t('scenario.schema.maxProperties', { limit: figure(params.limit as number) }));
       return source.problem(path, ajvMessage(error) ?? t('scenario.schema.wrongFieldCount'));
     case 'dependencies':

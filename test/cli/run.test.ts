@@ -323,7 +323,8 @@ describe('labs', () => {
     const path = join(dir, `${name}.yaml`);
     writeFileSync(path, text);
     const lines = text.split('\n');
-    const line = lines.findLastIndex((l) => l.includes(needle));
+    // The field is the last line naming the needle outside the Chinese explanation that closes the file.
+    const line = lines.findLastIndex((l) => l.includes(needle) && !l.startsWith('  explain: "') && !l.startsWith('    '));
     const out = await cli(['run', path]);
     expect(out.code).toBe(2);
     expect(out.stdout).toBe('');

@@ -27,6 +27,7 @@ import { LEARNER_FILE } from '../../runner/load.js';
 import type { RunResult } from '../../check/RunResult.js';
 import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
+import { titleOf } from '../../scenario/words.js';
 
 /** `faultlab explore --help`, in the current language. */
 export function exploreHelp(): string {
@@ -137,7 +138,7 @@ async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, sto
 function writePages(dir: string | undefined, runs: Array<{ name: string; run: RunResult }>, io: Io, json: boolean): void {
   if (dir === undefined) return;
   const out = new HtmlOut(dir, io.cwd);
-  for (const { name, run } of runs) out.add(name, renderRunHtml(run), { id: name, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
+  for (const { name, run } of runs) out.add(name, renderRunHtml(run), { id: name, title: titleOf(run.scenario), status: run.state?.status ?? 'none', passed: run.passed });
   const index = out.finish('faultlab explore', t('cli.explore.pagesSubtitle', { count: runs.length }), io.cwd);
   (json ? io.stderr : io.stdout).write(t('cli.pages', { index }) + '\n');
 }

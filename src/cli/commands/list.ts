@@ -1,8 +1,9 @@
 /** `faultlab list`: one line per scenario — id, title, fault, expected status. */
 import { parseArgs } from 'node:util';
-import { withLang } from '../../core/i18n/index.js';
+import { currentLang, withLang } from '../../core/i18n/index.js';
 import { describeFaults } from '../../faults/types.js';
 import { loadAll } from '../../scenario/load.js';
+import { titleOf } from '../../scenario/words.js';
 import { displayWidth, pad, padStart } from '../../render/format.js';
 import { t } from '../../core/i18n/index.js';
 import { sharedHelp, sharedParse } from '../options.js';
@@ -17,15 +18,17 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: sharedParse('json', 'no-color') });
   const { c } = chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const loaded = loadAll(positionals, { cwd: io.cwd });
+  // --json is the same document in every language: the title is the file's English `title:`, the fault line
+  // the catalogue's English, like an id. The table shows the scenario's Chinese words when it has them.
+  const lang = values.json ? 'en' : currentLang();
   const rows = loaded.map((one) => {
     if (one.type === 'runner') {
       const s = one.scenario;
-      // --json is the same document in every language: its fault line is the catalogue's English, like an id.
-      const fault = values.json ? withLang('en', () => describeFaults(s.faults)) : describeFaults(s.faults);
-      return { order: s.order, id: s.id, title: s.title, fault, status: s.expect.status ?? '-' };
+      const fault = withLang(lang, () => describeFaults(s.faults));
+      return { order: s.order, id: s.id, title: titleOf(s, lang), fault, status: s.expect.status ?? '-' };
     }
     // A lab has no faults and no terminal status: the column says what kind of lab it is.
-    return { order: undefined, id: one.id, title: one.title, fault: `${one.kind}: ${String((one.value as { experiment?: unknown }).experiment)}`, status: '-' };
+    return { order: undefined, id: one.id, title: titleOf(one, lang), fault: `${one.kind}: ${String((one.value as { experiment?: unknown }).experiment)}`, status: '-' };
   });
   if (values.json) {
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');

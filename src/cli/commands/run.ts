@@ -27,6 +27,7 @@ import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
 import { flow, GLUE } from '../../render/format.js';
 import { guardRunner } from '../../grade/guardRunner.js';
 import { judge } from '../../check/RunResult.js';
+import { titleOf } from '../../scenario/words.js';
 
 /**
  * With no scenario named, `run` is the classroom demo: all 17 are run and summed up, but only these two
@@ -103,7 +104,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           rows.push(summaryRow(run));
           if (values.json) json.push(runToJson(run));
           else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { position, width }) + '\n');
-          html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: run.scenario.title, status: run.state?.status ?? 'none', passed: run.passed });
+          html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: titleOf(run.scenario), status: run.state?.status ?? 'none', passed: run.passed });
         } else {
           // The runner's code failed where the harness cannot catch it (its constructor): a failed run, not a crash.
           const message = t('cli.run.runnerFailed', { failure: outcome.failure });

@@ -11,6 +11,7 @@ import { laneHtml, type LaneHtml } from './lanes.js';
 import { checksHtml, verdictWord } from './runPage.js';
 import { page } from './page.js';
 import { say } from './say.js';
+import { titleOf } from '../../scenario/words.js';
 import { t } from '../../core/i18n/index.js';
 
 /** Where the two runs first differ (the grader's Divergence has this shape): the learner's step, its event number, the words. */
@@ -48,7 +49,7 @@ export function renderGradeHtml(reference: RunResult, learner: RunResult, diverg
   const after = Array.from({ length: Math.max(0, last - cut) }, (_, k) => row(cut + 1 + k, false));
   const body = [
     '<header class="top">',
-    `<h1><code>${esc(s.id)}</code> — ${esc(s.title)}</h1>`,
+    `<h1><code>${esc(s.id)}</code> — ${esc(titleOf(s))}</h1>`,
     `<p class="meta">${esc(t('html.grade.meta', { seed: learner.seed, reference: reference.runner, learner: learner.runner }))}</p>`,
     `<p class="verdict ${learner.passed ? 'pass' : 'fail'}">${esc(t('html.grade.verdict', { verdict: verdictWord(learner), figures: figures(learner), reference: figures(reference) }))}</p>`,
     divergence === null

@@ -72,6 +72,8 @@ export const scenario = {
   'scenario.schema.toolName': 'a tool name is snake_case (a-z, 0-9, _)',
   'scenario.schema.wrongFieldCount': 'wrong number of fields',
   'scenario.schema.fails': 'fails {keyword}',
+  'scenario.schema.zhNeedsNote': 'zh is the Chinese of a note: it goes in a step only beside note:',
+  'scenario.schema.noteStepFields': 'a note step holds its note and its Chinese (zh), nothing else (got {got})',
   // Ajv's own words, in English, for the keywords said as Ajv says them.
   'scenario.schema.minProperties': 'must NOT have fewer than {limit} properties',
   'scenario.schema.minItems': 'must NOT have fewer than {limit} items',

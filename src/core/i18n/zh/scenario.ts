@@ -70,6 +70,8 @@ export const scenario = {
   'scenario.schema.toolName': '工具名用 snake_case（a-z、0-9、_）',
   'scenario.schema.wrongFieldCount': '字段个数不对',
   'scenario.schema.fails': '不满足 {keyword}',
+  'scenario.schema.zhNeedsNote': 'zh 是一条 note 的中文：它只能和 note: 写在同一步里',
+  'scenario.schema.noteStepFields': '一个 note 步骤只写这条注释和它的中文（zh），不写别的（得到的是 {got}）',
   'scenario.schema.minProperties': '至少要有 {limit} 项',
   'scenario.schema.minItems': '至少要有 {limit} 项',
   'scenario.schema.minLength': '至少要有 {limit} 个字符',
