@@ -13,7 +13,7 @@ import { t } from '../core/i18n/index.js';
 export function describeLabEvent(e: LabTraceEvent): EventLine | undefined {
   switch (e.type) {
     case 'scenario.step':
-      return { tone: 'step', text: `▶ ${e.text}` };
+      return { tone: 'prepared', text: `▶ ${e.text}` };
     case 'scenario.note':
       return { tone: 'dim', text: t('lab.note', { text: e.text }) };
     case 'breaker.call':
@@ -22,10 +22,10 @@ export function describeLabEvent(e: LabTraceEvent): EventLine | undefined {
         text: t(e.answer === 'held' ? 'lab.call.held' : 'lab.call.scripted', { n: e.n, dependency: e.dependency, answer: e.answer }),
       };
     case 'lab.outcome':
-      return { tone: e.kind === 'new' ? 'good' : e.kind === 'duplicate' ? 'warn' : 'dim', text: `⇒ [${e.label}] ${e.kind}: ${e.detail}` };
+      return { tone: e.kind === 'new' ? 'ok' : e.kind === 'duplicate' ? 'warn' : 'dim', text: `⇒ [${e.label}] ${e.kind}: ${e.detail}` };
     case 'race.try': {
       const said = ['New', 'Duplicate', 'busy'].includes(e.answer) ? `${e.answer} — ` : '';
-      const tone = e.answer === 'New' ? 'good' : e.answer === 'busy' ? 'bad' : e.answer === 'Duplicate' ? 'warn' : 'plain';
+      const tone = e.answer === 'New' ? 'ok' : e.answer === 'busy' ? 'bad' : e.answer === 'Duplicate' ? 'warn' : 'plain';
       return { tone, text: `${e.protocol} [${e.order}] ${e.connection}: ${said}${e.text}` };
     }
     case 'herd.summary':

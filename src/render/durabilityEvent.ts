@@ -38,7 +38,7 @@ export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
       return { tone: 'dim', text: t('pillar.idem.cleanup', { records: tn('pillar.n.expiredRecord', e.removed) }) };
     case 'retry.attempt': {
       const params = { op: e.operationType, attempt: e.attempt, max: e.maxAttempts };
-      if (e.ok) return { tone: 'good', text: t('pillar.retry.succeeded', params) };
+      if (e.ok) return { tone: 'ok', text: t('pillar.retry.succeeded', params) };
       const retryable = t(e.errorClass === 'retryable' ? 'pillar.retry.retryable' : 'pillar.retry.notRetryable');
       const certainty = t(e.error?.definite ? 'pillar.retry.definite' : 'pillar.retry.indefinite');
       return { tone: 'bad', text: t('pillar.retry.failed', { ...params, code: String(e.error?.code), retryable, certainty }) };
@@ -66,7 +66,7 @@ export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
             return t('pillar.breaker.why.forced');
         }
       };
-      return { tone: 'state', text: t('pillar.breaker.transition', { dependency: e.dependency, from: e.from, to: e.to, why: why() }) };
+      return { tone: 'fault', text: t('pillar.breaker.transition', { dependency: e.dependency, from: e.from, to: e.to, why: why() }) };
     }
     case 'breaker.rejected':
       return {
@@ -91,10 +91,10 @@ export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
     }
     case 'checkpoint.saved': {
       const c = e.checkpoint;
-      return { tone: 'good', text: t('pillar.checkpoint.saved', { id: c.checkpointId, task: c.taskId, phase: c.phase, parent: c.parentCheckpointId ?? t('pillar.checkpoint.noParent'), expires: ms(c.expiresAtMs) }) };
+      return { tone: 'ok', text: t('pillar.checkpoint.saved', { id: c.checkpointId, task: c.taskId, phase: c.phase, parent: c.parentCheckpointId ?? t('pillar.checkpoint.noParent'), expires: ms(c.expiresAtMs) }) };
     }
     case 'checkpoint.restored':
-      return { tone: 'good', text: t('pillar.checkpoint.restored', { id: e.checkpoint.checkpointId, task: e.checkpoint.taskId, phase: e.checkpoint.phase }) };
+      return { tone: 'ok', text: t('pillar.checkpoint.restored', { id: e.checkpoint.checkpointId, task: e.checkpoint.taskId, phase: e.checkpoint.phase }) };
     case 'checkpoint.evicted':
       return { tone: 'warn', text: t('pillar.checkpoint.evicted', { id: e.checkpointId }) };
     case 'checkpoint.cleared': {
@@ -125,7 +125,7 @@ export function describeDurabilityEvent(e: DurabilityEvent): EventLine {
       };
     }
     case 'dlq.status':
-      return { tone: 'state', text: t('pillar.dlq.status', { id: e.dlqId, from: e.from, to: e.to }) };
+      return { tone: 'fault', text: t('pillar.dlq.status', { id: e.dlqId, from: e.from, to: e.to }) };
     case 'dlq.cleanup':
       return { tone: 'dim', text: t('pillar.dlq.cleanup', { records: tn('pillar.n.expiredRecord', e.removed) }) };
   }

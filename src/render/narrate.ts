@@ -16,9 +16,9 @@ import { describeDurabilityEvent } from './durabilityEvent.js';
 import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
 import { isEmptyDiff } from '../inventory/snapshot.js';
 import { t } from '../core/i18n/index.js';
-import type { EventLine } from './tone.js';
+import type { Tone } from './tone.js';
 
-export type Tone = 'plain' | 'dim' | 'ok' | 'okStrong' | 'bad' | 'badStrong' | 'warn' | 'db' | 'fault' | 'other' | 'prepared' | 'attempt';
+export type { Tone } from './tone.js';
 
 export type Part = readonly [string, Tone];
 
@@ -136,8 +136,6 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
   },
 };
 
-/** The describer's tones (shared with the labs) in this narration's terms. */
-const PILLAR_TONE: Record<EventLine['tone'], Tone> = { plain: 'plain', dim: 'dim', good: 'ok', bad: 'bad', warn: 'warn', state: 'fault', step: 'prepared' };
 
 /** Where a pillar speaks: the breaker and the backoff are the runner's client, the dead letters its database. */
 function pillarLane(e: DurabilityEvent): Lane {
@@ -151,7 +149,7 @@ function pillarLane(e: DurabilityEvent): Lane {
 function pillarLines(e: DurabilityEvent, i: number): Line[] {
   if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
   const line = describeDurabilityEvent(e);
-  const lines = [note(i, pillarLane(e), [line.text.trimStart(), PILLAR_TONE[line.tone]])];
+  const lines = [note(i, pillarLane(e), [line.text.trimStart(), line.tone])];
   if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', [`  ${t('trace.breakerTold')}`, 'bad']));
   if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', [`  ${t('trace.dlqKept')}`, 'warn']));
   return lines;

@@ -11,8 +11,9 @@ import type { Check } from '../check/types.js';
 import { describeFaults } from '../faults/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { displayWidth, flow, formatValue, GLUE, pad, padStart, shownStock, wrap, type Segments } from './format.js';
-import { narrate, type Line, type Part, type Tone } from './narrate.js';
+import { narrate, type Line, type Part } from './narrate.js';
 import type { Style } from './style.js';
+import { paint } from './tone.js';
 import { t } from '../core/i18n/index.js';
 import { wordsOf } from '../scenario/words.js';
 
@@ -68,10 +69,10 @@ export function renderEvents(run: RunResult, style: Style, width = DEFAULT_WIDTH
   for (const line of lines) {
     if (line.saved) out.push(...savedText(line, cols, style, width));
     else if (line.t !== undefined) {
-      out.push(...flow(paint(line.parts, style), { width, indent: padStart(`${line.t}ms`, cols.t) + ' '.repeat(cols.sub - cols.t), hang: ' '.repeat(cols.sub + 2) }));
+      out.push(...flow(segments(line.parts, style), { width, indent: padStart(`${line.t}ms`, cols.t) + ' '.repeat(cols.sub - cols.t), hang: ' '.repeat(cols.sub + 2) }));
     } else {
       const indent = ' '.repeat(cols.sub + (line.depth ?? 0) * 2);
-      out.push(...flow(paint(line.parts, style), { width, indent, hang: indent + '  ' }));
+      out.push(...flow(segments(line.parts, style), { width, indent, hang: indent + '  ' }));
     }
   }
   return out.join('\n');
@@ -113,47 +114,17 @@ function headerLine(cols: Columns): string {
 function savedText(line: Line, cols: Columns, style: Style, width: number): string[] {
   const s = line.saved!;
   const shown = displayWidth(s.label) > cols.label ? `${s.label.slice(0, cols.label - 1)}…` : s.label;
-  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), stepWidth())} ${padStart(String(s.seq), cols.seq)}  ${tone(shown, s.labelTone, style)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), callsWidth())}`;
+  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), stepWidth())} ${padStart(String(s.seq), cols.seq)}  ${paint(style, s.labelTone, shown)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), callsWidth())}`;
   if (line.parts.length === 0) return [head];
   const inline = width - cols.detail >= MIN_DETAIL_WIDTH;
-  if (inline) return flow(paint(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });
+  if (inline) return flow(segments(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });
   // Too narrow for a detail column: the detail goes under the event, set in two columns from its lines.
-  return [head, ...flow(paint(line.parts, style), { width, indent: ' '.repeat(cols.sub + 2) })];
+  return [head, ...flow(segments(line.parts, style), { width, indent: ' '.repeat(cols.sub + 2) })];
 }
 
-function paint(parts: readonly Part[], style: Style): Segments {
-  return parts.map(([text, how]) => [text, how === 'plain' ? null : (x: string) => tone(x, how, style)] as const);
-}
-
-/** What each tone looks like on a terminal. */
-function tone(text: string, how: Tone, style: Style): string {
-  const { c } = style;
-  switch (how) {
-    case 'plain':
-      return text;
-    case 'dim':
-      return c.dim(text);
-    case 'ok':
-      return c.green(text);
-    case 'okStrong':
-      return c.green.bold(text);
-    case 'bad':
-      return c.red(text);
-    case 'badStrong':
-      return c.red.bold(text);
-    case 'warn':
-      return c.yellow(text);
-    case 'db':
-      return c.cyan(text);
-    case 'fault':
-      return c.magenta.bold(text);
-    case 'other':
-      return c.magenta(text);
-    case 'prepared':
-      return c.cyan(text);
-    case 'attempt':
-      return c.blue(text);
-  }
+/** A narrated line's parts as segments to lay out, each painted by its tone. */
+function segments(parts: readonly Part[], style: Style): Segments {
+  return parts.map(([text, how]) => [text, how === 'plain' ? null : (x: string) => paint(style, how, x)] as const);
 }
 
 const ID_WIDTH = 22;
