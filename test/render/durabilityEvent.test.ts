@@ -14,7 +14,7 @@ const KEY = 'agent-7:wiki_write:0123456789abcdef0123456789abcdef';
 describe('describeDurabilityEvent', () => {
   it('says a breaker transition with the figures it rests on', () => {
     const e: DurabilityEvent = { type: 'breaker.transition', dependency: 'memory_service', from: 'closed', to: 'open', failureRate: 0.6, requestCount: 10, resetTimeoutSeconds: 30, reason: 'failure_rate', atMs: 900 };
-    expect(describeDurabilityEvent(e)).toEqual({ tone: 'state', text: 'breaker memory_service: closed → open (failure rate 0.60 over 10 results; refuses calls for 30 s)' });
+    expect(describeDurabilityEvent(e)).toEqual({ tone: 'fault', text: 'breaker memory_service: closed → open (failure rate 0.60 over 10 results; refuses calls for 30 s)' });
   });
 
   it('says a backoff wait with its cap and strategy', () => {
