@@ -217,7 +217,7 @@ export class LearnerProcess {
           return message.state;
         case 'threw': {
           if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
-          const info = message.error ?? { name: 'Error', message: 'threw something the grader could not read' };
+          const info = message.error ?? { name: 'Error', message: t('grade.process.unreadable') };
           const error = new Error(String(info.message));
           error.name = String(info.name);
           if (typeof info.stack === 'string') error.stack = info.stack;

@@ -154,6 +154,7 @@ export const grade = {
   'grade.process.frameTooLong': 'a frame of {length} bytes announced: over the limit of {max}',
   'grade.process.frameNotJson': 'a frame that is not JSON',
   'grade.process.outputCut': '… (the rest was not kept)',
+  'grade.process.unreadable': 'threw something the grader could not read',
   'grade.process.notAnError': 'threw a non-Error value: {value}',
   'grade.determinism':
     'step() called {call}: a runner must be deterministic — the same state, the same step, or a recovery after a crash could take another path. The key comes from this.prepare(task, action); time and chance belong to the simulator.',

@@ -149,6 +149,7 @@ export const grade = {
   'grade.process.frameTooLong': '一帧声称有 {length} 字节：超过了 {max} 的上限',
   'grade.process.frameNotJson': '一帧不是 JSON',
   'grade.process.outputCut': '……（其余部分没有保留）',
+  'grade.process.unreadable': '抛出了评分器读不懂的东西',
   'grade.process.notAnError': '抛出的不是 Error：{value}',
   'grade.determinism':
     'step() 调用了 {call}：Runner 必须是确定性的——同样的状态，走同样的一步，否则崩溃之后的恢复可能走上另一条路。键来自 this.prepare(task, action)；时间和随机性属于模拟器。',
