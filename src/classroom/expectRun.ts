@@ -2,7 +2,8 @@
  * `expectRun(run).toEndWith('succeeded').toHaveCalls(5).toHaveLedgerRows(1).toHaveStock('camera', 2).toHoldInvariants()`:
  * chainable assertions on a finished run for a teacher's own tests. A failure throws a RunAssertionError that
  * reads like the grader: what was expected, what happened, the run's first problem (an exception, or the broken
- * invariant and why), where it first left the reference's path, the command to replay it, and the lesson.
+ * invariant and why), where it first left the reference's path, the command to replay it, and the lesson —
+ * in the current language (`withLang('zh', …)` or setLang for a class that reads Chinese).
  */
 import { INVARIANTS } from '../check/invariants.js';
 import { MAX_STEPS } from '../core/defaults.js';
@@ -15,6 +16,7 @@ import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { originOf } from './runScenario.js';
 import { judge } from '../check/RunResult.js';
+import { t } from '../core/i18n/index.js';
 
 export class RunAssertionError extends Error {
   override readonly name = 'RunAssertionError';
@@ -33,7 +35,7 @@ const INVARIANT_IDS: readonly string[] = INVARIANTS.map((inv) => inv.id);
 /** `inv3` or `inv3_same_key_same_args` → the full id. */
 function invariantId(name: string): string {
   const id = INVARIANT_IDS.find((full) => full === name || full.startsWith(`${name}_`));
-  if (id === undefined) throw new Error(`toHoldInvariants: no invariant ${JSON.stringify(name)} (known: ${INVARIANT_IDS.join(', ')})`);
+  if (id === undefined) throw new Error(t('classroom.noInvariant', { name: JSON.stringify(name), known: INVARIANT_IDS.join(', ') }));
   return id;
 }
 
@@ -47,50 +49,50 @@ export class RunExpectation {
   /** The run's terminal status: succeeded, retry_exhausted, tool_error, policy_error, budget_exhausted, gave_up. */
   toEndWith(status: RunStatus): this {
     const actual = this.#run.state?.status ?? null;
-    return this.#check(actual === status, `expected the run to end with ${status}, but it ended with ${actual ?? 'no state at all'}`, status, actual);
+    return this.#check(actual === status, t('classroom.endWith', { status, actual: actual ?? t('classroom.noState') }), status, actual);
   }
 
   /** Calls made: every attempt is one call, retries included. */
   toHaveCalls(calls: number): this {
     const actual = this.#run.state?.calls ?? null;
-    return this.#check(actual === calls, `expected ${calls} calls (every attempt is one call, retries included), but the run made ${actual ?? 'none'}`, calls, actual);
+    return this.#check(actual === calls, t('classroom.calls', { calls, actual: actual ?? t('classroom.noCalls') }), calls, actual);
   }
 
   /** Rows in the tool's ledger at the end, all tasks: one per effect. */
   toHaveLedgerRows(rows: number): this {
     const actual = this.#run.db.ledger.length;
-    return this.#check(actual === rows, `expected ${rows} ledger row(s) (one per effect, all tasks), but the ledger holds ${actual}`, rows, actual);
+    return this.#check(actual === rows, t('classroom.ledgerRows', { rows, actual }), rows, actual);
   }
 
   /** What is left of an item on the shelf. */
   toHaveStock(item: string, available: number): this {
     const row = this.#run.db.items.find((r) => r.item_id === item);
     const actual = row?.available ?? null;
-    const got = row === undefined ? `the inventory has no item ${JSON.stringify(item)}` : `${actual} are left`;
-    return this.#check(actual === available, `expected ${available} ${item}(s) left on the shelf, but ${got}`, available, actual);
+    const got = row === undefined ? t('classroom.stock.noItem', { item: JSON.stringify(item) }) : t('classroom.stock.left', { n: String(actual) });
+    return this.#check(actual === available, t('classroom.stock', { available, item, got }), available, actual);
   }
 
   /** The action still pending at the end (kept when its outcome is unknown), or null for none. */
   toHavePending(name: string | null): this {
     const actual = this.#run.state?.pending?.name ?? null;
-    const say = (n: string | null) => (n === null ? 'nothing pending' : `${n} still pending`);
-    return this.#check(actual === name, `expected ${say(name)} at the end, but the run ended with ${say(actual)}`, name, actual);
+    const say = (n: string | null) => (n === null ? t('classroom.pending.none') : t('classroom.pending.some', { name: n }));
+    return this.#check(actual === name, t('classroom.pending', { expected: say(name), actual: say(actual) }), name, actual);
   }
 
   /** Every invariant of SPEC §7 (or only those named: `'inv1'`, `'inv3_same_key_same_args'`…) held. */
   toHoldInvariants(...only: string[]): this {
     const wanted = only.length > 0 ? only.map(invariantId) : INVARIANT_IDS;
     const broken = this.#run.checks.filter((c) => c.kind === 'invariant' && wanted.includes(c.id) && !c.passed);
-    const lines = broken.map((c) => `  ✘ ${checkTitle(c)}: ${c.message}`);
-    const which = only.length > 0 ? `invariant(s) ${only.join(', ')}` : 'every invariant';
-    return this.#check(broken.length === 0, `expected ${which} to hold, but ${broken.length} broke:\n${lines.join('\n')}`, [], broken.map((c) => c.id));
+    const lines = broken.map((c) => t('classroom.failedCheck', { title: checkTitle(c), message: c.message }));
+    const which = only.length > 0 ? t('classroom.invariants.some', { names: only.join(', ') }) : t('classroom.invariants.every');
+    return this.#check(broken.length === 0, t('classroom.invariants', { which, n: broken.length, lines: lines.join('\n') }), [], broken.map((c) => c.id));
   }
 
   /** Every check of the scenario: its faults fired, its figures, every invariant. */
   toPass(): this {
     const failed = this.#run.checks.filter((c) => !c.passed);
-    const lines = failed.map((c) => `  ✘ ${checkTitle(c)}: ${c.message}`);
-    return this.#check(failed.length === 0, `expected the scenario to pass, but ${failed.length} check(s) failed:\n${lines.join('\n')}`, [], failed.map((c) => c.id));
+    const lines = failed.map((c) => t('classroom.failedCheck', { title: checkTitle(c), message: c.message }));
+    return this.#check(failed.length === 0, t('classroom.pass', { n: failed.length, lines: lines.join('\n') }), [], failed.map((c) => c.id));
   }
 
   #check(ok: boolean, headline: string, expected: unknown, actual: unknown): this {
@@ -106,15 +108,15 @@ export class RunExpectation {
     const reference = judge(simulate(run.scenario, { seed: run.seed, storage: 'memory', maxSteps: MAX_STEPS }));
     const grade = gradeRun(run, reference, 0, {
       file: runnerFile,
-      runnerArg: runnerFile !== undefined ? displayPath(runnerFile, cwd) : `<the file exporting ${run.runner}>`,
+      runnerArg: runnerFile !== undefined ? displayPath(runnerFile, cwd) : t('classroom.runnerArg', { runner: run.runner }),
       seed: run.seed,
       cwd,
     });
-    const lines = [`${run.scenario.id} (${run.runner}): ${headline}`];
-    if (grade.problem !== null) lines.push(`first problem: ${problemLine(grade.problem)}`);
-    if (grade.wrongFigures.length > 0) lines.push(`figures: ${grade.wrongFigures.join(' · ')}`);
-    if (grade.divergence !== null) lines.push(`first divergence from the reference: ${grade.divergence.text}`);
-    lines.push(`replay: ${grade.replay}`, `lesson: ${grade.lesson}`);
+    const lines = [t('classroom.headline', { scenario: run.scenario.id, runner: run.runner, headline })];
+    if (grade.problem !== null) lines.push(t('classroom.firstProblem', { problem: problemLine(grade.problem) }));
+    if (grade.wrongFigures.length > 0) lines.push(t('gradeReport.explain.figures', { figures: grade.wrongFigures.join(' · ') }));
+    if (grade.divergence !== null) lines.push(t('gradeReport.explain.divergence', { text: grade.divergence.text }));
+    lines.push(t('gradeReport.explain.replay', { command: grade.replay }), t('gradeReport.explain.lesson', { lesson: grade.lesson }));
     return lines.join('\n');
   }
 }

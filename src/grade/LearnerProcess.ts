@@ -16,6 +16,7 @@ import { fifoPaths, type RunControl } from './control.js';
 import { ChannelClosed, FrameChannel } from './frames.js';
 import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
 import { MAX_OUTPUT_CHARS } from './captureOutput.js';
+import { currentLang, t, type Lang } from '../core/i18n/index.js';
 
 /** Heap limit of a learner's process, so a runaway allocation ends that process, not the machine (MB). */
 const LEARNER_HEAP_MB = 512;
@@ -71,12 +72,12 @@ export class LearnerProcess {
    * Start a learner's process on `file` and wait (blocking) until its file is loaded. `generation` numbers the
    * processes of one grading thread: each has its own FIFOs in `dir`.
    */
-  static async start(file: string, dir: string, generation: number, control: RunControl): Promise<Started> {
+  static async start(file: string, dir: string, generation: number, control: RunControl, lang: Lang = currentLang()): Promise<Started> {
     const fifos = fifoPaths(dir, generation);
     execFileSync('mkfifo', ['-m', '600', fifos.toLearner, fifos.fromLearner]);
     const env = { ...process.env };
     delete env.NODE_OPTIONS; // a test runner's loader flags are not the learner's
-    const child = spawn(process.execPath, [`--max-old-space-size=${LEARNER_HEAP_MB}`, ...hostCommand(), fifos.toLearner, fifos.fromLearner, file], {
+    const child = spawn(process.execPath, [`--max-old-space-size=${LEARNER_HEAP_MB}`, ...hostCommand(), fifos.toLearner, fifos.fromLearner, file, lang], {
       stdio: 'ignore', // what the learner prints is captured inside the process and sent with each message
       env,
     });
@@ -107,7 +108,7 @@ export class LearnerProcess {
     if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', process: started, runnerName: first.runner };
     await started.dispose();
     if (first.t === 'load_error') return { kind: 'load_error', error: first.error };
-    return { kind: 'load_error', error: { name: 'ProtocolError', message: `the learner's process said ${JSON.stringify(first).slice(0, 100)} instead of ready` } };
+    return { kind: 'load_error', error: { name: 'ProtocolError', message: t('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
   }
 
   /** True once the process is known to be gone (it exited, was killed, or broke the protocol). */
@@ -182,10 +183,10 @@ export class LearnerProcess {
     } catch (error) {
       throw this.#lost(error);
     }
-    if (typeof message !== 'object' || message === null) throw this.#lost(new ChannelClosed('a message that is not an object'));
+    if (typeof message !== 'object' || message === null) throw this.#lost(new ChannelClosed(t('grade.process.notAnObject')));
     if (typeof message.out === 'string' && this.#output.length < MAX_OUTPUT_CHARS) {
       const room = MAX_OUTPUT_CHARS - this.#output.length;
-      this.#output += message.out.length > room ? `${message.out.slice(0, room)}\n… (the rest was not kept)\n` : message.out;
+      this.#output += message.out.length > room ? `${message.out.slice(0, room)}\n${t('grade.process.outputCut')}\n` : message.out;
     }
     return message;
   }
@@ -216,14 +217,14 @@ export class LearnerProcess {
           return message.state;
         case 'threw': {
           if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
-          const info = message.error ?? { name: 'Error', message: 'threw something the grader could not read' };
+          const info = message.error ?? { name: 'Error', message: t('grade.process.unreadable') };
           const error = new Error(String(info.message));
           error.name = String(info.name);
           if (typeof info.stack === 'string') error.stack = info.stack;
           throw error;
         }
         default:
-          throw this.#lost(new ChannelClosed(`an unexpected message ${JSON.stringify(message).slice(0, 80)}`));
+          throw this.#lost(new ChannelClosed(t('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) })));
       }
     }
   }
@@ -233,7 +234,7 @@ export class LearnerProcess {
     const deps = this.#instances.get(message.instance);
     const methods = CALLABLE[message.target] as readonly string[] | undefined;
     if (deps === undefined || methods === undefined || !methods.includes(message.method) || !Array.isArray(message.args)) {
-      throw this.#lost(new ChannelClosed(`a call the grader does not answer: ${String(message.target)}.${String(message.method)}`));
+      throw this.#lost(new ChannelClosed(t('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` })));
     }
     let value: unknown;
     try {

@@ -5,6 +5,7 @@
  * instead of landing in the middle of the grader's report. Only installed inside the learner's process.
  */
 import { format } from 'node:util';
+import { t } from '../core/i18n/index.js';
 
 /** Pass on at most this much per scenario; reporters cap it further (Exercism: 500 characters). */
 export const MAX_OUTPUT_CHARS = 64 * 1024;
@@ -20,7 +21,7 @@ export function captureOutput(sink: (text: string) => void): OutputCapture {
   const append = (chunk: string) => {
     const room = MAX_OUTPUT_CHARS - sent;
     if (room <= 0) return;
-    const text = chunk.length > room ? `${chunk.slice(0, room)}\n… (the rest was not kept)\n` : chunk;
+    const text = chunk.length > room ? `${chunk.slice(0, room)}\n${t('grade.process.outputCut')}\n` : chunk;
     sent += chunk.length;
     sink(text);
   };

@@ -10,6 +10,7 @@
  * property) so that the repository's grep for wall-clock calls in src/ keeps finding only real uses.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { t } from '../core/i18n/index.js';
 
 /** Branded like the simulator's errors, so it is recognised across module copies (worker, tsx). */
 const DETERMINISM = Symbol.for('faultlab.DeterminismError');
@@ -20,10 +21,7 @@ export class DeterminismError extends Error {
   readonly call: string;
 
   constructor(call: string) {
-    super(
-      `step() called ${call}: a runner must be deterministic — the same state, the same step, or a recovery after a crash ` +
-        'could take another path. The key comes from this.prepare(task, action); time and chance belong to the simulator.',
-    );
+    super(t('grade.determinism', { call }));
     this.call = call;
     Object.defineProperty(this, DETERMINISM, { value: true });
   }

@@ -11,10 +11,21 @@ import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { formatValue } from '../render/format.js';
+import { describeFault } from '../faults/types.js';
+import { isBrokenScenario } from '../check/scenarioIntegrity.js';
+import { t } from '../core/i18n/index.js';
 import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
 import type { Problem, ProblemId } from './types.js';
 
 const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((inv) => inv.id));
+
+/** The faults of a run that never fired, as the check names them. */
+function unfiredFaults(run: RunResult): string {
+  return run.faults
+    .filter((f) => f.firedAt === null)
+    .map((f) => describeFault(f.spec))
+    .join(t('fault.join'));
+}
 
 /** `inv3 every attempt of a pending action used its key and args`: how the trace's check list names it. */
 export function checkTitle(check: Check): string {
@@ -23,7 +34,9 @@ export function checkTitle(check: Check): string {
 
 /** `calls expected 5, got 6` for each scenario figure the run got wrong. */
 export function wrongFigures(run: RunResult): string[] {
-  return run.checks.filter((c) => c.kind === 'expectation' && !c.passed).map((c) => `${c.title} expected ${formatValue(c.expected)}, got ${formatValue(c.actual)}`);
+  return run.checks
+    .filter((c) => c.kind === 'expectation' && !c.passed)
+    .map((c) => t('grade.figure.wrong', { title: c.title, expected: formatValue(c.expected), actual: formatValue(c.actual) }));
 }
 
 /** What the scenario expects, in the words `figures()` uses for what the run got. */
@@ -31,9 +44,9 @@ export function expectedFigures(scenario: Scenario): string {
   const e = scenario.expect;
   const parts: string[] = [];
   if (e.status !== undefined) parts.push(e.status);
-  if (e.calls !== undefined) parts.push(`calls ${e.calls}`);
-  if (e.ledger !== undefined) parts.push(`ledger ${e.ledger}`);
-  for (const [item, n] of Object.entries(e.stock ?? {})) parts.push(`stock ${item} ${n}`);
+  if (e.calls !== undefined) parts.push(t('trace.figure.calls', { n: e.calls }));
+  if (e.ledger !== undefined) parts.push(t('trace.figure.ledger', { n: e.ledger }));
+  for (const [item, n] of Object.entries(e.stock ?? {})) parts.push(t('trace.figure.stock', { item, n }));
   return parts.join(' · ');
 }
 
@@ -58,8 +71,10 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
   const where = locate(error.stack, learnerFile, display);
   return {
     id,
-    title: `${error.name} at step ${error.step}`,
-    message: `the runner threw ${error.name} at step ${error.step}${where ? ` (${where})` : ''}: ${error.message}`,
+    title: t('grade.thrown.title', { name: error.name, step: error.step }),
+    message: where
+      ? t('grade.thrown.messageAt', { name: error.name, step: error.step, where, message: error.message })
+      : t('grade.thrown.message', { name: error.name, step: error.step, message: error.message }),
     ...(where ? { where } : {}),
     thrown: error.message,
   };
@@ -92,8 +107,10 @@ export function firstProblem(run: RunResult, learnerFile?: string, display: (pat
   }
   const unfired = failed.find((c) => c.id === 'faults_fired');
   if (unfired) {
-    const what = unfired.message.replace(/^broken scenario: /, '').replace(/ — the run never reached.*$/, '');
-    return { id: 'fault_not_reached', title: 'the scenario\'s fault never fired', message: `${what}: your run never reached the point where it strikes, so this scenario tested nothing there` };
+    // A broken scenario's message says it tested nothing there, which the sentence below says again: then only the
+    // faults are named. Told from the run (the same test the check makes), never from the message's words.
+    const what = isBrokenScenario(run) ? unfiredFaults(run) : unfired.message;
+    return { id: 'fault_not_reached', title: t('grade.faultNotReached.title'), message: t('grade.faultNotReached.message', { what }) };
   }
   return null;
 }

@@ -10,6 +10,7 @@ import type { RunResult } from '../check/RunResult.js';
 import type { TraceEvent } from '../sim/events.js';
 import { shortKey } from '../core/key.js';
 import { formatAction, formatValue } from '../render/format.js';
+import { t } from '../core/i18n/index.js';
 
 type Moment =
   | { kind: 'saved'; step: number; seq: number; label: string; state: RunnerState }
@@ -43,11 +44,14 @@ const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 /** A saved event in a few words: the label, and what it carries. */
 function savedDetail(m: Extract<Moment, { kind: 'saved' }>): string {
   const st = m.state;
-  if (m.label === 'prepared') return ` (${formatAction(st.pending)})`;
-  if (m.label === 'attempt_started') return ` (${st.pending?.name ?? 'no pending action'} attempt ${st.attempts}, call ${st.calls})`;
-  if (m.label.startsWith('transient:')) return st.status === 'retry_exhausted' ? ' (retry_exhausted)' : ` (${st.pending?.name ?? 'nothing'} pending)`;
+  if (m.label === 'prepared') return t('grade.diverge.detail.paren', { text: formatAction(st.pending) });
+  if (m.label === 'attempt_started') return t('grade.diverge.detail.attempt', { name: st.pending?.name ?? t('grade.diverge.noPendingAction'), attempts: st.attempts, calls: st.calls });
+  if (m.label.startsWith('transient:')) {
+    if (st.status === 'retry_exhausted') return t('grade.diverge.detail.paren', { text: 'retry_exhausted' });
+    return st.pending ? t('grade.diverge.detail.pending', { name: st.pending.name }) : t('grade.diverge.detail.nothingPending');
+  }
   if (m.label === 'observed') return '';
-  if (st.result?.error) return ` (${shortened(st.result.error, ERROR_CHARS)})`;
+  if (st.result?.error) return t('grade.diverge.detail.paren', { text: shortened(st.result.error, ERROR_CHARS) });
   return '';
 }
 
@@ -59,21 +63,27 @@ function shortened(message: string, max = 90): string {
   return message.length > max ? `${message.slice(0, max - 1)}…` : message;
 }
 
-function describe(m: Moment | undefined, who: 'the reference' | 'yours'): string {
-  if (m === undefined) return `${who} had nothing more`;
+/** What a run did at a moment, without saying whose run (`saved prepared (…)`, `sent reserve(…)`). */
+function did(m: Exclude<Moment, { kind: 'end' }> | undefined): string {
+  if (m === undefined) return t('grade.diverge.nothingMore');
   switch (m.kind) {
     case 'saved':
-      return `${who} saved ${shortened(m.label, ERROR_CHARS + 'transient:'.length)}${savedDetail(m)}`;
+      return t('grade.diverge.saved', { label: shortened(m.label, ERROR_CHARS + 'transient:'.length), detail: savedDetail(m) });
     case 'sent':
-      return `${who} sent ${formatAction(m.action)}`;
+      return t('grade.diverge.sent', { action: formatAction(m.action) });
     case 'crash':
-      return `${who} crashed here (${m.message})`;
+      return t('grade.diverge.crashed', { message: m.message });
     case 'threw':
-      return `${who} threw ${m.name}: ${shortened(m.message)}`;
-    case 'end':
-      if (who === 'the reference') return `the reference's run ended with status ${m.status}`;
-      return m.status === 'running' ? `your run saved nothing more and stopped still running after ${m.steps} steps` : `your run ended with status ${m.status} without saving it`;
+      return t('grade.diverge.threw', { name: m.name, message: shortened(m.message) });
   }
+}
+
+function describe(m: Moment | undefined, who: 'reference' | 'yours'): string {
+  if (m?.kind === 'end') {
+    if (who === 'reference') return t('grade.diverge.referenceEnded', { status: m.status });
+    return m.status === 'running' ? t('grade.diverge.yoursStillRunning', { steps: m.steps }) : t('grade.diverge.yoursEnded', { status: m.status });
+  }
+  return t('grade.diverge.subject', { who: t(who === 'reference' ? 'grade.diverge.reference' : 'grade.diverge.yours'), what: did(m) });
 }
 
 /** Two persisted states with the same label: the first field that differs, said plainly. */
@@ -81,25 +91,25 @@ function stateDifference(ref: RunnerState, mine: RunnerState): string {
   const rp = ref.pending;
   const mp = mine.pending;
   if (!same(rp, mp)) {
-    if (rp === null) return `yours still has ${formatAction(mp)} pending, the reference has nothing pending`;
-    if (mp === null) return `yours has nothing pending, the reference still has ${formatAction(rp)} pending`;
-    if (rp.name !== mp.name) return `yours has ${formatAction(mp)} pending, the reference ${formatAction(rp)}`;
+    if (rp === null) return t('grade.diverge.state.minePendingOnly', { action: formatAction(mp) });
+    if (mp === null) return t('grade.diverge.state.referencePendingOnly', { action: formatAction(rp) });
+    if (rp.name !== mp.name) return t('grade.diverge.state.otherAction', { action: formatAction(mp), reference: formatAction(rp) });
     if (rp.args.key !== mp.args.key && same({ ...rp.args, key: null }, { ...mp.args, key: null })) {
-      return `your ${mp.name} has a new key ${shortKey(mp.args.key)}, the reference kept ${shortKey(rp.args.key)}`;
+      return t('grade.diverge.state.newKey', { name: mp.name, key: shortKey(mp.args.key), reference: shortKey(rp.args.key) });
     }
-    return `your pending action is ${formatAction(mp)}, the reference's ${formatAction(rp)}`;
+    return t('grade.diverge.state.otherPending', { action: formatAction(mp), reference: formatAction(rp) });
   }
   for (const field of ['status', 'calls', 'attempts', 'decisions'] as const) {
-    if (ref[field] !== mine[field]) return `your ${field} is ${formatValue(mine[field])}, the reference's ${formatValue(ref[field])}`;
+    if (ref[field] !== mine[field]) return t('grade.diverge.state.field', { field, value: formatValue(mine[field]), reference: formatValue(ref[field]) });
   }
   if (!same(ref.observations, mine.observations)) {
     const names = [...new Set([...Object.keys(ref.observations), ...Object.keys(mine.observations)])].sort();
     const name = names.find((n) => !same(ref.observations[n], mine.observations[n]))!;
-    const show = (v: unknown) => (v === undefined ? 'nothing' : canonicalJson(v));
-    return `your observation of ${name} is ${show(mine.observations[name])}, the reference's ${show(ref.observations[name])}`;
+    const show = (v: unknown) => (v === undefined ? t('grade.diverge.nothing') : canonicalJson(v));
+    return t('grade.diverge.state.observation', { name, value: show(mine.observations[name]), reference: show(ref.observations[name]) });
   }
-  if (!same(ref.result, mine.result)) return `your result is ${canonicalJson(mine.result)}, the reference's ${canonicalJson(ref.result)}`;
-  return `your task is ${canonicalJson(mine.task)}, the reference's ${canonicalJson(ref.task)}`;
+  if (!same(ref.result, mine.result)) return t('grade.diverge.state.result', { value: canonicalJson(mine.result), reference: canonicalJson(ref.result) });
+  return t('grade.diverge.state.task', { value: canonicalJson(mine.task), reference: canonicalJson(ref.task) });
 }
 
 /** The learner's step and event number; where the learner's run had already ended, the reference's step. */
@@ -109,7 +119,7 @@ function where(m: Moment | undefined, fallback: Moment | undefined): { step: num
 }
 
 function heading(step: number, seq: number | undefined): string {
-  return seq === undefined ? `step ${step}` : `step ${step} (#${seq})`;
+  return seq === undefined ? t('grade.diverge.step', { step }) : t('grade.diverge.stepSeq', { step, seq });
 }
 
 /** The first moment where the two runs differ, or null when the learner's run follows the reference's to the end. */
@@ -124,7 +134,7 @@ export function firstDivergence(reference: RunResult, learner: RunResult): Diver
         if (r.label === m.label && same(r.state, m.state)) continue;
         if (r.label === m.label) {
           const at = where(m, r);
-          return { ...at, text: `${heading(at.step, at.seq)}: both saved ${m.label}, but ${stateDifference(r.state, m.state)}` };
+          return { ...at, text: t('grade.diverge.bothSaved', { at: heading(at.step, at.seq), label: m.label, difference: stateDifference(r.state, m.state) }) };
         }
       } else if (r.kind === 'sent' && m.kind === 'sent') {
         if (same(r.action, m.action)) continue;
@@ -135,18 +145,18 @@ export function firstDivergence(reference: RunResult, learner: RunResult): Diver
       }
     }
     const at = where(m, r);
-    return { ...at, text: `${heading(at.step, at.seq)}: ${describe(r, 'the reference')}, ${describe(m, 'yours')}` };
+    return { ...at, text: t('grade.diverge.differ', { at: heading(at.step, at.seq), reference: describe(r, 'reference'), yours: describe(m, 'yours') }) };
   }
   return null;
 }
 
 /**
- * For a run that hung in `step`: what the reference did in that step, so the learner knows what their
- * step was supposed to do (null when the reference had finished by then).
+ * For a run that hung in `step` (or whose process ended there): what the reference did in that step, so the
+ * learner knows what their step was supposed to do (null when the reference had finished by then).
  */
-export function referenceStep(reference: RunResult, step: number): string | null {
-  const done = moments(reference.trace).filter((m) => m.step === step && m.kind !== 'end');
+export function referenceStep(reference: RunResult, step: number, ended: 'hung' | 'died' = 'hung'): string | null {
+  const done = moments(reference.trace).filter((m): m is Exclude<Moment, { kind: 'end' }> => m.step === step && m.kind !== 'end');
   if (done.length === 0) return null;
-  const said = done.map((m) => describe(m, 'the reference').replace(/^the reference /, ''));
-  return `step ${step}: in this step the reference ${said.join(', then ')}; yours never returned`;
+  const said = done.map((m) => did(m)).join(t('grade.diverge.then'));
+  return t(ended === 'hung' ? 'grade.diverge.hung' : 'grade.diverge.died', { step, did: said });
 }

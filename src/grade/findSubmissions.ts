@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { t } from '../core/i18n/index.js';
 
 const RUNNER_FILE = /^[^_.].*(?<!\.d)(?<!\.test)\.(ts|mts|js|mjs)$/;
 const LEARNER_NAMES = ['LearnerRunner.ts', 'LearnerRunner.mts', 'LearnerRunner.js', 'LearnerRunner.mjs'];
@@ -39,7 +40,7 @@ export function findSubmissions(targets: readonly string[], cwd: string): FoundS
   for (const target of targets) {
     const path = resolve(cwd, target);
     if (!existsSync(path)) {
-      problems.push(`${target}: no such file or folder`);
+      problems.push(t('grade.find.noSuchPath', { target }));
       continue;
     }
     if (!statSync(path).isDirectory()) {
@@ -57,7 +58,7 @@ export function findSubmissions(targets: readonly string[], cwd: string): FoundS
         found.push(entry);
       }
     }
-    if (found.length === 0) problems.push(`${target}: a folder with no submissions in it (.ts/.js files, or sub-folders with a LearnerRunner.ts)`);
+    if (found.length === 0) problems.push(t('grade.find.emptyFolder', { target }));
     files.push(...found);
   }
   return { files, problems };

@@ -5,6 +5,7 @@
  * other side's end closes (the process died, or the grader killed it), which ends the wait with ChannelClosed.
  */
 import { closeSync, readSync, writeSync } from 'node:fs';
+import { t } from '../core/i18n/index.js';
 
 /** Larger frames are refused: a runner's state is a few kilobytes, and a bogus length must not make us allocate. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -55,13 +56,13 @@ export class FrameChannel {
   receive(): unknown {
     this.#fill(this.#head);
     const length = this.#head.readUInt32LE(0);
-    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(`a frame of ${length} bytes announced: over the limit of ${MAX_FRAME_BYTES}`);
+    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
     const body = Buffer.allocUnsafe(length);
     this.#fill(body);
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
     } catch {
-      throw new ChannelClosed('a frame that is not JSON');
+      throw new ChannelClosed(t('grade.process.frameNotJson'));
     }
   }
 

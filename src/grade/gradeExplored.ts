@@ -6,7 +6,7 @@
  * replay file that shows it whole.
  */
 import { judge } from '../check/RunResult.js';
-import { describeFaults } from '../faults/types.js';
+import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { withFaults } from '../explore/shrink.js';
 import { writeReplay } from '../explore/replayFile.js';
 import type { Scenario } from '../scenario/types.js';
@@ -18,6 +18,8 @@ import type { Explored, RunOutcome } from './job.js';
 import { displayPath, replayCommand } from './replay.js';
 import type { Problem, ScenarioGrade } from './types.js';
 import { outcomeProblem } from './outcomeProblem.js';
+import { t } from '../core/i18n/index.js';
+import { tn } from '../core/i18n/plural.js';
 
 export interface ExploredContext extends GradeContext {
   /** Where the replay file of a failing schedule is written; null: none is. */
@@ -29,15 +31,20 @@ export interface ExploredContext extends GradeContext {
 }
 
 function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut'> {
-  const own = scenario.faults.length > 0 ? ` (its own ${describeFaults(scenario.faults)} kept)` : '';
+  const own = scenario.faults.length > 0 ? t('grade.explored.own', { faults: describeFaults(scenario.faults) }) : '';
   return {
     part: 'explored',
     id: scenario.id,
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
-    summary: `one added fault at every point${own} → every invariant holds`,
+    summary: t('grade.explored.summary', { own }),
     ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true as const } : {}),
   };
+}
+
+/** A schedule in words: `lost_reply with transient at reserve attempt 1`, or the scenario with no fault at all. */
+function schedule(id: string, faults: readonly FaultSpec[]): string {
+  return faults.length === 0 ? t('grade.explored.withNoFault', { id }) : t('grade.explored.with', { id, faults: describeFaults(faults) });
 }
 
 function notRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeContext, extra: Partial<ScenarioGrade> = {}): ScenarioGrade {
@@ -58,19 +65,19 @@ function notRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeC
 
 /** A scenario that was not explored, and why (its run as written did not end, the file did not load, …). */
 export function notExplored(scenario: Scenario, index: number, reason: string, ctx: GradeContext): ScenarioGrade {
-  return notRun(scenario, index, { id: 'not_explored', title: 'not explored', message: `not explored: ${reason}` }, ctx);
+  return notRun(scenario, index, { id: 'not_explored', title: t('grade.notExplored.title'), message: t('grade.notExplored.message', { reason }) }, ctx);
 }
 
 export function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): ScenarioGrade {
   const coverage = { schedules: explored.schedules, broke: explored.broke };
-  const counted = `${explored.schedules} schedule${explored.schedules === 1 ? '' : 's'}`;
+  const counted = tn('grade.explored.schedules', explored.schedules);
   if (explored.stopped !== null) {
-    const { schedule, outcome } = explored.stopped;
+    const { schedule: stopped, outcome } = explored.stopped;
     const problem = outcomeProblem(outcome as Exclude<RunOutcome, { kind: 'done' }>, ctx.timeoutMs);
-    const at = `${scenario.id} with ${describeFaults(schedule)}`;
-    return notRun(scenario, index, { ...problem, message: `while exploring ${at}: ${problem.message}` }, ctx, {
+    const at = schedule(scenario.id, stopped);
+    return notRun(scenario, index, { ...problem, message: t('grade.explored.while', { at, message: problem.message }) }, ctx, {
       coverage,
-      figures: `stopped after ${counted}`,
+      figures: t('grade.explored.stoppedAfter', { counted }),
       replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
       output: outcome.output,
       durationMs: explored.durationMs,
@@ -83,7 +90,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
       status: 'pass',
       problem: null,
       wrongFigures: [],
-      figures: `${counted}, none broke an invariant`,
+      figures: t('grade.explored.noneBroke', { counted }),
       divergence: null,
       replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
       lesson: lessonPath(null, scenario.id, ctx),
@@ -92,7 +99,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
       coverage,
     };
   }
-  const minimal = `${scenario.id} with ${describeFaults(finding.minimal)}`;
+  const minimal = schedule(scenario.id, finding.minimal);
   let problem: Problem | null = null;
   let divergence = null;
   if (finding.run !== null) {
@@ -105,9 +112,9 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
   return {
     ...base(scenario, index, ctx),
     status: 'fail',
-    problem: { ...problem, message: `${minimal}: ${problem.message}` },
+    problem: { ...problem, message: t('grade.explored.finding', { schedule: minimal, message: problem.message }) },
     wrongFigures: [],
-    figures: `${explored.broke} of ${counted} broke a rule`,
+    figures: t('grade.explored.broke', { broke: explored.broke, counted }),
     divergence,
     replay: file !== undefined ? replayCommand(displayPath(file, ctx.cwd), ctx.runnerArg, ctx.seed) : replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
     lesson: lessonPath(problem, scenario.id, ctx),

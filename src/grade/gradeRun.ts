@@ -3,6 +3,7 @@
  * the same scenario and seed, or a run that never finished (a hang, a dead thread, a file that would not
  * load). Pure: the engine and the classroom assertions both read runs this way.
  */
+import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { describeFaults } from '../faults/types.js';
 import { PACKAGE_ROOT, SCENARIOS_DIR } from '../core/paths.js';
@@ -38,9 +39,14 @@ export function scenarioArg(scenario: Scenario, ctx: GradeContext): string {
   return scenario.file !== undefined ? displayPath(resolve(ctx.cwd, scenario.file), ctx.cwd) : scenario.id;
 }
 
-/** The lesson for a problem (or the scenario's own), as a path from the working directory. */
+/**
+ * The lesson for a problem (or the scenario's own), as a path from the working directory: in the grade's
+ * language, where that lesson is written in it (else the English one).
+ */
 export function lessonPath(problem: Problem | null, scenarioId: string, ctx: GradeContext): string {
-  return displayPath(join(PACKAGE_ROOT, 'lessons', lessonFor(problem?.id ?? null, scenarioId)), ctx.cwd);
+  const inLang = lessonFor(problem?.id ?? null, scenarioId);
+  const lesson = existsSync(join(PACKAGE_ROOT, 'lessons', inLang.split('#')[0]!)) ? inLang : lessonFor(problem?.id ?? null, scenarioId, 'en');
+  return displayPath(join(PACKAGE_ROOT, 'lessons', lesson), ctx.cwd);
 }
 
 /** What every grade of a scenario says, whatever happened: its name, number, replay command and lesson. */

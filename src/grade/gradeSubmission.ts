@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
+import { currentLang, t } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
 import { judge, type RunResult } from '../check/RunResult.js';
@@ -57,12 +58,13 @@ export interface GradeOptions {
   references?: ReferenceRuns;
 }
 
-/** The reference run of each scenario, made once per seed and kept for every submission. */
+/** The reference run of each scenario, made once per seed (and language) and kept for every submission. */
 export class ReferenceRuns {
   readonly #runs = new Map<string, RunResult>();
 
   get(scenario: Scenario, seed: number, maxSteps: number): RunResult {
-    const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}`;
+    // Its checks' messages are in the language it was judged in: a grade in another language gets its own.
+    const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}\0${currentLang()}`;
     let run = this.#runs.get(key);
     if (run === undefined) {
       run = judge(simulate(scenario, { seed, storage: 'memory', maxSteps }));
@@ -76,17 +78,14 @@ const watchdog = new Watchdog();
 
 function brokenScenario(reference: RunResult): Problem {
   const first = reference.checks.find((c) => !c.passed)!;
-  return {
-    id: 'reference_fails',
-    title: 'broken scenario',
-    message: `this scenario is broken — the reference runner fails it too (${first.kind === 'invariant' ? `${checkTitle(first)}: ` : ''}${first.message}); no runner can pass it`,
-  };
+  const failure = first.kind === 'invariant' ? t('grade.broken.check', { title: checkTitle(first), message: first.message }) : first.message;
+  return { id: 'reference_fails', title: t('grade.broken.title'), message: t('grade.broken.message', { failure }) };
 }
 
 /** A load error, with the learner's absolute path shown as they typed it. */
 function loadProblem(error: ThrownInfo, file: string, shownFile: string): Problem {
   const message = error.message.split(file).join(shownFile);
-  return { id: 'load_error', title: `could not load ${shownFile}`, message: `could not load ${shownFile}: ${message}` };
+  return { id: 'load_error', title: t('grade.load.title', { file: shownFile }), message: t('grade.load.message', { file: shownFile, message }) };
 }
 
 function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, ctx: GradeContext, timeoutMs: number): ScenarioGrade {
@@ -94,8 +93,8 @@ function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, c
   if (outcome.kind === 'done') return gradeRun(outcome.run, reference, index, ctx, outcome);
   const problem = outcomeProblem(outcome, timeoutMs);
   const step = outcome.kind === 'crashed' ? 0 : outcome.step;
-  const hung = outcome.kind !== 'crashed' && step > 0 ? referenceStep(reference, step) : null;
-  const divergence = hung === null ? null : { step, text: outcome.kind === 'timeout' ? hung : hung.replace(/yours never returned$/, "yours ended the process") };
+  const hung = outcome.kind !== 'crashed' && step > 0 ? referenceStep(reference, step, outcome.kind === 'timeout' ? 'hung' : 'died') : null;
+  const divergence = hung === null ? null : { step, text: hung };
   return gradeWithoutRun(scenario, index, problem, ctx, { divergence, output: outcome.output, durationMs: outcome.durationMs });
 }
 
@@ -150,7 +149,9 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   let runnerName: string | null = null;
   let loadError: ThrownInfo | null = null;
   const dir = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
-  const job: GradeJob = { file: absolute, scenarios, skip: refs.map((ref) => !ref.passed), seed, maxSteps, explore, control: newControlBuffer(), dir };
+  // The grading thread and the learner's process speak the grade's language: the checks' messages and the
+  // learner's own exceptions (the determinism guard's) are written there.
+  const job: GradeJob = { file: absolute, scenarios, skip: refs.map((ref) => !ref.passed), seed, maxSteps, explore, control: newControlBuffer(), dir, lang: currentLang() };
   let failure: ThrownInfo | null;
   try {
     tell();
@@ -162,8 +163,8 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
         const scenario = scenarios[message.index]!;
         explored[message.index] =
           message.explored === null
-            ? notExplored(scenario, message.index, message.reason ?? 'it was not run', ctx)
-            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: `${runnerName ?? 'the runner'} in ${shownFile}`, maxSteps, timeoutMs });
+            ? notExplored(scenario, message.index, message.reason ?? t('grade.notExplored.notRun'), ctx)
+            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: t('grade.who', { runner: runnerName ?? t('grade.who.unknown'), file: shownFile }), maxSteps, timeoutMs });
       }
       tell();
     });
@@ -176,10 +177,10 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const missing: Problem =
     loadError !== null
       ? loadProblem(loadError, absolute, shownFile)
-      : { id: 'worker_crash', title: 'the grader failed', message: `the grader failed on this submission: ${failure?.message ?? 'its grading thread stopped early'}` };
+      : { id: 'worker_crash', title: t('grade.failed.title'), message: t('grade.failed.message', { message: failure?.message ?? t('grade.failed.stoppedEarly') }) };
   scenarios.forEach((scenario, index) => {
     fixed[index] ??= gradeWithoutRun(scenario, index, missing, ctx);
-    if (explore) explored[index] ??= loadError !== null ? notExplored(scenario, index, 'the file did not load', ctx) : { ...gradeWithoutRun(scenario, index, missing, ctx), part: 'explored' };
+    if (explore) explored[index] ??= loadError !== null ? notExplored(scenario, index, t('grade.notExplored.notLoaded'), ctx) : { ...gradeWithoutRun(scenario, index, missing, ctx), part: 'explored' };
   });
   tell();
   const grades = fixed as ScenarioGrade[];

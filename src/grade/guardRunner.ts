@@ -6,12 +6,13 @@
 import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
 import { withDeterminismGuard, type Guarded } from './determinismGuard.js';
+import { t } from '../core/i18n/index.js';
 
 export class AsyncStepError extends Error {
   override readonly name = 'AsyncStepError';
 
   constructor() {
-    super('step() returned a Promise: step must be synchronous and return the state itself — remove `async` (and any `await`) from step');
+    super(t('grade.asyncStep'));
   }
 }
 

@@ -9,6 +9,7 @@ import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ExitInfo } from './LearnerProcess.js';
 import type { ThrownInfo } from './protocol.js';
+import type { Lang } from '../core/i18n/index.js';
 
 export interface GradeJob {
   file: string;
@@ -23,6 +24,8 @@ export interface GradeJob {
   control: SharedArrayBuffer;
   /** A private folder for the FIFOs. */
   dir: string;
+  /** The language of the grade: the grading thread and the learner's process write their messages in it. */
+  lang: Lang;
 }
 
 /** How one run of the learner's runner ended, as the grading thread saw it. */

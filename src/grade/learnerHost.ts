@@ -10,9 +10,10 @@
  * Synchronous from `ready` on: the loop below never returns to the event loop, so nothing the learner's code
  * scheduled ever runs. The grader can kill this process at any moment; it keeps nothing the grader needs.
  *
- * argv: <fifo to read> <fifo to write> <learner file>
+ * argv: <fifo to read> <fifo to write> <learner file> <language of the grade>
  */
 import { openSync } from 'node:fs';
+import { isLang, setLang, t } from '../core/i18n/index.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
 import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
@@ -24,7 +25,9 @@ import { installDeterminismGuardForGood } from './determinismGuard.js';
 import { guardRunner } from './guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
 
-const [toRead, toWrite, file] = process.argv.slice(2) as [string, string, string];
+const [toRead, toWrite, file, lang] = process.argv.slice(2) as [string, string, string, string | undefined];
+// What this process writes for the learner to read — the determinism guard's error, an async step's — is in the grade's language.
+if (isLang(lang)) setLang(lang);
 // The grader opens the same two FIFOs in the same order: ours for writing first, then its for reading.
 const writeFd = openSync(toWrite, 'w');
 const readFd = openSync(toRead, 'r');
@@ -50,7 +53,7 @@ function receive(): ToLearner {
 
 function thrown(error: unknown): ThrownInfo {
   if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { name: 'Error', message: `threw a non-Error value: ${String(error)}` };
+  return { name: 'Error', message: t('grade.process.notAnError', { value: String(error) }) };
 }
 
 /** Errors the grader sent, as thrown here: if one comes back out of a step, the grader gets its number. */

@@ -1,9 +1,11 @@
 /**
  * Which lesson explains a failure. A broken rule points to the lesson (and section) that gives its reason;
  * a failure that is about the exercise itself (an exception, a hang, the contract of `step`) points to the
- * section of lesson 8 for that rule. Otherwise the scenario's own lesson. A test keeps every link pointing
+ * section of lesson 8 for that rule. Otherwise the scenario's own lesson. In Chinese the link is to the Chinese
+ * lesson (lessons/zh/, same file names, its own headings). A test keeps every link, in both languages, pointing
  * at a file and a heading that exist.
  */
+import { currentLang, type Lang } from '../core/i18n/index.js';
 import type { ProblemId } from './types.js';
 
 export const LESSON_FILES = {
@@ -33,9 +35,39 @@ export const EXERCISE_SECTIONS = {
   guard: 'exceptions-hangs-and-the-determinism-guard',
 } as const;
 
-const exercise = (section: keyof typeof EXERCISE_SECTIONS) => `${L.exercise}#${EXERCISE_SECTIONS[section]}`;
+/** The same sections in the Chinese lesson 8 (lessons/zh/08-the-exercise.md; the same test keeps them in step). */
+export const ZH_EXERCISE_SECTIONS: Record<keyof typeof EXERCISE_SECTIONS, string> = {
+  contract: 'step-的契约',
+  rule1: '规则-1结束了的运行就保持结束',
+  rule2: '规则-2决定准备保存',
+  rule3: '规则-3每次尝试之前检查预算',
+  rule4: '规则-4计数并在请求发出之前保存',
+  rule5: '规则-5执行并给失败归类',
+  rule6: '规则-6记下工具的回答',
+  states: '一次运行的各个状态',
+  grader: '读懂评分器',
+  guard: '异常卡死与确定性守卫',
+};
 
-const BY_PROBLEM: Partial<Record<ProblemId, string>> = {
+/** The sections of lessons 2 to 6 a mistake points at, by their anchor in each language. */
+const SECTIONS = {
+  reusedKey: { en: 'reused-unchanged-by-every-retry', zh: '每次重试都原样沿用' },
+  fingerprint: { en: 'the-fingerprint-does-the-key-still-mean-the-same-request', zh: '参数指纹这个键还指同一个请求吗' },
+  contractError: { en: 'a-contract-error-does-not-get-better-with-time', zh: '契约错误不会随时间变好' },
+  budgets: { en: 'budgets-attempts-retries-and-calls', zh: '预算尝试重试与调用' },
+  gap: { en: 'the-gap-the-runners-save-is-another-transaction', zh: '空窗runner-的保存是另一个事务' },
+  lostReplyRecovered: { en: 'example-1-the-reply-is-lost-the-retry-recovers-it', zh: '算例一回复丢失重试把它找回来' },
+  timeout: { en: 'a-timeout-does-not-prove-that-nothing-happened', zh: '超时不能证明什么都没发生' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+type Section = keyof typeof SECTIONS | `exercise.${keyof typeof EXERCISE_SECTIONS}`;
+
+/** A lesson, and the section of it to open (none: the whole lesson). */
+type Target = readonly [file: string, section?: Section];
+
+const exercise = (section: keyof typeof EXERCISE_SECTIONS): Target => [L.exercise, `exercise.${section}`];
+
+const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   load_error: exercise('grader'),
   timeout: exercise('guard'),
   worker_crash: exercise('guard'),
@@ -46,44 +78,57 @@ const BY_PROBLEM: Partial<Record<ProblemId, string>> = {
   process_died: exercise('guard'),
   not_explored: exercise('grader'),
   crash_caught: exercise('rule5'),
-  new_key_per_attempt: `${L.keys}#reused-unchanged-by-every-retry`,
-  args_changed_on_retry: `${L.fingerprint}#the-fingerprint-does-the-key-still-mean-the-same-request`,
-  contract_error_retried: `${L.errors}#a-contract-error-does-not-get-better-with-time`,
-  budget_checked_late: `${L.errors}#budgets-attempts-retries-and-calls`,
-  saved_late: `${L.transaction}#the-gap-the-runners-save-is-another-transaction`,
-  pending_dropped: `${L.lostContact}#example-1-the-reply-is-lost-the-retry-recovers-it`,
-  lost_reply_as_failure: `${L.errors}#a-timeout-does-not-prove-that-nothing-happened`,
-  inv1_one_effect_per_intent: L.keys,
-  inv2_call_budget: `${L.errors}#budgets-attempts-retries-and-calls`,
-  inv3_same_key_same_args: `${L.keys}#reused-unchanged-by-every-retry`,
+  new_key_per_attempt: [L.keys, 'reusedKey'],
+  args_changed_on_retry: [L.fingerprint, 'fingerprint'],
+  contract_error_retried: [L.errors, 'contractError'],
+  budget_checked_late: [L.errors, 'budgets'],
+  saved_late: [L.transaction, 'gap'],
+  pending_dropped: [L.lostContact, 'lostReplyRecovered'],
+  lost_reply_as_failure: [L.errors, 'timeout'],
+  inv1_one_effect_per_intent: [L.keys],
+  inv2_call_budget: [L.errors, 'budgets'],
+  inv3_same_key_same_args: [L.keys, 'reusedKey'],
   inv4_log_rebuilds_state: exercise('rule4'),
-  inv5_contract_error_changes_nothing: `${L.errors}#a-contract-error-does-not-get-better-with-time`,
-  inv6_success_has_receipt: L.lostContact,
+  inv5_contract_error_changes_nothing: [L.errors, 'contractError'],
+  inv6_success_has_receipt: [L.lostContact],
   inv7_run_terminates: exercise('states'),
   reference_fails: exercise('grader'),
 };
 
-const BY_SCENARIO: Record<string, string> = {
-  happy_path: L.intents,
-  read_only: L.intents,
-  transient_read: L.errors,
-  transient_read_exhausted: L.errors,
-  lost_reply: L.lostContact,
-  lost_reply_no_retry: L.lostContact,
-  crash_after_commit: L.lostContact,
-  crash_before_commit: L.transaction,
-  crash_after_prepared: L.keys,
-  payload_conflict: L.fingerprint,
-  stale_version: L.fingerprint,
-  retry_after_version_moved: L.fingerprint,
-  insufficient_stock: L.errors,
-  unknown_item: L.errors,
-  budget_exhausted: L.intents,
+const BY_SCENARIO: Record<string, Target> = {
+  happy_path: [L.intents],
+  read_only: [L.intents],
+  transient_read: [L.errors],
+  transient_read_exhausted: [L.errors],
+  lost_reply: [L.lostContact],
+  lost_reply_no_retry: [L.lostContact],
+  crash_after_commit: [L.lostContact],
+  crash_before_commit: [L.transaction],
+  crash_after_prepared: [L.keys],
+  payload_conflict: [L.fingerprint],
+  stale_version: [L.fingerprint],
+  retry_after_version_moved: [L.fingerprint],
+  insufficient_stock: [L.errors],
+  unknown_item: [L.errors],
+  budget_exhausted: [L.intents],
   policy_error: exercise('rule2'),
   unauthorized_action: exercise('rule2'),
 };
 
-/** The lesson for a failure (file, and section for lesson 8), relative to lessons/. */
-export function lessonFor(problem: ProblemId | null, scenarioId: string): string {
-  return (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? L.exercise;
+function anchor(section: Section, lang: Lang): string {
+  if (section.startsWith('exercise.')) {
+    const key = section.slice('exercise.'.length) as keyof typeof EXERCISE_SECTIONS;
+    return lang === 'zh' ? ZH_EXERCISE_SECTIONS[key] : EXERCISE_SECTIONS[key];
+  }
+  return SECTIONS[section as keyof typeof SECTIONS][lang];
+}
+
+/**
+ * The lesson for a failure (file, and section), relative to lessons/: in Chinese, the Chinese lesson
+ * (`zh/02-idempotency-keys.md#每次重试都原样沿用`), which has the same file name and its own headings.
+ */
+export function lessonFor(problem: ProblemId | null, scenarioId: string, lang: Lang = currentLang()): string {
+  const [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
+  const path = lang === 'en' ? file : `${lang}/${file}`;
+  return section === undefined ? path : `${path}#${anchor(section, lang)}`;
 }

@@ -4,30 +4,23 @@
  */
 import type { RunOutcome } from './job.js';
 import type { Problem } from './types.js';
+import { t } from '../core/i18n/index.js';
 
 export function outcomeProblem(outcome: Exclude<RunOutcome, { kind: 'done' }>, timeoutMs?: number): Problem {
   if (outcome.kind === 'timeout') {
-    const where = outcome.step === 0 ? 'the runner was being built (its constructor) and never got to step 1' : `step ${outcome.step} never returned`;
-    const after = timeoutMs !== undefined ? `no answer after ${timeoutMs} ms` : 'no answer in time';
-    return {
-      id: 'timeout',
-      title: `timeout in step ${outcome.step}`,
-      message: `${after}: ${where} — the grader stopped it (an endless loop, a blocking call, or a wait for something that never comes?)`,
-    };
+    const where = outcome.step === 0 ? t('grade.timeout.inConstructor') : t('grade.timeout.inStep', { step: outcome.step });
+    const after = timeoutMs !== undefined ? t('grade.timeout.after', { ms: timeoutMs }) : t('grade.timeout.afterUnknown');
+    return { id: 'timeout', title: t('grade.timeout.title', { step: outcome.step }), message: t('grade.timeout.message', { after, where }) };
   }
+  const where = outcome.kind === 'died' ? (outcome.step === 0 ? t('grade.died.beforeStep1') : t('grade.died.inStep', { step: outcome.step })) : '';
   if (outcome.kind === 'died' && outcome.protocol !== undefined) {
-    const where = outcome.step === 0 ? 'before step 1' : `in step ${outcome.step}`;
-    return {
-      id: 'process_died',
-      title: `the process broke the grader's protocol ${where}`,
-      message: `the learner's process wrote something of its own on the grader's channel ${where} (${outcome.protocol}), and the grader stopped it: a runner talks to the world only through its deps`,
-    };
+    return { id: 'process_died', title: t('grade.died.protocol.title', { where }), message: t('grade.died.protocol.message', { where, protocol: outcome.protocol }) };
   }
   if (outcome.kind === 'died') {
-    const how = outcome.exit.signal !== null ? `was killed by ${outcome.exit.signal}` : `exited with code ${outcome.exit.code}`;
-    const hint = outcome.exit.signal === 'SIGABRT' || outcome.exit.signal === 'SIGTRAP' ? ' — out of memory?' : outcome.exit.signal !== null ? ' — did the code kill its own process?' : ' — did the code call process.exit()?';
-    const where = outcome.step === 0 ? 'before step 1' : `in step ${outcome.step}`;
-    return { id: 'process_died', title: `the process ended ${where}`, message: `the learner's process ${how} ${where}${hint}` };
+    const { signal, code } = outcome.exit;
+    const how = signal !== null ? t('grade.died.killedBy', { signal }) : t('grade.died.exited', { code: String(code) });
+    const hint = signal === 'SIGABRT' || signal === 'SIGTRAP' ? t('grade.died.hint.memory') : signal !== null ? t('grade.died.hint.killed') : t('grade.died.hint.exited');
+    return { id: 'process_died', title: t('grade.died.title', { where }), message: t('grade.died.message', { how, where, hint }) };
   }
-  return { id: 'worker_crash', title: outcome.error.name, message: `the run stopped with ${outcome.error.name}: ${outcome.error.message}` };
+  return { id: 'worker_crash', title: outcome.error.name, message: t('grade.stopped.message', { name: outcome.error.name, message: outcome.error.message }) };
 }

@@ -4,6 +4,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { DEFAULT_SEED } from '../core/defaults.js';
+import { currentLang, type Lang } from '../core/i18n/index.js';
 
 /** A path as the user would type it from `cwd`: relative when inside it, absolute otherwise. */
 export function displayPath(path: string, cwd: string): string {
@@ -16,8 +17,10 @@ export function shellWord(word: string): string {
   return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function replayCommand(scenarioFile: string, runnerFile: string, seed: number): string {
+/** `npx faultlab run …` for one graded run; in the grade's language (`--lang zh`), so the trace reads as the grade did. */
+export function replayCommand(scenarioFile: string, runnerFile: string, seed: number, lang: Lang = currentLang()): string {
   const words = ['npx', 'faultlab', 'run', scenarioFile, '--runner', runnerFile];
   if (seed !== DEFAULT_SEED) words.push('--seed', String(seed));
+  if (lang !== 'en') words.push('--lang', lang);
   return words.map(shellWord).join(' ');
 }

@@ -8,6 +8,7 @@
  * It reads real time only to report how long a run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setLang, t } from '../core/i18n/index.js';
 import { judge, type RunResult } from '../check/RunResult.js';
 import { INVARIANTS } from '../check/invariants.js';
 import type { FaultSpec } from '../faults/types.js';
@@ -25,6 +26,8 @@ import type { ThrownInfo } from './protocol.js';
 import { proxyRunnerClass } from './proxyRunner.js';
 
 const job = workerData as GradeJob;
+// This thread judges every run (the checks' messages) and diagnoses what it could not run: in the grade's language.
+setLang(job.lang);
 const control = new RunControl(job.control);
 const post = (message: FromHarness) => parentPort!.postMessage(message);
 
@@ -44,7 +47,7 @@ let generation = 0;
 async function ready(): Promise<LearnerProcess | Exclude<RunOutcome, { kind: 'done' }>> {
   if (learner !== null && !learner.gone) return learner;
   learner = null;
-  const started = await LearnerProcess.start(job.file, job.dir, ++generation, control);
+  const started = await LearnerProcess.start(job.file, job.dir, ++generation, control, job.lang);
   if (started.kind === 'ready') {
     learner = started.process;
     runnerName = started.runnerName;
@@ -53,13 +56,13 @@ async function ready(): Promise<LearnerProcess | Exclude<RunOutcome, { kind: 'do
   control.clearKill();
   if (started.kind === 'load_error') return { kind: 'crashed', error: started.error, output: '', durationMs: 0 };
   const error = started.killed
-    ? { name: 'Timeout', message: 'loading the file did not finish in time (does it run an endless loop when it is imported?)' }
-    : { name: 'LearnerGone', message: `the learner's process ended while loading the file (${describeExit(started.exit)})` };
+    ? { name: 'Timeout', message: t('grade.process.loadTimeout') }
+    : { name: 'LearnerGone', message: t('grade.process.goneWhileLoading', { exit: describeExit(started.exit) }) };
   return { kind: 'crashed', error, output: '', durationMs: 0 };
 }
 
 function describeExit(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+  return exit.signal !== null ? t('grade.process.killedBy', { signal: exit.signal }) : t('grade.process.exitCode', { code: String(exit.code) });
 }
 
 const proxy = () =>
@@ -166,7 +169,7 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
 async function main(): Promise<void> {
   const first = await ready();
   if (!(first instanceof LearnerProcess)) {
-    post({ type: 'load_error', error: first.kind === 'crashed' ? first.error : { name: 'LearnerGone', message: 'the learner\'s process did not start' } });
+    post({ type: 'load_error', error: first.kind === 'crashed' ? first.error : { name: 'LearnerGone', message: t('grade.process.didNotStart') } });
     return;
   }
   post({ type: 'loaded', runnerName });
@@ -190,11 +193,11 @@ async function main(): Promise<void> {
       continue;
     }
     if (base === null || base === undefined) {
-      post({ type: 'explored', index, explored: null, reason: 'the scenario as written did not run to its end' });
+      post({ type: 'explored', index, explored: null, reason: t('grade.notExplored.didNotEnd') });
       continue;
     }
     const explored = await exploreScenario(scenario, base);
-    if (explored.stopped !== null) halted = `exploring stopped at ${scenario.id}: a run ${explored.stopped.outcome.kind === 'timeout' ? 'hung' : "ended the learner's process"}`;
+    if (explored.stopped !== null) halted = t(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
     post({ type: 'explored', index, explored });
   }
 }

@@ -20,8 +20,8 @@ import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
-import { t } from '../../core/i18n/index.js';
+import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { currentLang, t } from '../../core/i18n/index.js';
 import { LEARNER_FILE } from '../../runner/load.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
@@ -57,13 +57,13 @@ function positiveInteger(option: string, value: string | undefined, fallback: nu
 /** A file to be written: not a folder, in a folder that exists and can be written to. */
 function checkOutputFile(option: string, value: string, cwd: string): string {
   const path = resolve(cwd, value);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`${option} ${value}: is a folder, not a file`);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(t('cli.grade.out.isFolder', { option, value }));
   const folder = dirname(path);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option} ${value}: no folder ${displayPath(folder, cwd)} to write it in`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(t('cli.grade.out.noFolder', { option, value, folder: displayPath(folder, cwd) }));
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new UsageError(`${option} ${value}: the folder ${displayPath(folder, cwd)} cannot be written to`);
+    throw new UsageError(t('cli.grade.out.folderReadOnly', { option, value, folder: displayPath(folder, cwd) }));
   }
   return path;
 }
@@ -75,7 +75,7 @@ function checkOutputFolder(option: string, value: string, cwd: string): string {
     mkdirSync(path, { recursive: true });
     accessSync(path, constants.W_OK);
   } catch (error) {
-    throw new UsageError(`${option} ${value}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(t('cli.grade.out.cannotWrite', { option, value, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
   }
   return path;
 }
@@ -93,7 +93,10 @@ function checkLaterFolder(option: string, value: string, cwd: string): string {
       return false;
     }
   })();
-  if (!fine) throw new UsageError(`${option} ${value}: cannot write there (${displayPath(existing, cwd)} is ${statSync(existing).isDirectory() ? 'not writable' : 'a file'})`);
+  if (!fine) {
+    const why = t(statSync(existing).isDirectory() ? 'cli.grade.out.notWritable' : 'cli.grade.out.isFile', { path: displayPath(existing, cwd) });
+    throw new UsageError(t('cli.grade.out.cannotWrite', { option, value, why }));
+  }
   return path;
 }
 
@@ -137,7 +140,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const explore = values['no-explore'] !== true;
   const replays = explore ? checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
 
-  // The command that grades the same thing again, for "more: … --hint 2".
+  // The command that grades the same thing again, for "more: … --hint 2" — in the language this grade was asked in.
   const sameOptions = [
     ...(values.scenarios ?? []).flatMap((s) => ['--scenarios', shellWord(s)]),
     ...(values['held-out'] ?? []).flatMap((s) => ['--held-out', shellWord(s)]),
@@ -146,7 +149,9 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
   ];
   const gradeAgain = (files: string[]) =>
-    files.length === 0 && sameOptions.length === 0 ? 'npm run grade --' : ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' ');
+    files.length === 0 && sameOptions.length === 0
+      ? (currentLang() === 'en' ? 'npm run grade --' : inThisLanguage('npm run grade'))
+      : inThisLanguage(['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
   const names = submissionNames(found.files);
   const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };

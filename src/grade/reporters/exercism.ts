@@ -2,9 +2,12 @@
  * Exercism's results.json, version 3 (exercism.org/docs/building/tooling/test-runners/interface): an overall
  * status, and one test per scenario in the order graded — each scenario as written, then each explored — with
  * its status, message, the learner's own output and the task it belongs to (the scenario's number). Top-level `error` is kept for a file that could not be loaded at all — no test
- * ran; a learner's exception or hang is that test's `error`.
+ * ran; a learner's exception or hang is that test's `error`. The messages and the comment in test_code are human
+ * text, in the grade's language; keys, statuses, test names and task ids are data and the same in every language
+ * (so an LMS that stores results by test name sees the same test whatever language a learner graded in).
  */
 import { explainFailure } from '../explain.js';
+import { t } from '../../core/i18n/index.js';
 import { allGrades, scoreOf, type PartScore } from '../score.js';
 import type { ScenarioGrade, SubmissionGrade, TestStatus } from '../types.js';
 
@@ -43,7 +46,7 @@ export interface ExercismOptions {
 }
 
 function testCode(grade: ScenarioGrade, options: ExercismOptions): string {
-  const about = grade.heldOut && !options.revealFaults ? "a held-out scenario: its faults are the teacher's to show" : grade.summary;
+  const about = grade.heldOut && !options.revealFaults ? t('gradeReport.exercism.heldOut') : grade.summary;
   return `${grade.replay}\n# ${about}`;
 }
 
@@ -58,7 +61,7 @@ export function toExercism(submission: SubmissionGrade, options: ExercismOptions
     task_id: grade.taskId,
   }));
   if (submission.loadError !== null) {
-    return { version: 3, status: 'error', message: `could not load ${submission.file}: ${submission.loadError.message}`, tests };
+    return { version: 3, status: 'error', message: t('grade.load.message', { file: submission.file, message: submission.loadError.message }), tests };
   }
   return { version: 3, status: tests.every((t) => t.status === 'pass') ? 'pass' : 'fail', message: null, tests };
 }

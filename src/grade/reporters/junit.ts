@@ -7,6 +7,7 @@
  * <system-out>.
  */
 import { explainFailure } from '../explain.js';
+import { t } from '../../core/i18n/index.js';
 import { allGrades, scoreOf } from '../score.js';
 import type { SubmissionGrade } from '../types.js';
 import { element, escapeText } from './xml.js';
@@ -35,7 +36,7 @@ function suite(submission: SubmissionGrade, seed: number): string {
     'properties',
     {},
     [
-      element('property', { name: 'runner', value: submission.runnerName ?? '(not loaded)' }),
+      element('property', { name: 'runner', value: submission.runnerName ?? t('gradeReport.junit.notLoaded') }),
       element('property', { name: 'seed', value: seed }),
       element('property', { name: 'score', value: `${score.passed}/${score.total}` }),
       element('property', { name: 'as_written', value: `${score.asWritten.passed}/${score.asWritten.total}` }),

@@ -5,7 +5,9 @@
  * only named again. At the end: the fault coverage, the score and the hint ladder. For a class: one line per
  * submission as it finishes, and a table.
  */
-import { pad, padStart, wrap } from '../../render/format.js';
+import { displayWidth, pad, padStart, wrap } from '../../render/format.js';
+import { t } from '../../core/i18n/index.js';
+import { tn } from '../../core/i18n/plural.js';
 import type { Style } from '../../render/style.js';
 import { HINT_LEVELS, hintsFor } from '../hints.js';
 import { allGrades, coverageOf, firstFailure, scoreOf } from '../score.js';
@@ -20,7 +22,6 @@ const LIST_FAILED = 6;
 /** Lines of the learner's own output shown under a failing scenario. */
 const OUTPUT_LINES = 8;
 
-export const EXPLORED_HEADING = 'with one added fault at every point (depth 1): every invariant must still hold';
 
 export interface TerminalOptions {
   /** How far up the hint ladder to go (1–3). */
@@ -29,27 +30,33 @@ export interface TerminalOptions {
   gradeCommand: string;
 }
 
+type Label = 'figures' | 'explored' | 'diverges' | 'printed' | 'replay' | 'lesson';
+
+/** A label under a failing scenario, padded to its column (measured in columns: a Chinese label is wider than its length). */
+const label = (name: Label) => INDENT + pad(t(`gradeReport.label.${name}`), 10);
+
 /** A labelled line, wrapped under its label. */
-function field(label: string, text: string, paint: (s: string) => string = (s) => s): string {
-  const lead = INDENT + pad(label, 10);
-  const lines = wrap(text, WIDTH - lead.length).split('\n');
-  return lines.map((line, i) => (i === 0 ? lead : ' '.repeat(lead.length)) + paint(line)).join('\n');
+function field(name: Label, text: string, paint: (s: string) => string = (s) => s): string {
+  const lead = label(name);
+  const width = displayWidth(lead);
+  const lines = wrap(text, WIDTH - width).split('\n');
+  return lines.map((line, i) => (i === 0 ? lead : ' '.repeat(width)) + paint(line)).join('\n');
 }
 
 /** `  5 lost_reply   ` — the number and the id, the id never running into what follows. */
 function name(grade: ScenarioGrade): string {
   const number = padStart(String(grade.taskId), 2);
-  if (grade.id.length < ID_WIDTH) return `${number} ${pad(grade.id, ID_WIDTH)}`;
+  if (displayWidth(grade.id) < ID_WIDTH) return `${number} ${pad(grade.id, ID_WIDTH)}`;
   return `${number} ${grade.id}\n${' '.repeat(4 + 3 + ID_WIDTH)}`;
 }
 
 export function renderHeader(submission: { file: string }, count: number, seed: number, style: Style): string {
-  return style.c.bold(`faultlab grade · ${submission.file} · ${count} scenario${count === 1 ? '' : 's'} · seed ${seed}`) + '\n';
+  return style.c.bold(tn('gradeReport.header', count, { file: submission.file, seed })) + '\n';
 }
 
 /** The line above the explored part. */
 export function renderExploredHeading(style: Style): string {
-  return `\n  ${style.c.bold(EXPLORED_HEADING)}\n`;
+  return `\n  ${style.c.bold(t('gradeReport.exploredHeading'))}\n`;
 }
 
 /**
@@ -65,21 +72,22 @@ export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioG
   const same = earlier.filter((g) => g.part === grade.part && g.problem !== null && g.problem.id === problem.id);
   if (grade.part === 'as_written') {
     const twin = same.find((g) => g.problem!.message === problem.message);
-    if (twin !== undefined) return `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(`— the same as ${twin.id}`)}\n`;
+    if (twin !== undefined) return `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(t('gradeReport.sameAs', { id: twin.id }))}\n`;
   } else {
     const twin = same.find((g) => g.problem!.title === problem.title);
     if (twin !== undefined) {
       const figures = grade.figures !== null ? ` · ${grade.figures}` : '';
-      const line = `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(`— as in ${twin.id}${figures}`)}\n`;
+      const line = `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(t('gradeReport.asIn', { id: twin.id, figures }))}\n`;
       // a schedule that broke a rule has its own replay file; a scenario not explored has nothing new to replay
-      return problem.id === 'not_explored' ? line : `${line}${INDENT}${pad('replay', 10)}${c.cyan(grade.replay)}\n`;
+      return problem.id === 'not_explored' ? line : `${line}${label('replay')}${c.cyan(grade.replay)}\n`;
     }
   }
   const lines = [`  ${c.red('✘')} ${lead}${c.red.bold(problem.title)}`];
-  if (problem.thrown !== undefined && problem.message.endsWith(`: ${problem.thrown}`)) {
+  const before = problem.thrown !== undefined && problem.message.endsWith(problem.thrown) ? problem.message.slice(0, -problem.thrown.length).trimEnd() : null;
+  if (before !== null && /[:：]$/.test(before)) {
     // the exception's message on a line of its own, never broken in the middle of its first words
-    lines.push(c.red(wrap(problem.message.slice(0, -problem.thrown.length - 1), WIDTH, INDENT)));
-    lines.push(c.red(wrap(problem.thrown, WIDTH, INDENT + '  ')));
+    lines.push(c.red(wrap(before, WIDTH, INDENT)));
+    lines.push(c.red(wrap(problem.thrown!, WIDTH, INDENT + '  ')));
   } else {
     lines.push(c.red(wrap(problem.message, WIDTH, INDENT)));
   }
@@ -90,12 +98,12 @@ export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioG
   if (grade.output !== '') {
     const out = grade.output.replace(/\n$/, '').split('\n');
     const shown = out.slice(0, OUTPUT_LINES).join('\n' + ' '.repeat(INDENT.length + 10));
-    lines.push(field('printed', '') + c.dim(shown) + (out.length > OUTPUT_LINES ? c.dim(` … (${out.length - OUTPUT_LINES} more lines)`) : ''));
+    lines.push(label('printed') + c.dim(shown) + (out.length > OUTPUT_LINES ? c.dim(t('gradeReport.moreLines', { n: out.length - OUTPUT_LINES })) : ''));
   }
   // Commands and paths are never wrapped: they must survive a copy and paste.
-  const hangs = problem.id === 'timeout' ? c.dim('   (it hangs there too: stop it with Ctrl-C)') : '';
-  lines.push(INDENT + pad('replay', 10) + c.cyan(grade.replay) + hangs);
-  lines.push(INDENT + pad('lesson', 10) + c.cyan(grade.lesson));
+  const hangs = problem.id === 'timeout' ? c.dim(t('gradeReport.hangsToo')) : '';
+  lines.push(label('replay') + c.cyan(grade.replay) + hangs);
+  lines.push(label('lesson') + c.cyan(grade.lesson));
   return lines.join('\n') + '\n';
 }
 
@@ -109,45 +117,56 @@ export function hintTarget(submission: SubmissionGrade): { grade: ScenarioGrade;
 
 function listed(grades: readonly ScenarioGrade[]): string {
   const failed = grades.filter((g) => g.status !== 'pass').map((g) => g.id);
-  return failed.length <= LIST_FAILED ? failed.join(', ') : `${failed.length} scenarios`;
+  return failed.length <= LIST_FAILED ? failed.join(', ') : t('gradeReport.scenarios', { n: failed.length });
 }
 
 export function renderFooter(submission: SubmissionGrade, style: Style, options: TerminalOptions): string {
   const { c } = style;
   const { passed, total, asWritten, explored } = scoreOf(submission);
-  const score = `score ${passed}/${total}`;
+  const score = t('gradeReport.score', { passed, total });
   const lines = [''];
   if (explored !== null) {
     const { schedules, broke } = coverageOf(submission);
-    lines.push(`  fault coverage: ${schedules} schedule${schedules === 1 ? '' : 's'} with one added fault, ${broke === 0 ? c.green('none') : c.red(String(broke))} broke a rule`);
+    const coverage =
+      broke === 0
+        ? tn('gradeReport.coverage.none', schedules, { none: c.green(t('gradeReport.coverage.noneWord')) })
+        : tn('gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
+    lines.push(`  ${coverage}`);
   }
   if (passed === total) {
-    const how = explored === null ? 'every scenario holds, every invariant with it.' : 'every scenario holds, as written and with one added fault at every point.';
-    lines.push(`  ${c.green.bold(score)} — ${how}`);
+    lines.push(`  ${t(explored === null ? 'gradeReport.passed.asWritten' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);
     return lines.join('\n') + '\n';
   }
+  const red = c.red.bold(score);
   if (explored === null) {
     const failed = submission.scenarios.filter((g) => g.status !== 'pass').map((g) => g.id);
-    const which = passed === 0 ? 'none passes yet' : failed.length <= LIST_FAILED ? `${failed.length} to go: ${failed.join(', ')}` : `${failed.length} to go`;
-    lines.push(`  ${c.red.bold(score)} — ${which}`);
+    const which =
+      passed === 0
+        ? t('gradeReport.failed.noneYet', { score: red })
+        : failed.length <= LIST_FAILED
+          ? t('gradeReport.failed.toGoList', { score: red, n: failed.length, list: failed.join(', ') })
+          : t('gradeReport.failed.toGo', { score: red, n: failed.length });
+    lines.push(`  ${which}`);
   } else {
-    lines.push(`  ${c.red.bold(score)} — as written ${asWritten.passed}/${asWritten.total} · with added faults ${explored.passed}/${explored.total}${passed === 0 ? ' · none passes yet' : ''}`);
+    const parts = { score: red, asWritten: `${asWritten.passed}/${asWritten.total}`, explored: `${explored.passed}/${explored.total}` };
+    lines.push(`  ${t(passed === 0 ? 'gradeReport.failed.partsNoneYet' : 'gradeReport.failed.parts', parts)}`);
     if (passed > 0) {
-      const parts = [
-        ...(asWritten.passed < asWritten.total ? [`as written: ${listed(submission.scenarios)}`] : []),
-        ...(explored.passed < explored.total ? [`with added faults: ${listed(submission.explored)}`] : []),
+      const toGo = [
+        ...(asWritten.passed < asWritten.total ? [t('gradeReport.toGo.asWritten', { list: listed(submission.scenarios) })] : []),
+        ...(explored.passed < explored.total ? [t('gradeReport.toGo.explored', { list: listed(submission.explored) })] : []),
       ];
-      lines.push(`  to go — ${parts.join('; ')}`);
+      lines.push(`  ${t('gradeReport.toGo', { parts: toGo.join(t('gradeReport.toGo.sep')) })}`);
     }
   }
   const target = hintTarget(submission)!;
   const level = Math.max(1, Math.min(HINT_LEVELS, options.hintLevel));
-  const where = target.count > 1 ? `${target.grade.id} and ${target.count - 1} more` : target.grade.id;
-  const ladder = level === 1 ? `hint 1 of ${HINT_LEVELS}` : `hints 1–${level} of ${HINT_LEVELS}`;
-  lines.push('', `  ${c.bold(`${ladder} · ${target.grade.problem!.title}`)} ${c.dim(`(${where})`)}`);
+  const where = target.count > 1 ? t('gradeReport.hint.whereMore', { id: target.grade.id, n: target.count - 1 }) : target.grade.id;
+  const ladder = level === 1 ? t('gradeReport.hint.one', { levels: HINT_LEVELS }) : t('gradeReport.hint.upTo', { level, levels: HINT_LEVELS });
+  const heading = c.bold(`${ladder} · ${target.grade.problem!.title}`);
+  lines.push('', `  ${t('gradeReport.hint.heading', { heading, where: c.dim(t('gradeReport.hint.where', { where })) })}`);
   hintsFor(target.grade.problem!.id, level).forEach((hint, i) => lines.push(renderHint(hint, `    ${i + 1}. `, style)));
-  if (level < HINT_LEVELS) lines.push(c.dim(`  more: ${options.gradeCommand} --hint ${level + 1}`));
-  else lines.push(c.dim(`  that is the last hint; the lesson has the rest: ${target.grade.lesson}`));
+  if (level < HINT_LEVELS) lines.push(c.dim(`  ${t('gradeReport.hint.more', { command: `${options.gradeCommand} --hint ${level + 1}` })}`));
+  else lines.push(c.dim(`  ${t('gradeReport.hint.last', { lesson: target.grade.lesson })}`));
   return lines.join('\n') + '\n';
 }
 
@@ -170,10 +189,10 @@ export function renderSubmission(submission: SubmissionGrade, seed: number, styl
 
 /** The first problem of a submission in a few words, with where it is: `inv3 · a new key on a retry (lost_reply)`. */
 export function firstProblemLine(submission: SubmissionGrade): string {
-  if (submission.loadError !== null) return `could not load: ${submission.loadError.message.split('\n')[0]}`;
+  if (submission.loadError !== null) return t('gradeReport.couldNotLoad', { message: submission.loadError.message.split('\n')[0]! });
   const first = firstFailure(submission);
   if (first === null) return '';
-  return `${first.problem!.title} (${first.id}${first.part === 'explored' ? ', with added faults' : ''})`;
+  return t(first.part === 'explored' ? 'gradeReport.firstProblem.explored' : 'gradeReport.firstProblem', { title: first.problem!.title, id: first.id });
 }
 
 function scoreColumns(submission: SubmissionGrade): [string, string, string] {
@@ -186,19 +205,22 @@ export function renderSubmissionLine(submission: SubmissionGrade, style: Style):
   const { c } = style;
   const [asWritten, explored, score] = scoreColumns(submission);
   const ok = submission.passed === submission.total;
-  const parts = `${asWritten} as written · ${explored} with added faults`;
+  const parts = t('gradeReport.line.parts', { asWritten, explored });
   const problem = firstProblemLine(submission);
-  return `  ${ok ? c.green('✔') : c.red('✘')} ${c.bold(submission.name)}  ${ok ? c.green(score) : c.red(score)} ${c.dim(`(${parts})`)}${problem ? `  ${problem}` : ''}\n`;
+  const scored = t('gradeReport.line', { score: ok ? c.green(score) : c.red(score), parts: c.dim(parts) });
+  return `  ${ok ? c.green('✔') : c.red('✘')} ${c.bold(submission.name)}  ${scored}${problem ? `  ${problem}` : ''}\n`;
 }
 
 /** For several submissions: a table, one row each, with columns as wide as their longest entry. */
 export function renderClassSummary(submissions: readonly SubmissionGrade[], seed: number, style: Style): string {
   const { c } = style;
-  const head = ['submission', 'as written', 'added faults', 'score', 'first problem'];
+  const head = (['submission', 'asWritten', 'explored', 'score', 'firstProblem'] as const).map((col) => t(`gradeReport.class.col.${col}`));
   const rows = submissions.map((s) => [s.name, ...scoreColumns(s), firstProblemLine(s)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  // Columns are measured in display columns: a Chinese heading or problem is twice as wide as it is long.
+  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i]!))));
   const scenarios = submissions[0]?.scenarios.length ?? 0;
-  const lines = ['', c.bold(`  ${submissions.length} submission${submissions.length === 1 ? '' : 's'} · ${scenarios} scenario${scenarios === 1 ? '' : 's'} · seed ${seed}`)];
+  const title = t('gradeReport.class.head', { submissions: tn('gradeReport.class.submissions', submissions.length), scenarios: tn('gradeReport.class.scenarios', scenarios), seed });
+  const lines = ['', c.bold(`  ${title}`)];
   const cell = (text: string, i: number) => (i === 0 || i === 4 ? pad(text, widths[i]!) : padStart(text, widths[i]!));
   lines.push(c.dim(`    ${head.map(cell).join('  ').trimEnd()}`));
   submissions.forEach((s, index) => {
@@ -208,6 +230,6 @@ export function renderClassSummary(submissions: readonly SubmissionGrade[], seed
     lines.push(`  ${ok ? c.green('✔') : c.red('✘')} ${row.join('  ').trimEnd()}`);
   });
   const passedAll = submissions.filter((s) => s.passed === s.total).length;
-  lines.push('', `  ${passedAll} of ${submissions.length} passed everything`);
+  lines.push('', `  ${t('gradeReport.class.passedAll', { passed: passedAll, n: submissions.length })}`);
   return lines.join('\n') + '\n';
 }

@@ -78,6 +78,12 @@ export const cli = {
   'cli.grade.pagesSubtitle': 'seed {seed}',
   'cli.grade.notReplayed': 'not replayed: {why}',
   'cli.grade.noRun': 'no run',
+  'cli.grade.out.isFolder': '{option} {value}: is a folder, not a file',
+  'cli.grade.out.noFolder': '{option} {value}: no folder {folder} to write it in',
+  'cli.grade.out.folderReadOnly': '{option} {value}: the folder {folder} cannot be written to',
+  'cli.grade.out.cannotWrite': '{option} {value}: cannot write there ({why})',
+  'cli.grade.out.notWritable': '{path} is not writable',
+  'cli.grade.out.isFile': '{path} is a file',
 
   // ── list ──────────────────────────────────────────────────────────────────────────────────────────
   'cli.list.head.id': 'id',

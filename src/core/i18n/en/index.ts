@@ -17,7 +17,11 @@ import { lab } from './lab.js';
 import { mutant } from './mutant.js';
 import { pillar } from './pillar.js';
 import { trace } from './trace.js';
+import { grade } from './grade.js';
+import { gradeReport } from './gradeReport.js';
+import { hint } from './hint.js';
+import { classroom } from './classroom.js';
 
-export const en = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant } as const;
+export const en = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant, ...grade, ...gradeReport, ...hint, ...classroom } as const;
 
 export type MessageKey = keyof typeof en;

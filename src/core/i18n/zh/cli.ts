@@ -14,7 +14,7 @@ export const cli = {
     '选项有误、路径或 Runner 文件不可用）· 70 faultlab 自身的缺陷（设置\n' +
     'FAULTLAB_DEBUG=1 可看到出错位置）· 130/143 被 SIGINT/SIGTERM 中止。',
   'cli.usage.language': '语言：每个命令都可加 --lang zh|en（默认随系统语言设置：LC_ALL、LC_MESSAGES、\nLANG；zh* 即中文）。',
-  'cli.usage.lessons': '课程：lessons/ · 练习：src/runner/LearnerRunner.ts',
+  'cli.usage.lessons': '课程：lessons/zh/ · 练习：src/runner/LearnerRunner.ts',
   'cli.unknownCommand': '没有 {name} 这个命令',
   'cli.stopped': '已被 {signal} 中止；临时文件已删除',
   'cli.interrupted': '已被 {signal} 中止',
@@ -47,7 +47,7 @@ export const cli = {
   'cli.run.kept': ' · 数据库保留在 {dir}：{files}',
   'cli.run.keptNothing': ' · 没有数据库写入 {dir}',
   'cli.run.more': '更多：其余 {hidden} 条轨迹用 {all} 查看 · 只看某一个用 {one} · 每次运行各生成一个网页用 {html}',
-  'cli.run.next': '下一步：阅读 lessons/01-intents-attempts-effects.md · {pillars}（Runner 里的五根支柱）· {grade}（练习）',
+  'cli.run.next': '下一步：阅读 lessons/zh/01-intents-attempts-effects.md · {pillars}（Runner 里的五根支柱）· {grade}（练习）',
   'cli.run.pagesTitle': 'faultlab run —— {count} 次运行',
   'cli.run.pagesSubtitle': '种子 {seed} · {who}',
   'cli.run.keepDbOne': '--keep-db 只能用于恰好一个场景（这里有 {count} 个）',
@@ -75,6 +75,12 @@ export const cli = {
   'cli.grade.pagesSubtitle': '种子 {seed}',
   'cli.grade.notReplayed': '未回放：{why}',
   'cli.grade.noRun': '没有运行',
+  'cli.grade.out.isFolder': '{option} {value}：这是一个文件夹，不是文件',
+  'cli.grade.out.noFolder': '{option} {value}：没有可以写入它的文件夹 {folder}',
+  'cli.grade.out.folderReadOnly': '{option} {value}：文件夹 {folder} 不可写',
+  'cli.grade.out.cannotWrite': '{option} {value}：无法写到那里（{why}）',
+  'cli.grade.out.notWritable': '{path} 不可写',
+  'cli.grade.out.isFile': '{path} 是一个文件',
 
   // ── list ──────────────────────────────────────────────────────────────────────────────────────────
   'cli.list.head.id': 'id',

@@ -17,6 +17,10 @@ import { lab } from './lab.js';
 import { mutant } from './mutant.js';
 import { pillar } from './pillar.js';
 import { trace } from './trace.js';
+import { grade } from './grade.js';
+import { gradeReport } from './gradeReport.js';
+import { hint } from './hint.js';
+import { classroom } from './classroom.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. */
-export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant };
+export const zh: { readonly [K in MessageKey]: string } = { ...cli, ...help, ...scenario, ...target, ...tempDir, ...config, ...summary, ...trace, ...pillar, ...check, ...lab, ...html, ...explore, ...mutant, ...grade, ...gradeReport, ...hint, ...classroom };
