@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
+import { dynamicImport } from '../core/dynamicImport.js';
 import type { RunnerClass } from './BaseRunner.js';
 
 /** The exercise: the one file a learner edits. */
@@ -58,8 +59,8 @@ function pickRunner(module: Record<string, unknown>): unknown {
 
 async function importModule(file: string): Promise<unknown> {
   if (/\.[cm]?ts$/.test(file)) {
-    const { tsImport } = await import('tsx/esm/api');
+    const { tsImport } = await dynamicImport<typeof import('tsx/esm/api')>('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }
-  return import(pathToFileURL(file).href);
+  return dynamicImport(pathToFileURL(file).href);
 }
