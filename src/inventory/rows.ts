@@ -70,7 +70,8 @@ export function writeToolRows(db: Database.Database, rows: ToolRows, held: ToolR
     for (const table of NAMES) {
       const target = rows[table];
       // Stock is updated in place: always rewritten. Receipts and docs: the rows both hold are kept.
-      const kept = held === null || table === 'items' ? 0 : table === 'docs' && !sameRows(held.docs, target) ? 0 : commonPrefix(held[table], target);
+      if (table === 'docs' && held !== null && sameRows(held.docs, target)) continue; // docs are never written
+      const kept = held === null || table !== 'ledger' ? 0 : commonPrefix(held.ledger, target);
       if (kept === 0) statement(db, 'clear', table).run();
       else statement(db, 'trim', table).run(target[kept - 1]![0]);
       const insert = target.length > kept ? statement(db, 'insert', table) : null;

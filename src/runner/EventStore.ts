@@ -7,7 +7,7 @@
  * then the runner saves what it observed — that gap is the lesson.
  */
 import type Database from 'better-sqlite3';
-import { canonicalRoundTrip } from '../core/canonical.js';
+import { canonicalRoundTrip, jsonCopy } from '../core/canonical.js';
 import type { RunnerState } from './state.js';
 
 export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';
@@ -92,12 +92,17 @@ export class EventStore {
     return this.lastEvent()?.state ?? null;
   }
 
-  lastEvent(): LoggedEvent | null {
+  /** The last committed event. A row that is exactly an event in `known` is copied from it instead of parsed. */
+  lastEvent(known?: ReadonlyMap<number, KnownEvent>): LoggedEvent | null {
     const row = (this.#sql.last ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
       | { seq: number; label: string; state: string }
       | undefined;
-    return row === undefined ? null : { seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState };
+    if (row === undefined) return null;
+    const seen = known?.get(row.seq);
+    const state = seen !== undefined && seen.label === row.label && seen.json === row.state ? jsonCopy(seen.state) : (JSON.parse(row.state) as RunnerState);
+    return { seq: row.seq, label: row.label, state };
   }
+
 
   /**
    * Every committed event, in order, read from the database. A row whose label and text are exactly those of

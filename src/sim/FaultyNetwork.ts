@@ -11,7 +11,7 @@ import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
 import type { InventoryTool } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
-import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot } from '../inventory/snapshot.js';
+import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
 import type { AttemptContext, ToolClient } from '../runner/ToolClient.js';
 import type { ToolAction } from '../runner/state.js';
 import type { Clock } from '../core/clock.js';
@@ -64,6 +64,11 @@ export class FaultyNetwork implements ToolClient {
   constructor(deps: NetworkDeps) {
     this.#d = deps;
     this.#snapshot = new WatchedSnapshot(deps.db);
+  }
+
+  /** The tool's database as it stands (read again only if a row changed since the last delivery). */
+  snapshot(): ToolSnapshot {
+    return this.#snapshot.read();
   }
 
   execute(action: ToolAction, at: AttemptContext): unknown {

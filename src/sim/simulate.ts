@@ -11,7 +11,6 @@ import type { FaultSpec } from '../faults/types.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';
 import type { ToolClass } from './target.js';
 import { createToolDatabase } from '../inventory/schema.js';
-import { readSnapshot } from '../inventory/snapshot.js';
 import { startingImages } from './startingImages.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
@@ -171,10 +170,10 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
         breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
       };
       const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), network);
-      return { events, dlq, runner: new RunnerImpl({ policy, events, tools }) };
+      return { events, dlq, network, runner: new RunnerImpl({ policy, events, tools }) };
     };
 
-    let { events, dlq, runner } = build();
+    let { events, dlq, network, runner } = build();
     let state: RunnerState | null = resume ? jsonCopy(resume.state) : null;
     let steps = resume?.steps ?? 0;
     let crashes = resume?.crashes ?? 0;
@@ -227,8 +226,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
             crashes += 1;
             clock.advance(RESTART_MS);
             storage.reopen();
-            ({ events, dlq, runner } = build());
-            const last = events.lastEvent();
+            ({ events, dlq, network, runner } = build());
+            const last = events.lastEvent(committed);
             state = last?.state ?? null;
             trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
             continue;
@@ -248,7 +247,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       replays.push({ dlqId: record.dlqId, callsBefore });
       counters.callOffset += callsBefore;
       replaying = record.dlqId;
-      ({ events, dlq, runner } = build());
+      ({ events, dlq, network, runner } = build());
       start = () => events.save(replayState(dead), `replay:${record.dlqId}`);
       drive();
       if (runnerError === null && (state as RunnerState | null)?.status === 'succeeded') {
@@ -280,7 +279,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       trace: trace.events,
       log: events.all(committed),
       state,
-      db: readSnapshot(storage.toolDb),
+      db: network.snapshot(),
       faults: plan.faults,
       runnerRequests: counters.runnerRequests,
       steps,
