@@ -1,4 +1,4 @@
-/** Types of floor.mjs (plain JavaScript, so a worker thread loads it without a TypeScript loader). */
+/** Types of floor.mjs (plain JavaScript). */
 import type { Op } from './record.js';
 
-export function replayRuns(runs: Op[][]): void;
+export function replay(ops: readonly Op[]): void;

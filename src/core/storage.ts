@@ -10,6 +10,10 @@
  * new connection on that image. Either way nothing uncommitted survives, and recovery reads only what was
  * committed. A crash is only ever simulated between two statements (the process is single-threaded): the
  * harness throws a Crash where the fault strikes, and whatever transaction was open is rolled back here.
+ *
+ * Exploration may lend a run two open connections kept from the thread's earlier runs, their content first
+ * restored to exactly the committed rows the run starts from (src/sim/keptConnections.ts). A crash treats
+ * them like any others: closed, and the run goes on with new connections on their committed images.
  */
 import Database from 'better-sqlite3';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -164,16 +168,47 @@ export class FileStorage implements Storage {
   }
 }
 
+/** The committed images of the two databases: what a crash leaves, and what a run may start from. */
+export interface StorageImages {
+  readonly tool: Buffer;
+  readonly events: Buffer;
+}
+
+/** Two open connections lent to one run, neither inside a transaction. */
+export interface LentConnections {
+  readonly tool: Db;
+  readonly events: Db;
+  /** At the end of the run: the connections alive then — the lent ones, or those a crash opened in their place. */
+  giveBack(tool: Db, events: Db): void;
+}
+
+export interface MemoryStorageOptions {
+  /** Open both databases on these committed images. */
+  from?: StorageImages;
+  /** Or run on these connections; `dispose` gives back the ones alive instead of closing them. */
+  lent?: LentConnections;
+}
+
 export class MemoryStorage implements Storage {
   readonly kind = 'memory';
   readonly dir = null;
   readonly keptIn: string | null;
-  #tool: Db = openDatabase();
-  #events: Db = openDatabase();
-  #images: { tool: Buffer; events: Buffer } | null = null;
+  #tool: Db;
+  #events: Db;
+  #images: StorageImages | null = null;
+  readonly #lent: LentConnections | null;
 
-  constructor(options: StorageOptions = {}) {
+  /**
+   * Empty databases, new connections on committed images (`from`), or lent connections. A run forks its
+   * starting databases from images built once, exactly as a crash reopens on what was committed; the images
+   * are copied into each new connection, so one image serves any number of runs and none can change it.
+   */
+  constructor(options: StorageOptions & MemoryStorageOptions = {}) {
+    const { from, lent } = options;
     this.keptIn = options.keepDir ?? null;
+    this.#lent = lent ?? null;
+    this.#tool = lent?.tool ?? (from ? new Database(from.tool) : openDatabase());
+    this.#events = lent?.events ?? (from ? new Database(from.events) : openDatabase());
   }
 
   get toolDb(): Db {
@@ -197,20 +232,27 @@ export class MemoryStorage implements Storage {
     this.#images = null;
   }
 
-  /** Close; with a kept folder, first write each database's committed image there as a SQLite file. */
+  /**
+   * Close; with a kept folder, first write each database's committed image there as a SQLite file; with lent
+   * connections, give back the ones alive (a crash may have replaced them) instead of closing them.
+   */
   dispose(): void {
     if (this.keptIn !== null) {
       if (!this.#tool.open) this.reopen(); // a run that ended in a crash still has its committed images
       clearDatabases(this.keptIn);
       writeFileSync(join(this.keptIn, DB_FILES.tool), committedImage(this.#tool));
       writeFileSync(join(this.keptIn, DB_FILES.events), committedImage(this.#events));
+    }
+    const [tool, events] = [this.#tool, this.#events];
+    if (this.#lent !== null && tool.open && events.open && !tool.inTransaction && !events.inTransaction) {
+      this.#lent.giveBack(tool, events);
       return;
     }
-    if (this.#tool.open) this.#tool.close();
-    if (this.#events.open) this.#events.close();
+    if (tool.open) tool.close();
+    if (events.open) events.close();
   }
 }
 
-export function openStorage(kind: StorageKind, options: StorageOptions = {}): Storage {
+export function openStorage(kind: StorageKind, options: StorageOptions & MemoryStorageOptions = {}): Storage {
   return kind === 'memory' ? new MemoryStorage(options) : new FileStorage(options);
 }

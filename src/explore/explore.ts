@@ -7,6 +7,7 @@ import { DEFAULT_SEED } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules } from './enumerate.js';
+import { Bases } from './fork.js';
 import { defaultWorkers, runTasks } from './pool.js';
 import { runWith, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
@@ -54,24 +55,31 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   // The scenario as written: its own run sizes the schedules, and it is judged like any other.
   const explored: ScenarioExploration[] = [];
   const tasks: Task[] = [];
-  scenarios.forEach((scenario, index) => {
-    const tally = new Tally();
-    const base = runWith(scenario, [], target);
-    tally.add([], verdictOf(base, 0));
-    explored.push({ scenario, tally });
-    for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
-  });
+  const bases = new Bases(target);
+  let tallies: Tally[];
+  try {
+    scenarios.forEach((scenario, index) => {
+      const tally = new Tally();
+      const base = bases.of(scenario)?.run ?? runWith(scenario, [], target);
+      tally.add([], verdictOf(base, 0));
+      explored.push({ scenario, tally });
+      for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
+    });
 
-  const tallies = await runTasks(tasks, {
-    scenarios: [...scenarios],
-    depth,
-    seed,
-    storage,
-    workers: options.workers ?? defaultWorkers(),
-    source,
-    target,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+    tallies = await runTasks(tasks, {
+      scenarios: [...scenarios],
+      depth,
+      seed,
+      storage,
+      workers: options.workers ?? defaultWorkers(),
+      source,
+      target,
+      bases,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  } finally {
+    bases.close();
+  }
   tallies.forEach((tally, i) => explored[tasks[i]!.scenario]!.tally.merge(tally));
   const total = new Tally();
   for (const one of explored) total.merge(one.tally);

@@ -13,7 +13,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules, secondFaults } from './enumerate.js';
 import { findingFor, type Finding } from './findings.js';
-import { runWith, verdictOf } from './runSchedule.js';
+import { runForVerdict, verdictOf } from './runSchedule.js';
 import type { Target } from '../sim/target.js';
 
 export interface Catch {
@@ -49,7 +49,7 @@ export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], optio
   let runs = 0;
   const baseBroken: Array<Set<string>> = [];
   const bases = scenarios.map((scenario) => {
-    const run = runWith(scenario, [], target);
+    const run = runForVerdict(scenario, [], target);
     runs += 1;
     const broken = verdictOf(run, 0).broken;
     baseBroken.push(new Set(broken.map((b) => b.invariant)));
@@ -62,7 +62,7 @@ export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], optio
   let fallback: { scenario: Scenario; invariant: string; added: FaultSpec[] } | null = null;
   const judgeSchedule = (scenario: Scenario, index: number, added: FaultSpec[]): Finding | null => {
     runs += 1;
-    const broken = verdictOf(runWith(scenario, added, target), added.length).broken;
+    const broken = verdictOf(runForVerdict(scenario, added, target), added.length).broken;
     const fresh = firstBroken(broken.filter((b) => !baseBroken[index]!.has(b.invariant)));
     if (fresh) return findingFor(scenario, fresh.invariant, added, 1, target);
     const any = firstBroken(broken);
@@ -78,7 +78,7 @@ export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], optio
   };
   const depthTwo = (scenario: Scenario, index: number): Finding | null => {
     for (const [first] of depthOneSchedules(bases[index]!)) {
-      const run = runWith(scenario, [first!], target);
+      const run = runForVerdict(scenario, [first!], target);
       for (const second of secondFaults(run, first!, scenario.faults.length)) {
         const finding = judgeSchedule(scenario, index, [first!, second]);
         if (finding) return finding;

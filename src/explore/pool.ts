@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { Tally, type TallyData } from './tally.js';
+import type { Bases } from './fork.js';
 import { runTask, type Task } from './task.js';
 import type { RunnerSource, Target } from '../sim/target.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
@@ -23,6 +24,8 @@ export interface PoolOptions {
   workers: number;
   source: RunnerSource | null;
   target: Target;
+  /** The scenarios as written, paused for forking, in this thread (workers make their own). */
+  bases: Bases;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -34,7 +37,7 @@ export async function runTasks(tasks: readonly Task[], options: PoolOptions): Pr
   const threads = options.source === null ? 1 : Math.min(options.workers, Math.ceil(tasks.length / 16));
   if (threads <= 1) {
     return tasks.map((task, i) => {
-      const tally = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target);
+      const tally = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases);
       options.onProgress?.(i + 1, tasks.length);
       return tally;
     });
@@ -83,7 +86,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
         const id = next;
         const slice = tasks.slice(id, id + batch);
         next += slice.length;
-        slice.forEach((task, i) => (results[id + i] = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target)));
+        slice.forEach((task, i) => (results[id + i] = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases)));
         done += slice.length;
         options.onProgress?.(done, tasks.length);
         await new Promise<void>((resume) => setImmediate(resume));

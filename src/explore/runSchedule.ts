@@ -3,11 +3,11 @@
  * of SPEC §7 only: a new fault may well change the status or the figures the scenario expects, but no
  * fault may break an invariant. The verdict is plain data, so it can come back from a worker thread.
  */
-import { INVARIANTS } from '../check/invariants.js';
+import { checkInvariants, INVARIANTS } from '../check/invariants.js';
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
-import { simulate } from '../sim/simulate.js';
+import { simulate, type SimulateOptions } from '../sim/simulate.js';
 import { outcomeOf } from './outcome.js';
 import type { Target } from '../sim/target.js';
 import { judge } from '../check/RunResult.js';
@@ -32,13 +32,28 @@ export interface Verdict {
 const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
 
 export function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): RunResult {
-  return judge(simulate(scenario, {
+  return judge(simulateWith(scenario, added, target));
+}
+
+/**
+ * A schedule's run judged by what the explorer counts: SPEC §7's invariants only. The scenario's own
+ * figures and its faults' firing are checked by `judge` for a replay (runWith); a verdict never reads them.
+ */
+export function runForVerdict(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}): RunResult {
+  const run = simulateWith(scenario, added, target, fork);
+  const checks = checkInvariants(run, { maxSteps: run.maxSteps });
+  return { ...run, checks, passed: checks.every((check) => check.passed) };
+}
+
+function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}) {
+  return simulate(scenario, {
     runner: target.runner,
     seed: target.seed,
     storage: target.storage,
     extraFaults: added,
     ...(target.tool ? { tool: target.tool } : {}),
-  }));
+    ...fork,
+  });
 }
 
 export function verdictOf(run: RunResult, addedCount: number): Verdict {

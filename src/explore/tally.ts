@@ -19,7 +19,9 @@ export interface FirstViolation {
 export type KindCounts = Record<FaultKind, number>;
 
 export function zeroCounts(): KindCounts {
-  return Object.fromEntries(EXPLORED_KINDS.map((kind) => [kind, 0])) as KindCounts;
+  const counts = {} as KindCounts;
+  for (const kind of EXPLORED_KINDS) counts[kind] = 0;
+  return counts;
 }
 
 export interface TallyData {

@@ -5,7 +5,8 @@
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { secondFaults } from './enumerate.js';
-import { runWith, verdictOf } from './runSchedule.js';
+import { Bases, resumePoint, runFrom, runPaused } from './fork.js';
+import { runForVerdict, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
 import type { Target } from '../sim/target.js';
 
@@ -15,13 +16,22 @@ export interface Task {
   first: FaultSpec;
 }
 
-export function runTask(scenario: Scenario, first: FaultSpec, depth: number, target: Target, tally = new Tally()): Tally {
-  const run = runWith(scenario, [first], target);
+/**
+ * The task's schedules, each judged and counted. Where the runner allows (fork.ts), each starts from the
+ * last pause of the run it extends — the scenario as written for the first fault, the first fault's run for
+ * the second — instead of from the beginning; the runs, and so the tally, are the same either way.
+ */
+export function runTask(scenario: Scenario, first: FaultSpec, depth: number, target: Target, bases: Bases, tally = new Tally()): Tally {
+  const base = bases.of(scenario);
+  const from = base ? resumePoint(base, first) : null;
+  const parent = base && depth >= 2 ? runPaused(scenario, [first], target, from, bases.kept) : null;
+  const run = parent?.run ?? (base ? runFrom(scenario, [first], target, from, bases.kept) : runForVerdict(scenario, [first], target));
   tally.add([first], verdictOf(run, 1));
   if (depth >= 2) {
     for (const second of secondFaults(run, first, scenario.faults.length)) {
       const pair = [first, second];
-      tally.add(pair, verdictOf(runWith(scenario, pair, target), 2));
+      const pairRun = parent ? runFrom(scenario, pair, target, resumePoint(parent, second), bases.kept) : runForVerdict(scenario, pair, target);
+      tally.add(pair, verdictOf(pairRun, 2));
     }
   }
   return tally;

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setLang, type Lang } from '../core/i18n/index.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
+import { Bases } from './fork.js';
 import { runTask, type Task } from './task.js';
 import { resolveTarget, type RunnerSource } from '../sim/target.js';
 
@@ -24,14 +25,16 @@ export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
 const setup = workerData as WorkerSetup;
 setLang(setup.lang);
 const target = await resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage });
+const bases = new Bases(target);
 
 parentPort!.on('message', (request: WorkerRequest) => {
   if ('stop' in request) {
+    bases.close();
     parentPort!.close();
     return;
   }
   try {
-    const tallies = request.tasks.map((task) => runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target).toData());
+    const tallies = request.tasks.map((task) => runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target, bases).toData());
     parentPort!.postMessage({ id: request.id, tallies });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });

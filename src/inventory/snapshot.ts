@@ -4,6 +4,7 @@
  * store cannot hide an effect.
  */
 import type Database from 'better-sqlite3';
+import { readToolTable } from './rows.js';
 
 export interface ItemRow {
   item_id: string;
@@ -26,24 +27,51 @@ export interface ToolSnapshot {
   ledger: LedgerRow[];
 }
 
-/** Prepared once per connection: snapshots are taken around every delivery. */
-const statements = new WeakMap<Database.Database, { items: Database.Statement; ledger: Database.Statement }>();
+/** Prepared once per connection: the change count is read around every delivery. */
+const changeCounts = new WeakMap<Database.Database, Database.Statement>();
 
+/** Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's rows. */
 export function readSnapshot(db: Database.Database): ToolSnapshot {
-  let s = statements.get(db);
-  if (s === undefined) {
-    s = {
-      items: db.prepare('SELECT item_id, available, version FROM items ORDER BY item_id'),
-      ledger: db.prepare('SELECT key, fingerprint, task_id, item_id, qty, result FROM ledger ORDER BY rowid'),
-    };
-    statements.set(db, s);
-  }
-  const items = s.items.all() as ItemRow[];
-  const ledger = (s.ledger.all() as Array<Omit<LedgerRow, 'result'> & { result: string }>).map((row) => ({
-    ...row,
-    result: JSON.parse(row.result) as unknown,
-  }));
+  const items = readToolTable(db, 'items').map(([, item_id, available, version]) => ({ item_id, available, version }) as ItemRow);
+  const ledger = readToolTable(db, 'ledger').map(
+    ([, key, fingerprint, task_id, item_id, qty, result]) => ({ key, fingerprint, task_id, item_id, qty, result: JSON.parse(result as string) as unknown }) as LedgerRow,
+  );
   return { items, ledger };
+}
+
+/**
+ * SQLite's own count of the rows this connection has inserted, updated or deleted since it opened — rolled
+ * back or not, so it never goes down. While it stands still, nothing this connection did changed a row: a
+ * snapshot read at that count is still the database's content (see WatchedSnapshot).
+ */
+export function changesSoFar(db: Database.Database): number {
+  let count = changeCounts.get(db);
+  if (count === undefined) changeCounts.set(db, (count = db.prepare('SELECT total_changes()').pluck()));
+  return count.get() as number;
+}
+
+/**
+ * A snapshot that is read again only when SQLite says a row changed: the harness brackets every delivery
+ * with two snapshots, and most deliveries (every read, every replayed receipt) change nothing. Honest for
+ * any tool, broken ones included, because the count is SQLite's, not the tool's: the tool is handed this
+ * very connection, an in-memory database has no other, and a file is held with an exclusive lock. Only
+ * snapshots read outside a transaction are kept: what a rollback undoes must not be shown as content.
+ */
+export class WatchedSnapshot {
+  readonly #db: Database.Database;
+  #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+  }
+
+  read(): ToolSnapshot {
+    const changes = changesSoFar(this.#db);
+    if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
+    const snapshot = readSnapshot(this.#db);
+    this.#seen = this.#db.inTransaction ? null : { changes, snapshot };
+    return snapshot;
+  }
 }
 
 export interface StockChange {
@@ -59,6 +87,7 @@ export interface SnapshotDiff {
 }
 
 export function diffSnapshots(before: ToolSnapshot, after: ToolSnapshot): SnapshotDiff {
+  if (before === after) return { stock: [], ledgerAdded: [], ledgerRemoved: [] }; // one unchanged snapshot (WatchedSnapshot)
   const stock: StockChange[] = [];
   const beforeItems = new Map(before.items.map((row) => [row.item_id, row]));
   for (const row of after.items) {

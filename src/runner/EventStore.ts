@@ -7,7 +7,7 @@
  * then the runner saves what it observed — that gap is the lesson.
  */
 import type Database from 'better-sqlite3';
-import { canonicalJson } from '../core/canonical.js';
+import { canonicalRoundTrip, jsonCopy } from '../core/canonical.js';
 import type { RunnerState } from './state.js';
 
 export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';
@@ -18,8 +18,15 @@ export interface LoggedEvent {
   state: RunnerState;
 }
 
-/** Told of every committed event; the harness uses it for the trace and for `crash_after_event`. */
-export type SavedListener = (event: LoggedEvent) => void;
+/** Told of every committed event, and of its row's JSON; the harness uses it for the trace and for `crash_after_event`. */
+export type SavedListener = (event: LoggedEvent, json: string) => void;
+
+/** An event as the harness saw it committed: `all` hands back its state instead of parsing a row it already knows. */
+export interface KnownEvent {
+  label: string;
+  json: string;
+  state: RunnerState;
+}
 
 /**
  * Runs inside the transaction that saves an event, so what it writes commits (or not) with the event —
@@ -27,35 +34,56 @@ export type SavedListener = (event: LoggedEvent) => void;
  */
 export type SaveHook = (event: LoggedEvent) => void;
 
+/**
+ * Prepared on first use, once per connection — not per store: a new runner after a crash has a new
+ * connection anyway, and a connection kept between runs (exploration) keeps its statements too.
+ */
+interface StoreStatements {
+  insert?: Database.Statement<[string, string]>;
+  last?: Database.Statement;
+  /** Every row as `[seq, label, state]`, in order: the log read back, and a checkpoint's rows. */
+  rows?: Database.Statement;
+  trim?: Database.Statement;
+  insertRow?: Database.Statement;
+}
+
+function statementsOf(db: Database.Database): StoreStatements {
+  let sql = storeStatements.get(db);
+  if (sql === undefined) storeStatements.set(db, (sql = {}));
+  return sql;
+}
+const storeStatements = new WeakMap<Database.Database, StoreStatements>();
+
 export class EventStore {
   readonly #db: Database.Database;
+  readonly #sql: StoreStatements;
   readonly #insert;
   readonly #onSaved: SavedListener | undefined;
   readonly #inTransaction: SaveHook | undefined;
-  /** Prepared on first use, once per connection (recovery reads the last event, the end of a run reads all). */
-  #lastStatement: Database.Statement | undefined;
-  #allStatement: Database.Statement | undefined;
 
   constructor(db: Database.Database, onSaved?: SavedListener, inTransaction?: SaveHook) {
     this.#db = db;
-    this.#insert = db.prepare<[string, string]>('INSERT INTO events(label, state) VALUES (?, ?)');
+    const sql = statementsOf(db);
+    this.#sql = sql;
+    this.#insert = (sql.insert ??= db.prepare<[string, string]>('INSERT INTO events(label, state) VALUES (?, ?)'));
     this.#onSaved = onSaved;
     this.#inTransaction = inTransaction;
   }
 
   /** Persist the state under a label and return it (so a step can `return this.save(state, label)`). */
   save<S extends RunnerState>(state: S, label: string): S {
-    const json = canonicalJson(state);
+    // The row's JSON, and the state as it reads back from it (for the listener), in one pass.
+    const { json, copy } = canonicalRoundTrip(state);
     const hook = this.#inTransaction;
     const event =
       hook === undefined
-        ? { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: JSON.parse(json) as RunnerState }
+        ? { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: copy as RunnerState }
         : this.#db.transaction(() => {
-            const saved = { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: JSON.parse(json) as RunnerState };
+            const saved = { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: copy as RunnerState };
             hook(saved);
             return saved;
           })();
-    this.#onSaved?.(event);
+    this.#onSaved?.(event, json);
     return state;
   }
 
@@ -64,15 +92,53 @@ export class EventStore {
     return this.lastEvent()?.state ?? null;
   }
 
-  lastEvent(): LoggedEvent | null {
-    const row = (this.#lastStatement ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
+  /** The last committed event. A row that is exactly an event in `known` is copied from it instead of parsed. */
+  lastEvent(known?: ReadonlyMap<number, KnownEvent>): LoggedEvent | null {
+    const row = (this.#sql.last ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
       | { seq: number; label: string; state: string }
       | undefined;
-    return row === undefined ? null : { seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState };
+    if (row === undefined) return null;
+    const seen = known?.get(row.seq);
+    const state = seen !== undefined && seen.label === row.label && seen.json === row.state ? jsonCopy(seen.state) : (JSON.parse(row.state) as RunnerState);
+    return { seq: row.seq, label: row.label, state };
   }
 
-  all(): LoggedEvent[] {
-    const rows = (this.#allStatement ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq')).all() as Array<{ seq: number; label: string; state: string }>;
-    return rows.map((row) => ({ seq: row.seq, label: row.label, state: JSON.parse(row.state) as RunnerState }));
+
+  /**
+   * Every committed event, in order, read from the database. A row whose label and text are exactly those of
+   * an event in `known` gets that event's state (parsing the same text again would give an equal one).
+   */
+  all(known?: ReadonlyMap<number, KnownEvent>): LoggedEvent[] {
+    return readEventRows(this.#db).map(([seq, label, text]) => {
+      const seen = known?.get(seq);
+      const state = seen !== undefined && seen.label === label && seen.json === text ? seen.state : (JSON.parse(text) as RunnerState);
+      return { seq, label, state };
+    });
+  }
+}
+
+/** The log as rows `[seq, label, state JSON]`: the committed content a checkpoint keeps (src/sim/checkpoint.ts). */
+export type EventRow = [seq: number, label: string, state: string];
+
+export function readEventRows(db: Database.Database): EventRow[] {
+  const sql = statementsOf(db);
+  return (sql.rows ??= db.prepare('SELECT seq, label, state FROM events ORDER BY seq').raw()).all() as EventRow[];
+}
+
+/**
+ * Make the log hold exactly `rows`, in one transaction. `kept`: how many leading rows it already holds —
+ * events are only ever appended — so only the ones after them are deleted, and the missing ones inserted.
+ */
+export function writeEventRows(db: Database.Database, rows: readonly EventRow[], kept = 0): void {
+  const sql = statementsOf(db);
+  db.exec('BEGIN');
+  try {
+    (sql.trim ??= db.prepare('DELETE FROM events WHERE seq > ?')).run(kept === 0 ? 0 : rows[kept - 1]![0]);
+    const insert = rows.length > kept ? (sql.insertRow ??= db.prepare('INSERT INTO events(seq, label, state) VALUES (?, ?, ?)')) : null;
+    for (let i = kept; i < rows.length; i += 1) insert!.run(rows[i]);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
   }
 }

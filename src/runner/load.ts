@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 import { t } from '../core/i18n/index.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
+import { dynamicImport } from '../core/dynamicImport.js';
 import type { RunnerClass } from './BaseRunner.js';
 import { installSubmissionImports } from './submissionImports.js';
 
@@ -65,8 +66,8 @@ async function importModule(file: string): Promise<unknown> {
   if (/\.[cm]?ts$/.test(file)) {
     // tsx inlines a source map in what it compiles: with maps on, a stack trace names the learner's own lines.
     process.setSourceMapsEnabled(true);
-    const { tsImport } = await import('tsx/esm/api');
+    const { tsImport } = await dynamicImport<typeof import('tsx/esm/api')>('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }
-  return import(pathToFileURL(file).href);
+  return dynamicImport(pathToFileURL(file).href);
 }

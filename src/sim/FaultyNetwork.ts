@@ -1,16 +1,17 @@
 /**
  * The wire between the runner and the tool, where the attempt-time faults of SPEC §5 happen.
  *
- * Every delivery is bracketed by two reads of the tool's database, made here and not by the tool, so the
- * trace shows what really changed (and the checks can prove a refusal changed nothing) even when the tool
- * under test is a deliberately broken one. Replies cross as JSON copies, as they would over a network.
+ * Every delivery is bracketed by two snapshots of the tool's database, taken here and not by the tool, so
+ * the trace shows what really changed (and the checks can prove a refusal changed nothing) even when the
+ * tool under test is a deliberately broken one. A snapshot is read again only when SQLite counts a changed
+ * row (WatchedSnapshot). Replies cross as JSON copies, as they would over a network.
  */
 import type Database from 'better-sqlite3';
 import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
 import type { InventoryTool } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
-import { diffSnapshots, isEmptyDiff, readSnapshot } from '../inventory/snapshot.js';
+import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
 import type { AttemptContext, ToolClient } from '../runner/ToolClient.js';
 import type { ToolAction } from '../runner/state.js';
 import type { Clock } from '../core/clock.js';
@@ -54,9 +55,17 @@ const ANSWER_RANK: Record<Answered, number> = { read: 0, ledger: 1, committed: 2
 export class FaultyNetwork implements ToolClient {
   readonly #d: NetworkDeps;
   #answered: Answered = 'read';
+  /** The tool's database as the harness sees it, read again only when a row changed. */
+  readonly #snapshot: WatchedSnapshot;
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
+    this.#snapshot = new WatchedSnapshot(deps.db);
+  }
+
+  /** The tool's database as it stands (read again only if a row changed since the last delivery). */
+  snapshot(): ToolSnapshot {
+    return this.#snapshot.read();
   }
 
   execute(action: ToolAction, at: AttemptContext): unknown {
@@ -120,7 +129,7 @@ export class FaultyNetwork implements ToolClient {
       this.#travel();
       trace.emit({ type: 'request', by, action: request, ...(delivery ? { delivery } : {}) });
     }
-    const before = readSnapshot(db);
+    const before = this.#snapshot.read();
     const midTransaction = crashBefore
       ? () => {
           // A correct store is inside its one transaction here; a broken one may already have committed part of it.
@@ -135,7 +144,7 @@ export class FaultyNetwork implements ToolClient {
       value = tool.call({ name: request.name, args: jsonCopy(request.args) }, { taskId, ...(midTransaction ? { midTransaction } : {}) });
     } catch (error) {
       if (!isContractError(error)) throw error;
-      const after = readSnapshot(db);
+      const after = this.#snapshot.read();
       const diff = diffSnapshots(before, after);
       if (!isEmptyDiff(diff)) trace.emit({ type: 'db', by, tool: request.name, diff, committed: true });
       const print = request.name === 'reserve' ? fingerprint(request.args) : undefined;
@@ -150,7 +159,7 @@ export class FaultyNetwork implements ToolClient {
       });
       throw error;
     }
-    const after = readSnapshot(db);
+    const after = this.#snapshot.read();
     const diff = diffSnapshots(before, after);
     if (request.name === 'reserve' || !isEmptyDiff(diff)) {
       const stored = isEmptyDiff(diff) ? after.ledger.find((row) => row.key === request.args.key) : undefined;

@@ -13,7 +13,11 @@ export class TraceRecorder {
     this.#clock = clock;
   }
 
+  /** Stamps the event it is given (each emit passes a fresh object) rather than copying it: one object per event. */
   emit(event: Unstamped): void {
-    this.events.push({ ...event, t: this.#clock.nowMs(), step: this.step } as TraceEvent);
+    const stamped = event as TraceEvent;
+    stamped.t = this.#clock.nowMs();
+    stamped.step = this.step;
+    this.events.push(stamped);
   }
 }

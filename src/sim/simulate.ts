@@ -11,7 +11,7 @@ import type { FaultSpec } from '../faults/types.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';
 import type { ToolClass } from './target.js';
 import { createToolDatabase } from '../inventory/schema.js';
-import { readSnapshot } from '../inventory/snapshot.js';
+import { startingImages } from './startingImages.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
@@ -22,7 +22,7 @@ import { BackoffClient } from '../durability/seams/BackoffClient.js';
 import { BreakerClient } from '../durability/seams/BreakerClient.js';
 import { deadLetterHook, isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
 import { resolveDurability } from '../durability/seams/plan.js';
-import { EVENT_SCHEMA, EventStore, type LoggedEvent } from '../runner/EventStore.js';
+import { EVENT_SCHEMA, EventStore, readEventRows, writeEventRows, type KnownEvent, type LoggedEvent } from '../runner/EventStore.js';
 import type { ToolClient } from '../runner/ToolClient.js';
 import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
@@ -30,6 +30,9 @@ import { initialState, type RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
 import { t } from '../core/i18n/index.js';
 import { TraceRecorder } from './TraceRecorder.js';
+import { CountingRng, type Checkpoint } from './checkpoint.js';
+import { KeptConnections, startingContent } from './keptConnections.js';
+import { readToolRows, writeToolRows } from '../inventory/rows.js';
 import { VirtualClock } from '../core/clock.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { SeededRng } from '../core/rng.js';
@@ -57,6 +60,20 @@ export interface SimulateOptions {
    * scenario it came from; the run's checks then cover the whole log, the replay included.
    */
   replayKept?: { dir: string; dlqId: string };
+  /**
+   * Exploration: resume a run of this scenario, seed and runner paused between two steps (checkpoint.ts)
+   * instead of starting it; `extraFaults` are the paused run's added faults followed by the new ones. For
+   * in-memory storage, a scenario without pillars, and a runner that keeps nothing between steps.
+   */
+  resume?: Checkpoint;
+  /** Exploration: handed a checkpoint at every step boundary where no transaction is open. */
+  onCheckpoint?: (checkpoint: Checkpoint) => void;
+  /**
+   * Exploration: run on this thread's kept connections, restored to the run's starting rows, instead of
+   * opening two databases (keptConnections.ts). In-memory storage only; for a runner and tool that keep
+   * nothing of a run once it is over.
+   */
+  kept?: KeptConnections;
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run {
@@ -64,29 +81,53 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   const ToolImpl = options.tool ?? InventoryTool;
   const seed = options.seed ?? DEFAULT_SEED;
   const maxSteps = options.maxSteps ?? MAX_STEPS;
-  const clock = new VirtualClock();
-  const rng = new SeededRng(seed);
-  const wireRng = rng.fork('wire');
-  const toolRng = rng.fork('tool');
-  const backoffRng = rng.fork('backoff');
+  const { resume, onCheckpoint, kept: keptConnections } = options;
   const kept = options.replayKept;
+  const kind = options.storage ?? 'file';
+  if ((resume || onCheckpoint || keptConnections) && (kind !== 'memory' || kept || scenario.durability)) {
+    throw new Error('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars');
+  }
+  const clock = new VirtualClock(resume?.clockMs ?? 0);
+  // One independent stream per consumer: what `new SeededRng(seed).fork(label)` gives (SeededRng.fork names a
+  // stream `${seed}/${label}`), without seeding a parent that nothing draws from; the backoff's only if it waits.
+  const stream = (label: string) => new SeededRng(`${seed}/${label}`);
+  const wireRng = CountingRng.after(`${seed}/wire`, resume?.draws.wire ?? 0);
+  const toolRng = CountingRng.after(`${seed}/tool`, resume?.draws.tool ?? 0);
+  // In memory, a run forks its starting databases from committed images (startingImages.ts), or starts on
+  // kept connections restored to its starting rows (or its checkpoint's); files are built.
+  const forked = !kept && kind === 'memory';
+  const keepDir = options.keepDir !== undefined ? { keepDir: options.keepDir } : {};
   const storage = kept
     ? new FileStorage({ keepDir: kept.dir, reuse: true })
-    : openStorage(options.storage ?? 'file', options.keepDir !== undefined ? { keepDir: options.keepDir } : {});
+    : keptConnections
+      ? openStorage(kind, { lent: keptConnections.lend(resume?.content ?? startingContent(scenario.inventory)) })
+      : openStorage(kind, forked ? { from: startingImages(scenario.inventory), ...keepDir } : keepDir);
+  if (resume && !keptConnections) {
+    writeToolRows(storage.toolDb, resume.content.tool);
+    writeEventRows(storage.eventsDb, resume.content.events);
+  }
   const trace = new TraceRecorder(clock);
   const plan = new FaultPlan([...scenario.faults, ...(options.extraFaults ?? [])]);
-  const counters: WireCounters = { runnerRequests: 0, otherReservations: 0, callOffset: 0 };
+  const counters: WireCounters = resume ? { ...resume.counters } : { runnerRequests: 0, otherReservations: 0, callOffset: 0 };
+  if (resume) {
+    for (let i = 0; i < resume.traceLength; i += 1) trace.events.push(resume.trace[i]!);
+    trace.step = resume.step;
+    resume.fired.forEach((firedAt, i) => (plan.faults[i]!.firedAt = firedAt));
+  }
   const policy = new ScriptedPolicy(scenario.script);
   const pillars = resolveDurability(scenario.durability);
+  const backoffRng = pillars.backoff ? stream('backoff') : null;
   const toTrace = (event: DurabilityEvent) => trace.emit({ type: 'pillar', event });
   /** What the DLQ says inside a save's transaction is shown after the event it commits with. */
   const held: DurabilityEvent[] = [];
   const flushHeld = () => held.splice(0).forEach(toTrace);
+  /** Every event the harness saw committed, by seq: the log read back at the end reuses their states. */
+  const committed = new Map<number, KnownEvent>(resume?.committed);
   /** The DLQ record being replayed (the harness is the operator replaying it: this outlives a crash). */
   let replaying: string | null = null;
 
   try {
-    if (!kept) {
+    if (!kept && !forked) {
       createToolDatabase(storage.toolDb, scenario.inventory);
       storage.eventsDb.exec(EVENT_SCHEMA);
     }
@@ -103,7 +144,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
     const build = () => {
       const db = storage.eventsDb;
       const dlq = pillars.dlq ? new DeadLetterQueue({ db, clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => held.push(e) }) : null;
-      const onSaved = (event: LoggedEvent) => {
+      const onSaved = (event: LoggedEvent, json: string) => {
+        committed.set(event.seq, { label: event.label, json, state: event.state });
         trace.emit({ type: 'saved', seq: event.seq, label: event.label, state: event.state });
         flushHeld();
         const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
@@ -126,20 +168,37 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       // The pillars wrap the wire from the inside out in SEAM_ORDER's reverse: an attempt first waits (backoff),
       // then asks the breaker, then goes on the wire.
       const seams: Record<(typeof SEAM_ORDER)[number], (inner: ToolClient) => ToolClient> = {
-        backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: backoffRng, events: toTrace }) : inner),
+        backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: backoffRng!, events: toTrace }) : inner),
         breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
       };
       const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), network);
-      return { events, dlq, runner: new RunnerImpl({ policy, events, tools }) };
+      return { events, dlq, network, runner: new RunnerImpl({ policy, events, tools }) };
     };
 
-    let { events, dlq, runner } = build();
-    let state: RunnerState | null = null;
-    let steps = 0;
-    let crashes = 0;
+    let { events, dlq, network, runner } = build();
+    let state: RunnerState | null = resume ? jsonCopy(resume.state) : null;
+    let steps = resume?.steps ?? 0;
+    let crashes = resume?.crashes ?? 0;
     let runnerError: RunnerFailure | null = null;
     const replays: ReplayRecord[] = [];
-    let start: (() => RunnerState) | null = kept ? null : () => events.save(initialState(scenario.task), 'started');
+    let start: (() => RunnerState) | null = kept || resume ? null : () => events.save(initialState(scenario.task), 'started');
+
+    /** A pause between two steps, when nothing is uncommitted: what a resumed run needs to go on exactly from here. */
+    const checkpoint = (paused: RunnerState): Checkpoint => ({
+      traceLength: trace.events.length,
+      trace: trace.events,
+      step: trace.step,
+      steps,
+      crashes,
+      state: jsonCopy(paused),
+      clockMs: clock.nowMs(),
+      draws: { wire: wireRng.draws, tool: toolRng.draws },
+      fired: plan.faults.map((fault) => fault.firedAt),
+      counters: { ...counters },
+      committed: new Map(committed),
+      // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
+      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
+    });
 
     /** Step until the run ends (or the runner fails), recovering from every crash with a new runner. */
     const drive = (): void => {
@@ -151,6 +210,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
             state = begin();
           }
           state ??= events.last() ?? events.save(initialState(scenario.task), 'started');
+          if (onCheckpoint && !storage.toolDb.inTransaction && !storage.eventsDb.inTransaction) onCheckpoint(checkpoint(state));
           if (state.status !== 'running' || steps >= maxSteps) return;
           steps += 1;
           trace.step = steps;
@@ -176,8 +236,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
             crashes += 1;
             clock.advance(RESTART_MS);
             storage.reopen();
-            ({ events, dlq, runner } = build());
-            const last = events.lastEvent();
+            ({ events, dlq, network, runner } = build());
+            const last = events.lastEvent(committed);
             state = last?.state ?? null;
             trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
             continue;
@@ -197,7 +257,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       replays.push({ dlqId: record.dlqId, callsBefore });
       counters.callOffset += callsBefore;
       replaying = record.dlqId;
-      ({ events, dlq, runner } = build());
+      ({ events, dlq, network, runner } = build());
       start = () => events.save(replayState(dead), `replay:${record.dlqId}`);
       drive();
       if (runnerError === null && (state as RunnerState | null)?.status === 'succeeded') {
@@ -227,9 +287,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
       runner: RunnerImpl.name || 'anonymous runner',
       storage: storage.kind,
       trace: trace.events,
-      log: events.all(),
+      log: events.all(committed),
       state,
-      db: readSnapshot(storage.toolDb),
+      db: network.snapshot(),
       faults: plan.faults,
       runnerRequests: counters.runnerRequests,
       steps,

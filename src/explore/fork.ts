@@ -1,0 +1,100 @@
+/**
+ * Forking schedules instead of replaying their beginning. A schedule is its parent run plus one fault (depth
+ * 1: the scenario as written plus one; depth 2: a depth-1 run plus a second), and it is the parent run, step
+ * for step, until that fault's point. So the explorer runs each parent once, pausing it at every step
+ * boundary (src/sim/checkpoint.ts), and starts each child from the last pause before its fault's point: the
+ * child's run is the one a fresh start would give, without running the shared steps again.
+ *
+ * Only for a runner that keeps nothing between steps — the reference runner on the real tool — since a
+ * paused run does not carry a runner instance; anything else (a learner's runner, a mutant) runs each
+ * schedule from the start. Only in memory, and not for the pillars' scenarios (their stores are not paused).
+ */
+import type { FaultSpec } from '../faults/types.js';
+import { InventoryTool } from '../inventory/InventoryTool.js';
+import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunResult } from '../check/RunResult.js';
+import type { Checkpoint } from '../sim/checkpoint.js';
+import { KeptConnections } from '../sim/keptConnections.js';
+import type { Target } from '../sim/target.js';
+import { runForVerdict } from './runSchedule.js';
+
+/** A run with the pauses a child can start from, in the order they were taken. */
+export interface Paused {
+  run: RunResult;
+  checkpoints: Checkpoint[];
+}
+
+export function forkable(scenario: Scenario, target: Target): boolean {
+  return target.runner === ReferenceRunner && (target.tool === undefined || target.tool === InventoryTool) && target.storage === 'memory' && scenario.durability === undefined;
+}
+
+/** Run `added` on top of the scenario's faults (from `from`, if given), keeping every pause. */
+export function runPaused(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Paused {
+  const checkpoints: Checkpoint[] = [];
+  const run = runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}), onCheckpoint: (checkpoint) => checkpoints.push(checkpoint) });
+  return { run, checkpoints };
+}
+
+/** Run `added` (the parent's added faults, then the child's) from `from`, or from the start without one. */
+export function runFrom(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): RunResult {
+  return runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}) });
+}
+
+/** The last pause of `parent` before the first point where `fault` can strike (null: none comes before it). */
+export function resumePoint(parent: Paused, fault: FaultSpec): Checkpoint | null {
+  const position = firstChance(parent.run, fault);
+  let found: Checkpoint | null = null;
+  for (const checkpoint of parent.checkpoints) {
+    if (checkpoint.traceLength > position) break;
+    found = checkpoint;
+  }
+  return found;
+}
+
+/**
+ * Where in the run `fault` could first strike: the first request the runner sent with its call number, or
+ * the event saved with its number; the end of the run if it never came (the fault then changes nothing).
+ * A fault named any other way could strike anywhere: 0, so its schedule runs from the start.
+ */
+function firstChance(run: RunResult, fault: FaultSpec): number {
+  const { call, seq, tool, attempt, label } = fault.at;
+  if (tool !== undefined || attempt !== undefined || label !== undefined) return 0;
+  if (fault.kind === 'crash_after_event') {
+    if (seq === undefined) return 0;
+    const at = run.trace.findIndex((event) => event.type === 'saved' && event.seq === seq);
+    return at === -1 ? Number.POSITIVE_INFINITY : at;
+  }
+  if (call === undefined) return 0;
+  const at = run.trace.findIndex((event) => event.type === 'request' && event.by === 'runner' && event.delivery === undefined && event.call === call);
+  return at === -1 ? Number.POSITIVE_INFINITY : at;
+}
+
+/**
+ * One thread's share of an exploration: each scenario's run as written, paused (made once), and the
+ * connections its forked runs share (src/sim/keptConnections.ts). `close` when the thread is done.
+ */
+export class Bases {
+  readonly #target: Target;
+  readonly #paused = new Map<Scenario, Paused | null>();
+  /** The connections every forked run of this thread starts on, restored to its starting rows. */
+  readonly kept = new KeptConnections();
+
+  constructor(target: Target) {
+    this.#target = target;
+  }
+
+  /** The scenario as written, paused at every step — or null when its schedules cannot be forked. */
+  of(scenario: Scenario): Paused | null {
+    let paused = this.#paused.get(scenario);
+    if (paused === undefined) {
+      paused = forkable(scenario, this.#target) ? runPaused(scenario, [], this.#target, null, this.kept) : null;
+      this.#paused.set(scenario, paused);
+    }
+    return paused;
+  }
+
+  close(): void {
+    this.kept.close();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The tool's tables as rows, rowid first — the committed content a checkpoint keeps, what a connection kept
+ * between runs is restored to (src/sim/keptConnections.ts), and what a snapshot is read from. Restoring
+ * deletes rows and inserts the given ones with their rowids, in one transaction: afterwards the tables hold
+ * exactly those rows, as a connection opened on an image of them would, and every query names its order.
+ */
+import type Database from 'better-sqlite3';
+import type { Inventory } from '../scenario/types.js';
+
+export type Row = unknown[];
+
+export interface ToolRows {
+  items: Row[];
+  ledger: Row[];
+  docs: Row[];
+}
+
+export type ToolTable = keyof ToolRows;
+
+/** Every column of TOOL_SCHEMA's tables, in its order (schema.ts), and the order rows are read in. */
+const TABLES: Record<ToolTable, { columns: readonly string[]; order: string }> = {
+  items: { columns: ['item_id', 'available', 'version'], order: 'item_id' },
+  ledger: { columns: ['key', 'fingerprint', 'task_id', 'item_id', 'qty', 'result', 'created_at_ms'], order: 'rowid' },
+  docs: { columns: ['doc_id', 'title', 'body'], order: 'rowid' },
+};
+const NAMES = Object.keys(TABLES) as ToolTable[];
+
+type Operation = 'read' | 'clear' | 'trim' | 'insert';
+
+const SQL: Record<Operation, (table: ToolTable) => string> = {
+  read: (table) => `SELECT rowid, ${TABLES[table].columns.join(', ')} FROM ${table} ORDER BY ${TABLES[table].order}`,
+  clear: (table) => `DELETE FROM ${table}`,
+  trim: (table) => `DELETE FROM ${table} WHERE rowid > ?`,
+  insert: (table) => `INSERT INTO ${table}(rowid, ${TABLES[table].columns.join(', ')}) VALUES (${['?', ...TABLES[table].columns.map(() => '?')].join(', ')})`,
+};
+
+/** Prepared on first use, once per connection (a new connection after a crash prepares only what it uses). */
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function statement(db: Database.Database, operation: Operation, table: ToolTable): Database.Statement {
+  let known = prepared.get(db);
+  if (known === undefined) prepared.set(db, (known = new Map()));
+  const key = `${operation} ${table}`;
+  let found = known.get(key);
+  if (found === undefined) {
+    found = db.prepare(SQL[operation](table));
+    if (operation === 'read') found.raw();
+    known.set(key, found);
+  }
+  return found;
+}
+
+/** One table's rows, `[rowid, ...columns]`: items by item_id, the ledger and docs by rowid. */
+export function readToolTable(db: Database.Database, table: ToolTable): Row[] {
+  return statement(db, 'read', table).all() as Row[];
+}
+
+export function readToolRows(db: Database.Database): ToolRows {
+  return { items: readToolTable(db, 'items'), ledger: readToolTable(db, 'ledger'), docs: readToolTable(db, 'docs') };
+}
+
+/**
+ * Make the tables hold exactly `rows`, in one transaction. `held`: what the connection was last restored to,
+ * when the only writes since are the real tool's — it appends receipts and updates stock, never touches a
+ * doc — so a receipt or doc both hold is left in place and only the rest is deleted and inserted.
+ */
+export function writeToolRows(db: Database.Database, rows: ToolRows, held: ToolRows | null = null): void {
+  db.exec('BEGIN');
+  try {
+    for (const table of NAMES) {
+      const target = rows[table];
+      // Stock is updated in place: always rewritten. Receipts and docs: the rows both hold are kept.
+      if (table === 'docs' && held !== null && sameRows(held.docs, target)) continue; // docs are never written
+      const kept = held === null || table !== 'ledger' ? 0 : commonPrefix(held.ledger, target);
+      if (kept === 0) statement(db, 'clear', table).run();
+      else statement(db, 'trim', table).run(target[kept - 1]![0]);
+      const insert = target.length > kept ? statement(db, 'insert', table) : null;
+      for (let i = kept; i < target.length; i += 1) insert!.run(target[i]);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** How many leading rows two lists have equal, value for value. */
+export function commonPrefix(a: readonly Row[], b: readonly Row[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && sameRow(a[n]!, b[n]!)) n += 1;
+  return n;
+}
+
+function sameRows(a: readonly Row[], b: readonly Row[]): boolean {
+  return a.length === b.length && commonPrefix(a, b) === a.length;
+}
+
+function sameRow(a: Row, b: Row): boolean {
+  return a === b || (a.length === b.length && a.every((value, i) => value === b[i]));
+}
+
+/** The rows `createToolDatabase` writes for this inventory: its items, then its docs, in order; no receipt. */
+export function startingToolRows(inventory: Inventory): ToolRows {
+  return {
+    items: Object.entries(inventory.items).map(([id, stock], i) => [i + 1, id, stock.available, stock.version]),
+    ledger: [],
+    docs: inventory.docs.map((doc, i) => [i + 1, doc.doc_id, doc.title, doc.body]),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Connections kept between runs: each run gets them holding exactly its starting rows, whatever the run before
+ * left; a crash still closes them, and what is kept afterwards are the connections that replaced them.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/core/storage.js';
+import { readToolRows } from '../../src/inventory/rows.js';
+import { readEventRows } from '../../src/runner/EventStore.js';
+import { KeptConnections, startingContent } from '../../src/sim/keptConnections.js';
+import { byId } from '../explore/helpers.js';
+
+const content = startingContent(byId('happy_path').inventory);
+
+describe('kept connections', () => {
+  it('hold exactly the starting rows for every run, whatever the run before committed', () => {
+    const kept = new KeptConnections();
+    const first = new MemoryStorage({ lent: kept.lend(content) });
+    first.toolDb.exec("UPDATE items SET available = 0, version = 9; INSERT INTO ledger VALUES ('k', 'f', 't', 'camera', 3, '{}', 0)");
+    first.eventsDb.exec("INSERT INTO events(label, state) VALUES ('started', '{}')");
+    const [tool, events] = [first.toolDb, first.eventsDb];
+    first.dispose();
+    const second = new MemoryStorage({ lent: kept.lend(content) });
+    expect(second.toolDb).toBe(tool); // the same connection, kept ...
+    expect(readToolRows(second.toolDb)).toEqual(content.tool); // ... holding the starting rows again
+    expect(readEventRows(second.eventsDb)).toEqual([]);
+    expect(second.eventsDb).toBe(events);
+    second.dispose();
+    kept.close();
+    expect(tool.open).toBe(false);
+  });
+
+  it('are closed by a crash like any connection; the ones kept afterwards are those that replaced them', () => {
+    const kept = new KeptConnections();
+    const storage = new MemoryStorage({ lent: kept.lend(content) });
+    const lent = storage.toolDb;
+    storage.eventsDb.exec("INSERT INTO events(label, state) VALUES ('started', '{}')");
+    storage.toolDb.exec("BEGIN IMMEDIATE; UPDATE items SET available = 0 WHERE item_id = 'camera'");
+    storage.crash();
+    expect(lent.open).toBe(false);
+    storage.reopen();
+    expect(readToolRows(storage.toolDb)).toEqual(content.tool); // the uncommitted update is lost
+    const reopened = storage.toolDb;
+    storage.dispose();
+    const next = new MemoryStorage({ lent: kept.lend(content) });
+    expect(next.toolDb).toBe(reopened);
+    expect(readEventRows(next.eventsDb)).toEqual([]); // the committed event of the last run is gone for this one
+    next.dispose();
+    kept.close();
+  });
+
+  it('are not kept when a run ends inside a transaction: closed instead', () => {
+    const kept = new KeptConnections();
+    const storage = new MemoryStorage({ lent: kept.lend(content) });
+    const tool = storage.toolDb;
+    tool.exec('BEGIN');
+    storage.dispose();
+    expect(tool.open).toBe(false);
+    const next = new MemoryStorage({ lent: kept.lend(content) });
+    expect(next.toolDb).not.toBe(tool);
+    next.dispose();
+    kept.close();
+  });
+});
