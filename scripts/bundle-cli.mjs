@@ -14,7 +14,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,8 +23,19 @@ const out = join(root, 'dist', 'bundle');
 const bundle = join(out, 'faultlab.cjs');
 const cache = join(out, 'faultlab.cjs.cache');
 
+// The compiled validators (scripts/compile-schemas.mjs) ride in the bundle, and so in its code cache: required
+// when src/scenario/fastValidator.ts first asks for one by file name, still checked against the schema's hash.
+const generated = join(root, 'dist', 'generated');
+const validators = readdirSync(generated).filter((name) => name.endsWith('.validate.cjs')).sort();
+const entry = [
+  `globalThis[Symbol.for('faultlab.compiledValidators')] = {`,
+  ...validators.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(join(generated, name))}),`),
+  `};`,
+  `export * from ${JSON.stringify(join(root, 'dist', 'src', 'cli', 'main.js'))};`,
+].join('\n');
+
 await build({
-  entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+  stdin: { contents: entry, resolveDir: root, sourcefile: 'faultlab-cli.js', loader: 'js' },
   outfile: bundle,
   bundle: true,
   platform: 'node',
