@@ -23,8 +23,21 @@ const out = join(root, 'dist', 'bundle');
 const bundle = join(out, 'faultlab.cjs');
 const cache = join(out, 'faultlab.cjs.cache');
 
+// The runner scenarios' compiled validator (scripts/compile-schemas.mjs) rides in the bundle, and so in its code
+// cache: required when src/scenario/fastValidator.ts first asks for it by file name, still checked against the
+// schema's hash. The labs' stays a file: about 470 KB once bundled, which every start would read for the few
+// commands that load a lab.
+const generated = join(root, 'dist', 'generated');
+const validators = ['scenario.schema.validate.cjs'];
+const entry = [
+  `globalThis[Symbol.for('faultlab.compiledValidators')] = {`,
+  ...validators.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(join(generated, name))}),`),
+  `};`,
+  `export * from ${JSON.stringify(join(root, 'dist', 'src', 'cli', 'main.js'))};`,
+].join('\n');
+
 await build({
-  entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+  stdin: { contents: entry, resolveDir: root, sourcefile: 'faultlab-cli.js', loader: 'js' },
   outfile: bundle,
   bundle: true,
   platform: 'node',

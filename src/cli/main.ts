@@ -9,11 +9,6 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { currentLang, isLang, LANGS, langFromLocale, setLang, t, type Lang } from '../core/i18n/index.js';
 import { sweepStaleTempDirs } from '../core/tempDir.js';
-import { dlqCommand, dlqHelp } from './commands/dlq.js';
-import { exploreCommand, exploreHelp } from './commands/explore.js';
-import { gradeCommand, gradeHelp } from './commands/grade.js';
-import { listCommand, listHelp } from './commands/list.js';
-import { runCommand, runHelp } from './commands/run.js';
 import { holdContainmentUntilExit, isContained } from './contain.js';
 import { report } from './errors.js';
 import { cleanUp, runStopHooks, yieldToSignals } from './interrupt.js';
@@ -21,20 +16,33 @@ import { EXIT, OutputError, processIo, UsageError, type Io } from './io.js';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
-/** Each command and its help, written in the current language when it is asked for. */
-export const commands = new Map<string, { run: Command; help: () => string }>([
-  ['run', { run: runCommand, help: runHelp }],
-  ['list', { run: listCommand, help: listHelp }],
-  ['grade', { run: gradeCommand, help: gradeHelp }],
-  ['explore', { run: exploreCommand, help: exploreHelp }],
-  ['dlq', { run: dlqCommand, help: dlqHelp }],
+interface CommandModule {
+  run: Command;
+  /** The command's help, written in the current language when it is asked for. */
+  help: () => string;
+}
+
+/**
+ * Each command, its code loaded only when it is named: `faultlab run` does not evaluate grade's, explore's
+ * or dlq's code (nor what only they need, child_process, worker pools, HTML reports), and --version loads
+ * none; start-up is most of a `faultlab run`. The bundle keeps this lazy (scripts/bundle-cli.mjs).
+ */
+export const commands = new Map<string, () => Promise<CommandModule>>([
+  ['run', async () => import('./commands/run.js').then((m) => ({ run: m.runCommand, help: m.runHelp }))],
+  ['list', async () => import('./commands/list.js').then((m) => ({ run: m.listCommand, help: m.listHelp }))],
+  ['grade', async () => import('./commands/grade.js').then((m) => ({ run: m.gradeCommand, help: m.gradeHelp }))],
+  ['explore', async () => import('./commands/explore.js').then((m) => ({ run: m.exploreCommand, help: m.exploreHelp }))],
+  ['dlq', async () => import('./commands/dlq.js').then((m) => ({ run: m.dlqCommand, help: m.dlqHelp }))],
 ]);
 
-function usage(): string {
+/** Every command's help: the one place that loads them all. */
+async function usage(): Promise<string> {
+  const helps: string[] = [];
+  for (const load of commands.values()) helps.push((await load()).help());
   return [
     t('cli.usage.title'),
     '',
-    [...commands.values()].map((c) => c.help()).join('\n\n'),
+    helps.join('\n\n'),
     '',
     t('cli.usage.exitCodes'),
     t('cli.usage.language'),
@@ -71,13 +79,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const chosen = takeLang(argv, io.env);
   const [name, ...rest] = chosen.argv;
-  const command = name === undefined ? undefined : commands.get(name);
+  const load = name === undefined ? undefined : commands.get(name);
+  let command: CommandModule | undefined;
   const before = currentLang();
   try {
     if ('bad' in chosen) throw new UsageError(t('cli.lang.bad', { langs: LANGS.join(', '), given: JSON.stringify(chosen.bad) }));
     setLang(chosen.lang);
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-      (name === undefined ? io.stderr : io.stdout).write(usage() + '\n');
+      (name === undefined ? io.stderr : io.stdout).write((await usage()) + '\n');
       return name === undefined ? EXIT.badInput : EXIT.ok;
     }
     if (name === '--version' || name === '-v') {
@@ -85,17 +94,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       io.stdout.write(`faultlab ${pkg.version}\n`);
       return EXIT.ok;
     }
-    if (command === undefined) {
-      io.stderr.write(`faultlab: ${t('cli.unknownCommand', { name: JSON.stringify(name) })}\n\n${usage()}\n`);
+    if (load === undefined) {
+      io.stderr.write(`faultlab: ${t('cli.unknownCommand', { name: JSON.stringify(name) })}\n\n${await usage()}\n`);
       return EXIT.badInput;
     }
+    command = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout.write(command.help() + '\n');
       return EXIT.ok;
     }
     return await command.run(rest, io);
   } catch (error) {
-    return report(error, io, name ?? '', command?.help() ?? usage());
+    return report(error, io, name ?? '', command?.help() ?? (load !== undefined ? (await load()).help() : await usage()));
   } finally {
     setLang(before);
     runStopHooks(); // what the command holds (a --keep-db lock) is given back on every path

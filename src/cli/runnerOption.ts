@@ -4,7 +4,6 @@
  * containment, so that whatever its module does when imported — a syntax error, a throw, console output,
  * process.exit — ends in one message and exit 2, never in a stack trace or a silent exit.
  */
-import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { t } from '../core/i18n/index.js';
@@ -70,6 +69,8 @@ function asLoadError(name: string, file: string, error: unknown): Error {
  * only for the main module), so on this error path only, Node checks the file's syntax without running it.
  */
 function syntaxErrorPlace(file: string): string | undefined {
+  // child_process is taken here, on this error path only: loading it is start-up time every command would pay.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const check = spawnSync(process.execPath, ['--experimental-default-type=module', '--check', file], { encoding: 'utf8', timeout: 10_000 });
   const lines = (check.stderr ?? '').split('\n');
   const line = /^(.+):(\d+)$/.exec(lines[0] ?? '');

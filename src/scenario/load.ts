@@ -6,14 +6,14 @@
  * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
  * else is parsed again by `yaml`, which keeps positions, and checked by Ajv with every error reported.
  */
-import { load as loadYaml } from 'js-yaml';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
 import { t } from '../core/i18n/index.js';
 import { fastValidator } from './fastValidator.js';
-import { MAX_ALIASES, MAX_DEPTH, MAX_VALUES } from './limits.js';
+import { MAX_DEPTH, MAX_VALUES } from './limits.js';
 import { isOk, measure, yamlNumber } from './measure.js';
+import { quickParse } from './quickParse.js';
 import { readScenarioText } from './readText.js';
 import { ScenarioError, type ScenarioProblem } from './ScenarioError.js';
 import { semanticIssues, toScenario, type ScenarioDocument, type SemanticIssue } from './toScenario.js';
@@ -146,17 +146,14 @@ function planFor(data: unknown): KindPlan | string {
   };
 }
 
-/** js-yaml refuses past these while it parses, before any alias is expanded. */
-const QUICK_LIMITS = { maxAliases: MAX_ALIASES, maxDepth: MAX_DEPTH };
-
 /**
- * The quick path: js-yaml, then the compiled validator. A file it cannot take goes to the precise path,
+ * The quick path: js-yaml (or its value kept at build time, ./quickParse.ts), then the compiled validator. A file it cannot take goes to the precise path,
  * except one nested too deep for any parser to walk safely, which is refused here, where js-yaml found it.
  */
 function quickLoad(text: string, file: string, readFrom: string, problems: ScenarioProblem[]): Loaded | 'refused' | null {
   let data: unknown;
   try {
-    data = loadYaml(text, QUICK_LIMITS);
+    data = quickParse(text);
   } catch (error) {
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     if (reason?.startsWith('nesting exceeded maxDepth') && mark) {

@@ -43,7 +43,7 @@ export function readScenarioText(file: string): TextOrProblem {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return notScenario(stats);
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    const buffer = Buffer.allocUnsafe(MAX_FILE_BYTES + 1); // not zeroed (a cost per file): only what was read is used
     let length = 0;
     for (;;) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
