@@ -13,7 +13,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMainThread } from 'node:worker_threads';
 import { t } from './i18n/index.js';
 
 const PREFIX = 'faultlab-';
@@ -41,6 +40,9 @@ export class TempDirError extends Error {
   }
 }
 
+/** Whether this is the process's main thread; worker_threads is taken only when a folder is made, not at start-up. */
+const isMainThread = () => process.getBuiltinModule('node:worker_threads').isMainThread;
+
 /** This process's folder under each temporary folder it has used (TMPDIR can change between runs). */
 const parents = new Map<string, string>();
 
@@ -63,7 +65,7 @@ function processFolder(base: string): string {
   if (known !== undefined) return known;
   // A worker thread: its process's folder, if the process made one here (a child process has another pid).
   const inherited = process.env[PARENT_VARIABLE];
-  if (!isMainThread && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
+  if (!isMainThread() && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
     if (!isOwn(inherited)) throw new TempDirError(base, new Error(t('tempDir.stopping')));
     parents.set(base, inherited);
     return inherited;
@@ -76,7 +78,7 @@ function processFolder(base: string): string {
     throw new TempDirError(base, error);
   }
   parents.set(base, dir);
-  if (isMainThread) {
+  if (isMainThread()) {
     process.env[PARENT_VARIABLE] = dir; // worker threads started from now on inherit it
     if (parents.size === 1) process.once('exit', removeOwnTempDirs);
   }
