@@ -29,6 +29,12 @@ export interface PoolOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/**
+ * A worker's young generation, in MB. Its runs leave only short-lived garbage, so a small nursery costs no
+ * measurable time, and depth 2's peak memory fell from ~195 to ~175 MB (V8's default is 16 on 64-bit).
+ */
+const WORKER_YOUNG_MB = 4;
+
 /** Tasks run between two turns of the event loop when everything runs in this thread. */
 const YIELD_EVERY = 8;
 
@@ -104,7 +110,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
       finish();
     };
     for (let t = 0; t < spawned; t += 1) {
-      const worker = startWorker(import.meta.url, 'explore', { workerData: setup });
+      const worker = startWorker(import.meta.url, 'explore', { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
       workers.push(worker);
       worker.on('message', (message: { ready?: true; id?: number; tallies?: TallyData[]; error?: string }) => {
         if (message.error !== undefined) return fail(new Error(`explore worker: ${message.error}`));
