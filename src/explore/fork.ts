@@ -10,12 +10,10 @@
  * schedule from the start. Only in memory, and not for the pillars' scenarios (their stores are not paused).
  */
 import type { FaultSpec } from '../faults/types.js';
-import { InventoryTool } from '../inventory/InventoryTool.js';
-import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { Checkpoint } from '../sim/checkpoint.js';
-import { KeptConnections } from '../sim/keptConnections.js';
+import { KeptConnections, mayKeepConnections } from '../sim/keptConnections.js';
 import type { Target } from '../sim/target.js';
 import { runForVerdict } from './runSchedule.js';
 
@@ -26,7 +24,7 @@ export interface Paused {
 }
 
 export function forkable(scenario: Scenario, target: Target): boolean {
-  return target.runner === ReferenceRunner && (target.tool === undefined || target.tool === InventoryTool) && target.storage === 'memory' && scenario.durability === undefined;
+  return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined;
 }
 
 /** Run `added` on top of the scenario's faults (from `from`, if given), keeping every pause. */

@@ -17,6 +17,17 @@ import { commonPrefix, startingToolRows, writeToolRows, type ToolRows } from '..
 import { TOOL_SCHEMA } from '../inventory/schema.js';
 import { EVENT_SCHEMA, writeEventRows, type EventRow } from '../runner/EventStore.js';
 import type { Inventory } from '../scenario/types.js';
+import { InventoryTool } from '../inventory/InventoryTool.js';
+import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+
+/**
+ * Whether a runner and a tool keep nothing of a run once it is over, so that the next run may use the
+ * connections they used: the reference runner on the real tool. A learner's runner, a mutant or a broken
+ * store might hold on to a statement or a connection, so each of their runs opens its own.
+ */
+export function mayKeepConnections(runner: unknown, tool: unknown): boolean {
+  return runner === ReferenceRunner && (tool === undefined || tool === InventoryTool);
+}
 
 /** The committed content of a run's two databases. */
 export interface Content {
