@@ -85,7 +85,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   const kept = options.replayKept;
   const kind = options.storage ?? 'file';
   if ((resume || onCheckpoint || keptConnections) && (kind !== 'memory' || kept || options.keepDir !== undefined || scenario.durability)) {
-    throw new Error('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep');
+    throw new TypeError('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep');
   }
   const clock = new VirtualClock(resume?.clockMs ?? 0);
   // One independent stream per consumer: what `new SeededRng(seed).fork(label)` gives (SeededRng.fork names a

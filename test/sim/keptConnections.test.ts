@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/core/storage.js';
 import { readToolRows } from '../../src/inventory/rows.js';
 import { readEventRows } from '../../src/runner/EventStore.js';
-import { KeptConnections, startingContent } from '../../src/sim/keptConnections.js';
+import { KeptConnections, mayKeepConnections, startingContent } from '../../src/sim/keptConnections.js';
+import { simulate } from '../../src/sim/simulate.js';
+import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
+import { InventoryTool } from '../../src/inventory/InventoryTool.js';
+import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { byId } from '../explore/helpers.js';
 
 const content = startingContent(byId('happy_path').inventory);
@@ -59,5 +63,22 @@ describe('kept connections', () => {
     expect(next.toolDb).not.toBe(tool);
     next.dispose();
     kept.close();
+  });
+
+  it('are lent only to the reference runner on the real tool, and only for a memory run with nothing to keep', () => {
+    expect(mayKeepConnections(ReferenceRunner, undefined)).toBe(true);
+    expect(mayKeepConnections(ReferenceRunner, InventoryTool)).toBe(true);
+    const runnerMutant = MUTANTS.find((m) => m.runner !== ReferenceRunner)!;
+    const storeMutant = MUTANTS.find((m) => m.tool !== InventoryTool)!;
+    expect(mayKeepConnections(runnerMutant.runner, runnerMutant.tool)).toBe(false); // a broken runner
+    expect(mayKeepConnections(ReferenceRunner, storeMutant.tool)).toBe(false); // a broken store
+    const kept = new KeptConnections();
+    try {
+      expect(() => simulate(byId('happy_path'), { storage: 'file', kept })).toThrow(TypeError);
+      expect(() => simulate(byId('happy_path'), { storage: 'memory', keepDir: '/nonexistent', kept })).toThrow(/no folder to keep/);
+      expect(simulate(byId('happy_path'), { storage: 'memory', kept }).state?.status).toBe('succeeded');
+    } finally {
+      kept.close();
+    }
   });
 });
