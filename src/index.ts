@@ -17,7 +17,7 @@ export { INVARIANTS, type InvariantId } from './check/invariants.js';
 export type { Check } from './check/types.js';
 export type { TraceEvent } from './sim/events.js';
 export { renderRun } from './render/renderText.js';
-export { makeStyle } from './render/style.js';
+export { colorStyle, PLAIN, type Style } from './render/style.js';
 export { MUTANTS, type Mutant } from './mutants/catalogue.js';
 export { runScenario, type RunScenarioOptions } from './classroom/runScenario.js';
 export { expectRun, RunExpectation, RunAssertionError } from './classroom/expectRun.js';

@@ -2,9 +2,8 @@
  * The CLI's contact with the world: streams, environment, colour. Decided once at start-up and passed
  * down, so that commands (and tests) never read process.* themselves.
  */
-import chalk from 'chalk';
 import { t } from '../core/i18n/index.js';
-import { makeStyle, type Style } from '../render/style.js';
+import { colorStyle, PLAIN, type Style } from '../render/style.js';
 
 export interface Out {
   write(text: string): unknown;
@@ -54,11 +53,10 @@ export function processIo(): Io {
  * Colour is on only for a terminal, and never with --no-color, NO_COLOR (any non-empty value, see
  * no-color.org; chalk alone ignores it) or --json. FORCE_COLOR is honoured through chalk's own detection.
  */
-export function chooseStyle(io: Io, flags: { noColor?: boolean; json?: boolean }): Style {
-  const level = (chalk.level > 0 ? chalk.level : 1) as 1 | 2 | 3;
-  if (flags.noColor === true || flags.json === true || (io.env.NO_COLOR ?? '') !== '') return makeStyle(false);
-  if ((io.env.FORCE_COLOR ?? '') !== '' && io.env.FORCE_COLOR !== '0') return makeStyle(true, level);
-  return makeStyle(io.isTTY, level);
+export async function chooseStyle(io: Io, flags: { noColor?: boolean; json?: boolean }): Promise<Style> {
+  if (flags.noColor === true || flags.json === true || (io.env.NO_COLOR ?? '') !== '') return PLAIN;
+  const forced = (io.env.FORCE_COLOR ?? '') !== '' && io.env.FORCE_COLOR !== '0';
+  return forced || io.isTTY ? colorStyle() : PLAIN;
 }
 
 /**

@@ -11,7 +11,7 @@ import { className, toJUnit } from '../../src/grade/reporters/junit.js';
 import { escapeAttribute, escapeText } from '../../src/grade/reporters/xml.js';
 import type { SubmissionGrade } from '../../src/grade/types.js';
 import { renderClassSummary, renderScenario } from '../../src/grade/reporters/terminal.js';
-import { makeStyle } from '../../src/render/style.js';
+import { PLAIN } from '../../src/render/style.js';
 import { gradeAll, gradeExplored, learner, STUB } from './helpers.js';
 import { parseXml, type XmlElement } from './xmlParser.js';
 
@@ -209,7 +209,7 @@ describe('both parts of a grade in the files', () => {
 });
 
 describe('the terminal', () => {
-  const style = makeStyle(false);
+  const style = PLAIN;
 
   it('never runs a long scenario id into the next column', async () => {
     const [base] = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLabRun, runLab } from '../../src/labs/index.js';
-import { makeStyle } from '../../src/render/style.js';
+import { colorStyle, PLAIN } from '../../src/render/style.js';
 import { loadLab, plain } from './helpers.js';
 
 /** A lab printed in the look of a runner's run: title rule, time column, checks and verdict alike. */
@@ -29,10 +29,10 @@ describe('a lab looks like a run', () => {
     expect(lines.at(-2)).toBe('  PASS breaker_exact_threshold: all 8 checks held');
   });
 
-  it('takes its colour only from the Style it is given', () => {
+  it('takes its colour only from the Style it is given', async () => {
     const r = run('breaker_exact_threshold');
-    expect(renderLabRun(r, makeStyle(false))).not.toMatch(/\u001b\[/);
-    expect(renderLabRun(r, makeStyle(true))).toMatch(/\u001b\[/);
+    expect(renderLabRun(r, PLAIN)).not.toMatch(/\u001b\[/);
+    expect(renderLabRun(r, await colorStyle(1))).toMatch(/\u001b\[/);
   });
 });
 

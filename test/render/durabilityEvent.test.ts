@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurabilityEvent } from '../../src/durability/events.js';
 import { describeDurabilityEvent } from '../../src/render/durabilityEvent.js';
-import { makeStyle, PLAIN } from '../../src/render/style.js';
+import { colorStyle, PLAIN } from '../../src/render/style.js';
 import { paint } from '../../src/render/tone.js';
 
 /**
@@ -57,8 +57,8 @@ describe('describeDurabilityEvent', () => {
 });
 
 describe('paint', () => {
-  it('adds colour only through a coloured Style', () => {
+  it('adds colour only through a coloured Style', async () => {
     expect(paint(PLAIN, 'bad', 'refused')).toBe('refused');
-    expect(paint(makeStyle(true), 'bad', 'refused')).toMatch(/\u001b\[31mrefused/);
+    expect(paint(await colorStyle(1), 'bad', 'refused')).toMatch(/\u001b\[31mrefused/);
   });
 });

@@ -30,7 +30,7 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color'), replay: { type: 'string' } } });
   if (positionals.length !== 1) throw new UsageError(t('cli.dlq.oneFolder'));
   const dir = resolve(io.cwd, positionals[0]!);
-  const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
+  const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
   let letters;
   try {

@@ -58,7 +58,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       workers: { type: 'string' },
     },
   });
-  const style = chooseStyle(io, { noColor: values['no-color'], json: values.json });
+  const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
   const depth = values.depth === undefined ? 1 : Number(values.depth);
   if (depth !== 1 && depth !== 2) throw new UsageError(t('cli.explore.depthBad', { given: JSON.stringify(values.depth) }));

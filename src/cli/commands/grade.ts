@@ -120,7 +120,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
       timeout: { type: 'string' },
     },
   });
-  const style = chooseStyle(io, { noColor: values['no-color'] });
+  const style = await chooseStyle(io, { noColor: values['no-color'] });
   const seed = parseSeed(values.seed);
   const hintLevel = positiveInteger('--hint', values.hint, 1, HINT_LEVELS);
   const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);

@@ -16,7 +16,7 @@ export function listHelp(): string {
 
 export async function listCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: sharedParse('json', 'no-color') });
-  const { c } = chooseStyle(io, { noColor: values['no-color'], json: values.json });
+  const { c } = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const loaded = loadAll(positionals, { cwd: io.cwd });
   // --json is the same document in every language: the title is the file's English `title:`, the fault line
   // the catalogue's English, like an id. The table shows the scenario's Chinese words when it has them.
