@@ -26,7 +26,7 @@ import { NAIVE_STATEMENTS, naiveRuns } from './naiveFloor.mjs';
 import { record } from './record.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'bin', 'faultlab.js');
+const BIN = join(ROOT, 'bin', 'faultlab.cjs'); // the package's bin: what `faultlab` and `npx faultlab` run
 const RUSAGE = join(ROOT, 'bench', 'rusage.cjs');
 const SCALE = Number(process.env.FAULTLAB_BENCH_ROUNDS ?? 1);
 const rounds = (n: number) => Math.max(1, Math.round(n * SCALE));
