@@ -88,6 +88,6 @@ describe('the README’s grading section', () => {
   it('shows the commands it documents', () => {
     const [commands] = fenced(section("Grading a learner's runner"), 'sh');
     expect(commands).toContain('npm run grade ');
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.grade).toBe('node bin/faultlab.js grade');
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.grade).toBe('node bin/faultlab.cjs grade');
   });
 });

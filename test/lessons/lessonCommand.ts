@@ -14,6 +14,7 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const ACCEPTED_FORMS = [
   'faultlab ARGS',
   'npx faultlab ARGS',
+  'node bin/faultlab.cjs ARGS',
   'node bin/faultlab.js ARGS',
   'npm start [-- ARGS]',
   'npm run grade [-- ARGS]',
@@ -69,11 +70,11 @@ function scripts(): Record<string, string> {
   return pkg.scripts ?? {};
 }
 
-/** `faultlab …`, `npx faultlab …`, `node bin/faultlab.js …`: the words after the program. */
+/** `faultlab …`, `npx faultlab …`, `node bin/faultlab.cjs …` (or .js): the words after the program. */
 function directArgs(words: string[]): string[] | null {
   if (words[0] === 'faultlab') return words.slice(1);
   if (words[0] === 'npx' && words[1] === 'faultlab') return words.slice(2);
-  if (words[0] === 'node' && (words[1] === 'bin/faultlab.js' || words[1] === './bin/faultlab.js')) return words.slice(2);
+  if (words[0] === 'node' && /^(\.\/)?bin\/faultlab\.c?js$/.test(words[1] ?? '')) return words.slice(2);
   return null;
 }
 

@@ -140,6 +140,7 @@ describe('which commands a lesson may show', () => {
     ['npx faultlab run scenarios/lost_reply.yaml', ['run', 'scenarios/lost_reply.yaml']],
     ['faultlab run lost_reply --seed 7', ['run', 'lost_reply', '--seed', '7']],
     ['node bin/faultlab.js list', ['list']],
+    ['node bin/faultlab.cjs list', ['list']],
     ['npm start', ['run']],
     ['npm start -- --quiet', ['run', '--quiet']],
     ['npm run grade', ['grade']],
