@@ -2,10 +2,10 @@
  * `faultlab dlq`: the dead letters a kept run left behind, listed, and replayed by an operator with their key —
  * one ledger row, the original receipt, the invariants held over the whole log.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../tempFolder.js';
 import Database from 'better-sqlite3';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { cli } from '../support.js';
@@ -23,7 +23,7 @@ function keptScenario(dir: string): string {
 
 describe('faultlab dlq', () => {
   it('lists the record a kept run left pending, replays it into the original receipt, and refuses a second replay', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultlab-dlq-'));
+    const dir = tempFolder('dlq');
     const kept = join(dir, 'kept');
     const ran = await cli(['run', keptScenario(dir), '--keep-db', kept, '--quiet']);
     expect(ran.code).toBe(0);
@@ -52,7 +52,7 @@ describe('faultlab dlq', () => {
   });
 
   it('says what to do with a folder that holds no kept run, and exits 2', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'faultlab-dlq-empty-'));
+    const empty = tempFolder('dlq-empty');
     const result = await cli(['dlq', empty]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`no events.db in ${empty} (keep a run's databases with: faultlab run SCENARIO --keep-db ${empty})`);

@@ -1,9 +1,9 @@
 /** stdout is a contract: the trace, the summary, --json with nothing else, and exit codes that mean something. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../tempFolder.js';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { displayWidth } from '../../src/render/format.js';
 import { cli } from '../support.js';
@@ -12,7 +12,7 @@ import { cli } from '../support.js';
 const unwrapped = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
 
 const ESC = /\x1b\[/;
-const dir = mkdtempSync(join(tmpdir(), 'faultlab-cli-'));
+const dir = tempFolder('cli');
 const variant = (name: string, edit: (text: string) => string) => {
   const path = join(dir, `${name}.yaml`);
   writeFileSync(path, edit(readFileSync(join(SCENARIOS_DIR, 'lost_reply.yaml'), 'utf8')));

@@ -1,7 +1,5 @@
 /** Set-up shared by the explorer's tests: the 17 scenarios, a temporary folder, a target. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempFolder } from '../tempFolder.js';
 import type { Target } from '../../src/sim/target.js';
 import type { Mutant } from '../../src/mutants/catalogue.js';
 import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
@@ -12,7 +10,7 @@ let all: Scenario[] | undefined;
 export const seventeen = (): Scenario[] => (all ??= loadScenarios());
 export const byId = (id: string): Scenario => seventeen().find((s) => s.id === id)!;
 
-export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'faultlab-explore-'));
+export const tempDir = (): string => tempFolder('explore');
 
 export const reference: Target = { runner: ReferenceRunner, seed: 42, storage: 'memory' };
 export const mutantTarget = (mutant: Mutant): Target => ({ runner: mutant.runner, tool: mutant.tool, seed: 42, storage: 'memory' });

@@ -3,10 +3,10 @@
  * CLI in-process. Tests grade pinned copies — of the stub as shipped and of a solution — never the live
  * src/runner/LearnerRunner.ts, so `npm test` stays green whatever a learner has written there.
  */
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { INVARIANTS } from '../../src/check/invariants.js';
+import { tempFolder } from '../tempFolder.js';
 import { main } from '../../src/cli/main.js';
 import { gradeSubmission, ReferenceRuns } from '../../src/grade/gradeSubmission.js';
 import type { SubmissionGrade } from '../../src/grade/types.js';
@@ -38,7 +38,7 @@ export function gradeAll(file: string): Promise<SubmissionGrade> {
   return grade;
 }
 
-export const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `faultlab-${prefix}-`));
+export const tmp = (prefix: string): string => tempFolder(prefix);
 
 /** A fixture graded on a few scenarios, as written and explored; replay files go to a temporary folder. */
 export function gradeExplored(file: string, ids: string[], extra: { timeoutMs?: number } = {}): Promise<SubmissionGrade> {

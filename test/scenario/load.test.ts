@@ -2,17 +2,17 @@
  * Bad input gets a clear error and nothing is lost: every problem of every file, each at its file, line,
  * column and field; exit code 2; nothing run.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../tempFolder.js';
 import { PACKAGE_ROOT, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../../src/core/paths.js';
 import { fastValidator } from '../../src/scenario/fastValidator.js';
 import { loadAll } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
 import { cli } from '../support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'faultlab-load-'));
+const dir = tempFolder('load');
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -123,7 +123,7 @@ describe('loading scenarios', () => {
 
   it('ignores a build-time validator compiled from another version of the schema', () => {
     expect(fastValidator(SCENARIO_SCHEMA_PATH)).not.toBeNull(); // npm test builds first
-    const edited = join(mkdtempSync(join(tmpdir(), 'faultlab-schema-')), 'scenario.schema.json');
+    const edited = join(tempFolder('schema'), 'scenario.schema.json');
     copyFileSync(SCENARIO_SCHEMA_PATH, edited);
     writeFileSync(edited, readFileSync(edited, 'utf8').replace('"title": "faultlab scenario"', '"title": "edited"'));
     expect(fastValidator(edited)).toBeNull();

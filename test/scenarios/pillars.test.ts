@@ -5,9 +5,9 @@
  * the rule broke.
  */
 import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../tempFolder.js';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import type { RunResult } from '../../src/check/RunResult.js';
@@ -237,7 +237,7 @@ describe('exploring the pillar scenarios', () => {
 });
 
 describe('a durability block that cannot work is bad input, at its line and column', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'faultlab-pillars-'));
+  const dir = tempFolder('pillars');
   const source = readFileSync(join(PILLARS_DIR, 'backoff_between_retries.yaml'), 'utf8');
   const problems = (name: string, text: string): string[] => {
     writeFileSync(join(dir, name), text);
