@@ -3,10 +3,10 @@
 //
 // One file: Node 20 has no compile cache, and resolving and loading ~60 small modules cost about 45 ms of a
 // ~250 ms `faultlab run` (measured with hyperfine). Lazily loaded packages stay external: tsx (only for
-// --runner FILE.ts), yaml and ajv (only for an invalid scenario). better-sqlite3's JavaScript is bundled (and
-// so compiled from the code cache, not from source: ~8 ms), its native addon required straight from the
-// package's build folder instead of through `bindings`, which looks for it by walking a stack trace and trying
-// a dozen paths (~4 ms of the first `new Database`).
+// --runner FILE.ts), yaml and ajv (only for an invalid scenario). better-sqlite3's JavaScript is bundled, and
+// so compiled from the code cache (required from source it took ~12 ms); its native addon is required straight
+// from the package's build folder instead of through `bindings`, which looks for it by walking a stack trace
+// and trying a dozen paths (~4 ms of the first `new Database`).
 //
 // Compiled code: the bundle is CommonJS (dist/bundle/faultlab.cjs), which V8 can compile from a code cache;
 // dist/bundle/faultlab.load.cjs is a small loader that compiles it with the cache kept beside it, runs it, and

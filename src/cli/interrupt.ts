@@ -6,9 +6,9 @@
  * A run is synchronous, and a signal handler written in JavaScript only runs once the current synchronous
  * work returns. So each scenario a learner's runner runs goes through `interruptible`, inside a script that V8
  * stops on SIGINT (vm's breakOnSigint): Ctrl-C ends even a runner stuck in a loop at once. faultlab's own
- * runners end within their step bound, so their scenarios run directly and a signal waits for the end of one. SIGTERM has no such hook: it is
- * handled between two scenarios (each is bounded by the step limit), or — for a step that never returns —
- * by the SIGKILL that usually follows it, and the next start's sweep.
+ * runners end within their step bound, so their scenarios run directly and a signal waits for the end of one.
+ * SIGTERM has no such hook: it is handled between two scenarios (each is bounded by the step limit), or — for
+ * a step that never returns — by the SIGKILL that usually follows it, and the next start's sweep.
  */
 import { Script } from 'node:vm';
 import { t } from '../core/i18n/index.js';

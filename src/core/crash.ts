@@ -14,15 +14,7 @@ export class Crash extends Error {
   readonly point: CrashPoint;
 
   constructor(point: CrashPoint, message: string) {
-    // No stack: a crash is the harness's own control flow, never reported as a runner's error (that is only
-    // ever something else the runner threw), and capturing one cost ~2 % of an exploration.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(message);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    super(message);
     this.point = point;
     setBrand(this, CRASH);
   }
