@@ -7,6 +7,7 @@ import { setLang, type Lang } from '../core/i18n/index.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { Bases } from './fork.js';
+import { onItsOwnTurn } from './ownTurn.js';
 import { runTask, type Task } from './task.js';
 import { resolveTarget, type RunnerSource } from '../sim/target.js';
 
@@ -27,7 +28,10 @@ setLang(setup.lang);
 const target = await resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage });
 const bases = new Bases(target);
 
-parentPort!.on('message', (request: WorkerRequest) => {
+// Several batches wait at the port at once (pool.ts): one a turn, so that crash images are freed between them.
+parentPort!.on('message', onItsOwnTurn(handle));
+
+function handle(request: WorkerRequest): void {
   if ('stop' in request) {
     bases.close();
     parentPort!.close();
@@ -39,5 +43,5 @@ parentPort!.on('message', (request: WorkerRequest) => {
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });
   }
-});
+}
 parentPort!.postMessage({ ready: true });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../../src/explore/explore.js';
 import { byId } from './helpers.js';
+import { onItsOwnTurn } from '../../src/explore/ownTurn.js';
 
 describe('one thread', () => {
   it('lets a turn of the event loop run within the first tasks, not only at the end', async () => {
@@ -22,4 +23,25 @@ describe('one thread', () => {
     expect(turnedBy).not.toBeNull();
     expect(turnedBy!).toBeLessThanOrEqual(9);
   });
+});
+
+describe('a worker thread', () => {
+  it('handles the batches waiting at its port one turn of the event loop at a time, in order', async () => {
+    const seen: string[] = [];
+    const handle = onItsOwnTurn((batch: string) => seen.push(batch));
+    // Two batches arrive together, as a port hands them over; a turn is asked for between the two arrivals.
+    handle('first');
+    setImmediate(() => seen.push('a turn'));
+    handle('second');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toEqual(['first', 'a turn', 'second']);
+  });
+
+  it('gives the same depth-2 tally with batches queued ahead at a worker as in one thread', async () => {
+    const scenarios = [byId('read_only'), byId('policy_error')];
+    const one = await explore(scenarios, { depth: 2, workers: 1 });
+    const two = await explore(scenarios, { depth: 2, workers: 2 });
+    expect(one.total.total).toBe(285 + 285);
+    expect(two.total.toData()).toEqual(one.total.toData());
+  }, 60_000);
 });
