@@ -9,7 +9,7 @@ import type { StorageKind } from '../core/storage.js';
 import { Bases } from './fork.js';
 import { onItsOwnTurn } from './ownTurn.js';
 import { runTask, type Task } from './task.js';
-import { resolveTarget, type RunnerSource } from '../sim/target.js';
+import { resolveTarget, type RunnerSource, type Target } from '../sim/target.js';
 
 export interface WorkerSetup {
   scenarios: Scenario[];
@@ -25,13 +25,18 @@ export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
 
 const setup = workerData as WorkerSetup;
 setLang(setup.lang);
-const target = await resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage });
-const bases = new Bases(target);
 
-// Several batches wait at the port at once (pool.ts): one a turn, so that crash images are freed between them.
-parentPort!.on('message', onItsOwnTurn(handle));
+// The runner is resolved once (a learner's file is loaded here); then the batches come. Not a top-level
+// await: the CLI's build bundles this file as CommonJS (scripts/bundle-cli.mjs). A rejection ends the
+// thread with an error, which the pool reports.
+void resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage }).then((target) => {
+  const bases = new Bases(target);
+  // Several batches wait at the port at once (pool.ts): one a turn, so that crash images are freed between them.
+  parentPort!.on('message', onItsOwnTurn((request: WorkerRequest) => handle(request, target, bases)));
+  parentPort!.postMessage({ ready: true });
+});
 
-function handle(request: WorkerRequest): void {
+function handle(request: WorkerRequest, target: Target, bases: Bases): void {
   if ('stop' in request) {
     bases.close();
     parentPort!.close();
@@ -44,4 +49,3 @@ function handle(request: WorkerRequest): void {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });
   }
 }
-parentPort!.postMessage({ ready: true });
