@@ -58,7 +58,8 @@ async function bundleAs(name, entry) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['tsx', 'tsx/*', 'yaml', 'ajv', 'ajv/*'],
+    // better-sqlite3/package.json: only require.resolve'd at run time, to find the addon (addonStraight).
+    external: ['tsx', 'tsx/*', 'yaml', 'ajv', 'ajv/*', 'better-sqlite3/package.json'],
     plugins: [addonStraight],
     // The sources are ES modules: in CommonJS, import.meta is the bundle's own URL.
     define: { 'import.meta.url': '__faultlabUrl', 'import.meta.resolve': '__faultlabResolve' },
