@@ -42,6 +42,7 @@ describe('a worker thread', () => {
     const one = await explore(scenarios, { depth: 2, workers: 1 });
     const two = await explore(scenarios, { depth: 2, workers: 2 });
     expect(one.total.total).toBe(285 + 285);
-    expect(two.total.toData()).toEqual(one.total.toData());
+    // Scenario by scenario: a batch's tallies filed under another task would still add up to the same total.
+    expect(two.scenarios.map(({ tally }) => tally.toData())).toEqual(one.scenarios.map(({ tally }) => tally.toData()));
   }, 60_000);
 });
