@@ -4,7 +4,7 @@
  * spread over threads, an exploration counts exactly what it counts in one thread.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/core/paths.js';
@@ -17,6 +17,25 @@ const explore = (...args: string[]) => {
   const child = spawnSync(process.execPath, [BIN, 'explore', '--json', '--out', OUT, ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
   return JSON.parse(child.stdout) as { runs: number; violations: unknown[] };
 };
+
+describe('the bundles', () => {
+  // One character past ASCII makes Node decode a whole bundle as UTF-8 into a two-byte string at every start.
+  it('are ASCII only, each of them', () => {
+    for (const file of ['faultlab.cjs', 'explore-worker.cjs']) {
+      const bytes = readFileSync(join(PACKAGE_ROOT, 'dist', 'bundle', file));
+      expect(bytes.findIndex((byte) => byte > 0x7f), file).toBe(-1);
+    }
+  });
+
+  it('still wrap Chinese text at its punctuation (the escaped regular expressions mean what they meant)', () => {
+    const child = spawnSync(process.execPath, [BIN, 'run', 'lost_reply', '--lang', 'zh', '--no-color'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+    expect(child.status).toBe(0);
+    const lines = child.stdout.split('\n');
+    expect(lines.filter((line) => line.includes('TransientError —— 不确定失败'))).toHaveLength(1);
+    // Closing punctuation stays at the end of its line, never starts the next one.
+    expect(lines.filter((line) => /^\s*[、。，．：；！？）」』》〉】]/.test(line))).toEqual([]);
+  });
+});
 
 describe('the built CLI exploring on worker threads', () => {
   it('has the worker bundle, its loader and its code cache', () => {
