@@ -3,28 +3,44 @@
  * the explored scenario with the minimal fault list in place of its own faults, and `expect: {}`: the
  * figures a broken run ends with are not ones to expect, and the invariants (and every fault firing) are
  * checked on every run anyway — so the replay fails exactly where the schedule did.
+ *
+ * Like every shipped scenario, it says what broke in English and again in Chinese in its `zh:` block,
+ * whichever language the exploration ran in: `faultlab run --lang zh` shows the Chinese, `--json` keeps the
+ * English title, and a file found by one reader reads right for the next.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { INVARIANTS } from '../check/invariants.js';
+import { checkInvariants, INVARIANTS } from '../check/invariants.js';
+import type { RunResult } from '../check/RunResult.js';
 import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { t } from '../core/i18n/index.js';
+import { inEach, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);
+
+/**
+ * The invariant's message on the minimal run, in each language. The checks are pure functions of the run,
+ * so checking it again in a language gives the same verdict in its words. Without the run (a learner's
+ * process that could not hand it over), the one message known stands for both.
+ */
+export function messagesOf(run: RunResult | null, invariant: string, known: string): InEach {
+  if (run === null) return inEach(() => known);
+  return inEach((lang) => withLang(lang, () => checkInvariants(run, { maxSteps: run.maxSteps })).find((check) => check.id === invariant)?.message ?? known);
+}
 
 export interface ReplaySpec {
   scenario: Scenario;
   faults: FaultSpec[];
   invariant: string;
-  message: string;
+  /** The invariant's message on the minimal run (messagesOf). */
+  message: InEach;
   /** Who broke it, for the file's header: `reference runner`, `mutant new_key_per_attempt`, … */
-  who: string;
+  who: InEach;
   /** Prefix of the replay's id (a mutant's name), if any. */
   prefix?: string;
 }
@@ -40,11 +56,14 @@ export function replayId(spec: Pick<ReplaySpec, 'scenario' | 'invariant' | 'pref
 export function replayYaml(spec: ReplaySpec, file: string): string {
   const { Document, Scalar, isPair, isScalar } = require('yaml') as typeof import('yaml');
   const { scenario } = spec;
-  const title = INVARIANTS.find((inv) => inv.id === spec.invariant)?.title ?? spec.invariant;
+  const words = (lang: Lang) =>
+    withLang(lang, () => ({
+      title: t('explore.replay.title', { id: scenario.id, title: INVARIANTS.find((inv) => inv.id === spec.invariant)?.title ?? spec.invariant }),
+      explain: t('explore.replay.explain', { who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.message[lang] }),
+    }));
   const data = {
     id: replayId(spec),
-    title: t('explore.replay.title', { id: scenario.id, title }),
-    explain: t('explore.replay.explain', { who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.message }),
+    ...words('en'),
     tags: ['explored'],
     inventory: {
       items: scenario.inventory.items,
@@ -54,6 +73,7 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
     policy: { script: scenario.script.map((step) => (step.kind === 'finish' ? { finish: step.status } : { [step.name]: step.args })) },
     faults: spec.faults.map((fault) => ({ kind: fault.kind, at: fault.at, ...(fault.qty !== undefined ? { qty: fault.qty } : {}) })),
     expect: {},
+    zh: words('zh'),
   };
   const doc = new Document(data);
   const flow = (path: Array<string | number>) => {
@@ -68,14 +88,19 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   spec.faults.forEach((_, i) => flow(['faults', i, 'at']));
   flow(['expect']);
   (doc.get('explain', true) as InstanceType<typeof Scalar>).type = Scalar.BLOCK_FOLDED;
+  (doc.getIn(['zh', 'explain'], true) as InstanceType<typeof Scalar>).type = Scalar.BLOCK_FOLDED;
   const contents = doc.contents as { items: unknown[] };
-  const expect = contents.items.find((pair) => isPair(pair) && isScalar(pair.key) && pair.key.value === 'expect');
-  if (isPair(expect) && isScalar(expect.key)) {
-    expect.key.commentBefore = t('explore.replay.comment')
-      .split('\n')
-      .map((line) => ` ${line}`)
-      .join('\n');
-  }
+  const comment = (key: string, text: string) => {
+    const pair = contents.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === key);
+    if (isPair(pair) && isScalar(pair.key)) {
+      pair.key.commentBefore = text
+        .split('\n')
+        .map((line) => ` ${line}`)
+        .join('\n');
+    }
+  };
+  comment('expect', t('explore.replay.comment'));
+  comment('zh', t('explore.replay.zhComment'));
   const schema = relative(dirname(file), SCENARIO_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 110, flowCollectionPadding: false })}`;
 }

@@ -8,7 +8,7 @@
 import { judge } from '../check/RunResult.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { withFaults } from '../explore/shrink.js';
-import { writeReplay } from '../explore/replayFile.js';
+import { messagesOf, writeReplay } from '../explore/replayFile.js';
 import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import { firstProblem } from './diagnose.js';
@@ -18,14 +18,14 @@ import type { Explored, RunOutcome } from './job.js';
 import { displayPath, replayCommand } from './replay.js';
 import type { Problem, ScenarioGrade } from './types.js';
 import { outcomeProblem } from './outcomeProblem.js';
-import { t } from '../core/i18n/index.js';
+import { t, type InEach } from '../core/i18n/index.js';
 import { tn } from '../core/i18n/plural.js';
 
 export interface ExploredContext extends GradeContext {
   /** Where the replay file of a failing schedule is written; null: none is. */
   replayDir: string | null;
-  /** Who broke it, for the replay file's header. */
-  who: string;
+  /** Who broke it, for the replay file's header, in each language. */
+  who: InEach;
   maxSteps: number;
   timeoutMs: number;
 }
@@ -108,7 +108,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
     divergence = firstDivergence(reference, finding.run);
   }
   problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };
-  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, message: finding.message, who: ctx.who }, ctx.replayDir);
+  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, message: messagesOf(finding.run, finding.check, finding.message), who: ctx.who }, ctx.replayDir);
   return {
     ...base(scenario, index, ctx),
     status: 'fail',

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { currentLang, t } from '../core/i18n/index.js';
+import { currentLang, inEach, t } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
 import { judge, type RunResult } from '../check/RunResult.js';
@@ -164,7 +164,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
         explored[message.index] =
           message.explored === null
             ? notExplored(scenario, message.index, message.reason ?? t('grade.notExplored.notRun'), ctx)
-            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: t('grade.who', { runner: runnerName ?? t('grade.who.unknown'), file: shownFile }), maxSteps, timeoutMs });
+            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: inEach((lang) => t('grade.who', { runner: runnerName ?? t('grade.who.unknown', {}, lang), file: shownFile }, lang)), maxSteps, timeoutMs });
       }
       tell();
     });

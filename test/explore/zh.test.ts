@@ -28,7 +28,8 @@ describe('faultlab explore in Chinese', () => {
   it('names a violation, its minimal schedule and its replay in Chinese, explored by two worker threads', async () => {
     const dir = tempDir();
     const zh = await cli(['explore', 'happy_path', '--runner', 'mutant:new_key_per_attempt', '--workers', '2', '--out', dir, '--lang', 'zh', '--no-color']);
-    const en = await cli(['explore', 'happy_path', '--runner', 'mutant:new_key_per_attempt', '--workers', '2', '--out', tempDir(), '--json']);
+    const enDir = tempDir();
+    const en = await cli(['explore', 'happy_path', '--runner', 'mutant:new_key_per_attempt', '--workers', '2', '--out', enDir, '--json']);
     expect(zh.code).toBe(1);
     expect(zh.stdout).toContain('  ✘ 1 处违规（5 个“不变量-调度”组合被打破），每处都已缩减到最小的调度：');
     expect(zh.stdout).toContain('  ✘ happy_path 打破了 inv3_same_key_same_args —— 共 5 个调度');
@@ -36,8 +37,21 @@ describe('faultlab explore in Chinese', () => {
     expect(zh.stdout).toContain('重试必须沿用准备这个动作时生成的那个键');
     expect(JSON.parse(en.stdout).violations[0].schedule).toEqual([{ kind: 'transient', at: { tool: 'reserve', attempt: 1, call: 4 } }]);
     const replay = readFileSync(join(dir, 'happy_path__inv3.yaml'), 'utf8');
-    expect(replay).toContain('title: 探索所得：happy_path 打破了“待定动作的每次尝试都沿用它的键和参数”');
     expect(replay).toContain('# 这里故意什么都不预期');
+    // Like a shipped scenario: English first, the Chinese in its zh: block — whichever language found it.
+    const replayEn = readFileSync(join(enDir, 'happy_path__inv3.yaml'), 'utf8');
+    for (const file of [replay, replayEn]) {
+      expect(file).toContain(`title: 'Explored: happy_path breaks "every attempt of a pending action used its key and args"'`);
+      expect(file).toContain('a retry must\n  reuse the key made when the action was prepared.');
+      expect(file).toContain('zh:\n  title: 探索所得：happy_path 打破了“待定动作的每次尝试都沿用它的键和参数”\n');
+      expect(file).toContain('重试必须沿用准备这个动作时生成的那个键。这些故障中再少一个都不会打破它。');
+    }
+    // Only the comments speak the language the exploration ran in.
+    const uncommented = (file: string) => file.split('\n').filter((line) => !line.startsWith('#')).join('\n');
+    expect(uncommented(replayEn)).toBe(uncommented(replay));
+    expect(replayEn).toContain('# Nothing expected on purpose');
+    const shown = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--lang', 'zh', '--no-color']);
+    expect(shown.stdout).toContain('探索所得：happy_path 打破了');
     // The file replays in either language, and fails where the schedule did.
     const again = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--quiet']);
     expect(again.code).toBe(1);

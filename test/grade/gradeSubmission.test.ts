@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { failing, gradeAll, gradeExplored, learner, ROOT, SOLUTION, STUB, submissionsFolder } from './helpers.js';
 
 const scenarios = (...ids: string[]) => loadScenarios(ids);
@@ -176,6 +177,12 @@ describe('beyond the 17: every scenario explored', () => {
     const file = budget!.replayFile!;
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, 'utf8')).toContain('  - kind: transient\n    at: {tool: reserve, attempt: 1, call: 4}');
+    // What broke, in English and in its zh: block: the grader checks the learner's run again in Chinese.
+    const words = parse(readFileSync(file, 'utf8')) as { explain: string; zh: { title: string; explain: string } };
+    expect(words.explain).toContain('the runner put 5 requests on the wire with max_calls 4');
+    expect(words.zh.title).toBe('探索所得：budget_exhausted 打破了“调用次数 <= max_calls”');
+    expect(words.zh.explain).toContain('由 faultlab explore（test/fixtures/learners/mistakes/budget-checked-late/LearnerRunner.ts 里的 LearnerRunner）发现');
+    expect(words.zh.explain).toContain('Runner 向线路发出了 5 个请求，而 max_calls 是 4');
     expect(budget!.replay).toBe(`npx faultlab run ${file} --runner test/fixtures/learners/mistakes/budget-checked-late/LearnerRunner.ts`);
   });
 });

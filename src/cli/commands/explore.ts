@@ -10,7 +10,7 @@ import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
-import { replayCommand, writeReplay } from '../../explore/replayFile.js';
+import { messagesOf, replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
 import { loadAll } from '../../scenario/load.js';
@@ -20,7 +20,7 @@ import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { interruptible } from '../interrupt.js';
 import { optionHelp, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
-import { t } from '../../core/i18n/index.js';
+import { inEach, t } from '../../core/i18n/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption, type LoadedRunner } from '../runnerOption.js';
 import { LEARNER_FILE } from '../../runner/load.js';
@@ -84,7 +84,17 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       const hunt = interruptible(() => huntMutant(mutant, scenarios, { seed, storage, depth }));
       bar?.update(i + 1, MUTANTS.length);
       if (hunt.explored === null) return { hunt, replay: null };
-      const file = writeReplay({ scenario: hunt.explored.scenario, faults: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, who: t('cli.explore.whoMutant', { name: mutant.name }), prefix: mutant.name }, writeIn(out));
+      const file = writeReplay(
+        {
+          scenario: hunt.explored.scenario,
+          faults: hunt.explored.minimal,
+          invariant: hunt.explored.invariant,
+          message: messagesOf(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
+          who: inEach((lang) => t('cli.explore.whoMutant', { name: mutant.name }, lang)),
+          prefix: mutant.name,
+        },
+        writeIn(out),
+      );
       return { hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) };
     });
     bar?.done();
@@ -125,7 +135,16 @@ async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, sto
   const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = findings(exploration).map((finding) => {
-    const file = writeReplay({ scenario: finding.scenario, faults: finding.minimal, invariant: finding.invariant, message: finding.message, who: t('cli.run.who.runner', { label: resolved.label }) }, out());
+    const file = writeReplay(
+      {
+        scenario: finding.scenario,
+        faults: finding.minimal,
+        invariant: finding.invariant,
+        message: messagesOf(finding.run, finding.invariant, finding.message),
+        who: inEach((lang) => t('cli.run.who.runner', { label: resolved.label }, lang)),
+      },
+      out(),
+    );
     return { finding, replay: replayCommand(file, runnerFlags, io.cwd) };
   });
   const header = { runner: resolved.label, workers, seconds: seconds() };
