@@ -16,7 +16,7 @@ import type { RunResult } from '../check/RunResult.js';
 import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
-import type { Scenario } from '../scenario/types.js';
+import { EXPLORED_TAG, type Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { inEach, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
 
@@ -64,7 +64,7 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const data = {
     id: replayId(spec),
     ...words('en'),
-    tags: ['explored'],
+    tags: [EXPLORED_TAG],
     inventory: {
       items: scenario.inventory.items,
       ...(canonicalJson(scenario.inventory.docs) === canonicalJson(DEFAULT_DOCS) ? {} : { docs: scenario.inventory.docs }),

@@ -15,6 +15,7 @@ import { narrate, type Line, type Part } from './narrate.js';
 import type { Style } from './style.js';
 import { paint } from './tone.js';
 import { t } from '../core/i18n/index.js';
+import { storyOf } from './story.js';
 import { wordsOf } from '../scenario/words.js';
 
 /** The width when nobody says: what a terminal of the 1980s had and a projector still shows at a readable size. */
@@ -49,11 +50,9 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   const { c } = style;
   const width = options.width ?? DEFAULT_WIDTH;
   const s = run.scenario;
-  const { title, explain } = wordsOf(s);
+  const { title } = wordsOf(s);
   const lines = [rule(`${options.position ? `${options.position} ` : ''}${s.id} ━ ${title}`, style, width)];
-  // The explanation tells the scenario as the reference runner lives it; say so when another runner plays it.
-  const story = run.runner === 'ReferenceRunner' ? explain : t('trace.head.withReference', { explain });
-  lines.push(c.dim(wrap(story, width, '  ')));
+  lines.push(c.dim(wrap(storyOf(run), width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
   const facts = [t('trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t('trace.head.stock', { stock })];
   lines.push(...flow([[dotted(facts), null]], { width, indent: '  ' }));

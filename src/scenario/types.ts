@@ -103,6 +103,9 @@ export interface Expectations {
   durability?: DurabilityExpectations;
 }
 
+/** The tag of a replay file written by `faultlab explore` or the grader: its explanation says who broke what. */
+export const EXPLORED_TAG = 'explored';
+
 export interface Scenario {
   id: string;
   /** English, and the data: `--json` and `list --json` say this title in every language. */

@@ -52,6 +52,10 @@ describe('faultlab explore in Chinese', () => {
     expect(replayEn).toContain('# Nothing expected on purpose');
     const shown = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--lang', 'zh', '--no-color']);
     expect(shown.stdout).toContain('探索所得：happy_path 打破了');
+    // A replay's explanation says who broke what: it is not the reference runner's story, whoever plays it.
+    expect(shown.stdout).toContain('  由 faultlab explore（mutant:new_key_per_attempt Runner）');
+    const shownEn = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--no-color']);
+    expect(shownEn.stdout.split('\n')[2]).toBe('  Found by faultlab explore (mutant:new_key_per_attempt runner): happy_path with');
     // The file replays in either language, and fails where the schedule did.
     const again = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--quiet']);
     expect(again.code).toBe(1);

@@ -10,6 +10,7 @@ import type { Check } from '../../check/types.js';
 import { describeFaults } from '../../faults/types.js';
 import type { ToolSnapshot } from '../../inventory/snapshot.js';
 import type { RunnerState } from '../../runner/state.js';
+import { storyOf } from '../story.js';
 import { wordsOf } from '../../scenario/words.js';
 import type { TraceEvent } from '../../sim/events.js';
 import { formatAction, formatValue, traceKey, type KeyFormat } from '../format.js';
@@ -58,12 +59,12 @@ export function verdictWord(run: RunResult): string {
 
 function header(run: RunResult): string {
   const s = run.scenario;
-  const { title, explain } = wordsOf(s);
+  const { title } = wordsOf(s);
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
   return [
     '<header class="top">',
     `<h1><code>${esc(s.id)}</code> — ${esc(title)}</h1>`,
-    `<p class="explain">${esc(run.runner === 'ReferenceRunner' ? explain : t('trace.head.withReference', { explain }))}</p>`,
+    `<p class="explain">${esc(storyOf(run))}</p>`,
     `<p class="meta">${esc(t('trace.head.seed', { seed: run.seed }))} · ${esc(run.runner)} · max_calls ${s.task.max_calls} · max_retries ${s.task.max_retries} · ${esc(t('trace.head.stock', { stock }))} · ${esc(t('trace.head.faults', { faults: describeFaults(s.faults) }))}</p>`,
     `<p class="verdict ${run.passed ? 'pass' : 'fail'}">${esc(verdictWord(run))} · ${esc(figures(run))}${run.crashes > 0 ? ` · ${esc(t('trace.crashesRecovered', { n: run.crashes }))}` : ''}</p>`,
     `<p class="help">${say('html.help.run', {}, { keys: KEYS, position: `<span data-position>${esc(t('html.position', { i: 1, n: run.trace.length }))}</span>` })}</p>`,
