@@ -11,34 +11,45 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { checkInvariants, INVARIANTS } from '../check/invariants.js';
+import { INVARIANTS } from '../check/invariants.js';
 import type { RunResult } from '../check/RunResult.js';
+import { runChecks } from '../check/runChecks.js';
 import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import { EXPLORED_TAG, type Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { inEach, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
+import { inEach, LANGS, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);
 
+/** The check a replay file's schedule breaks, in each language: its title, and its message on the minimal run. */
+export interface Broke {
+  title: InEach;
+  message: InEach;
+}
+
 /**
- * The invariant's message on the minimal run, in each language. The checks are pure functions of the run,
- * so checking it again in a language gives the same verdict in its words. Without the run (a learner's
- * process that could not hand it over), the one message known stands for both.
+ * What `check` — an invariant, or the grader's `crash_caught` — says on the minimal run, in each language.
+ * The checks are pure functions of the run, so checking it again in a language gives the same verdict in
+ * its words. Without the run (a learner's process that could not hand it over), the invariant's title and
+ * the one message known.
  */
-export function messagesOf(run: RunResult | null, invariant: string, known: string): InEach {
-  if (run === null) return inEach(() => known);
-  return inEach((lang) => withLang(lang, () => checkInvariants(run, { maxSteps: run.maxSteps })).find((check) => check.id === invariant)?.message ?? known);
+export function brokeOn(run: RunResult | null, check: string, known: string): Broke {
+  const said = new Map(LANGS.map((lang) => [lang, run === null ? undefined : withLang(lang, () => runChecks(run, { maxSteps: run.maxSteps }).find((one) => one.id === check))]));
+  return {
+    title: inEach((lang) => said.get(lang)?.title ?? withLang(lang, () => INVARIANTS.find((inv) => inv.id === check)?.title ?? check)),
+    message: inEach((lang) => said.get(lang)?.message ?? known),
+  };
 }
 
 export interface ReplaySpec {
   scenario: Scenario;
   faults: FaultSpec[];
   invariant: string;
-  /** The invariant's message on the minimal run (messagesOf). */
-  message: InEach;
+  /** What the broken check says on the minimal run (brokeOn). */
+  broke: Broke;
   /** Who broke it, for the file's header: `reference runner`, `mutant new_key_per_attempt`, … */
   who: InEach;
   /** Prefix of the replay's id (a mutant's name), if any. */
@@ -58,8 +69,8 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const { scenario } = spec;
   const words = (lang: Lang) =>
     withLang(lang, () => ({
-      title: t('explore.replay.title', { id: scenario.id, title: INVARIANTS.find((inv) => inv.id === spec.invariant)?.title ?? spec.invariant }),
-      explain: t('explore.replay.explain', { who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.message[lang] }),
+      title: t('explore.replay.title', { id: scenario.id, title: spec.broke.title[lang] }),
+      explain: t('explore.replay.explain', { who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message[lang] }),
     }));
   const data = {
     id: replayId(spec),

@@ -8,7 +8,7 @@
 import { judge } from '../check/RunResult.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { withFaults } from '../explore/shrink.js';
-import { messagesOf, writeReplay } from '../explore/replayFile.js';
+import { brokeOn, writeReplay } from '../explore/replayFile.js';
 import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import { firstProblem } from './diagnose.js';
@@ -108,7 +108,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
     divergence = firstDivergence(reference, finding.run);
   }
   problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };
-  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, message: messagesOf(finding.run, finding.check, finding.message), who: ctx.who }, ctx.replayDir);
+  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, broke: brokeOn(finding.run, finding.check, finding.message), who: ctx.who }, ctx.replayDir);
   return {
     ...base(scenario, index, ctx),
     status: 'fail',

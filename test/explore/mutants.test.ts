@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { INVARIANTS } from '../../src/check/invariants.js';
 import { describeFaults } from '../../src/faults/types.js';
 import { huntMutant, type MutantHunt } from '../../src/explore/mutants.js';
-import { messagesOf, writeReplay } from '../../src/explore/replayFile.js';
+import { brokeOn, writeReplay } from '../../src/explore/replayFile.js';
 import { inEach } from '../../src/core/i18n/index.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { cli } from '../support.js';
@@ -63,7 +63,7 @@ describe('a mutant caught by exploration is replayed by faultlab run', () => {
   for (const mutant of MUTANTS) {
     it(`fails the minimal scenario of ${mutant.name} with the same invariant, through the CLI`, async () => {
       const { explored } = hunt(mutant.name);
-      const file = writeReplay({ scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, message: messagesOf(explored!.run, explored!.invariant, explored!.message), who: inEach(() => `mutant ${mutant.name}`), prefix: mutant.name }, dir);
+      const file = writeReplay({ scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, broke: brokeOn(explored!.run, explored!.invariant, explored!.message), who: inEach(() => `mutant ${mutant.name}`), prefix: mutant.name }, dir);
       expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*scenario\.schema\.json$/);
       const out = await cli(['run', file, '--runner', `mutant:${mutant.name}`, '--json']);
       expect(out.code, out.stderr).toBe(1);

@@ -4,7 +4,11 @@
  * reaches: the problem names the mistake — with the invariant it broke, where it broke one — the message says
  * what exactly happened, the lesson is the one that gives the reason, and the hint ladder is written for it.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
 import { hintsFor } from '../../src/grade/hints.js';
 import { loadScenarios } from '../../src/scenario/load.js';
@@ -116,5 +120,19 @@ describe('each classic mistake, diagnosed as itself', () => {
     expect(crash!.wrongFigures).toEqual([]);
     expect(crash!.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');
     expect(crash!.status).toBe('fail');
+  });
+
+  it("titles the replay of a caught crash with that check's own title, in English and in Chinese", async () => {
+    const replayDir = mkdtempSync(join(tmpdir(), 'faultlab-mistakes-'));
+    try {
+      const grade = await gradeSubmission(mistake('crash-caught'), { scenarios: loadScenarios(['happy_path']), cwd: ROOT, replayDir });
+      expect(grade.explored[0]!.problem!.id).toBe('crash_caught');
+      const replay = parse(readFileSync(grade.explored[0]!.replayFile!, 'utf8')) as { title: string; explain: string; zh: { title: string; explain: string } };
+      expect(replay.title).toBe('Explored: happy_path breaks "a crash ends the step"');
+      expect(replay.zh.title).toBe('探索所得：happy_path 打破了“崩溃结束这一步”');
+      expect(replay.zh.explain).toContain('Runner 接住了模拟的崩溃');
+    } finally {
+      rmSync(replayDir, { recursive: true, force: true });
+    }
   });
 });

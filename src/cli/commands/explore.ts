@@ -10,7 +10,7 @@ import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
-import { messagesOf, replayCommand, writeReplay } from '../../explore/replayFile.js';
+import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
 import { loadAll } from '../../scenario/load.js';
@@ -89,7 +89,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
           scenario: hunt.explored.scenario,
           faults: hunt.explored.minimal,
           invariant: hunt.explored.invariant,
-          message: messagesOf(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
+          broke: brokeOn(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
           who: inEach((lang) => t('cli.explore.whoMutant', { name: mutant.name }, lang)),
           prefix: mutant.name,
         },
@@ -140,7 +140,7 @@ async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, sto
         scenario: finding.scenario,
         faults: finding.minimal,
         invariant: finding.invariant,
-        message: messagesOf(finding.run, finding.invariant, finding.message),
+        broke: brokeOn(finding.run, finding.invariant, finding.message),
         who: inEach((lang) => t('cli.run.who.runner', { label: resolved.label }, lang)),
       },
       out(),
