@@ -52,6 +52,8 @@ export interface ReplaySpec {
   broke: Broke;
   /** Who broke it, for the file's header: `reference runner`, `mutant new_key_per_attempt`, … */
   who: InEach;
+  /** The command that found it (default `faultlab explore`; the grader writes replays too). */
+  command?: 'faultlab explore' | 'faultlab grade';
   /** Prefix of the replay's id (a mutant's name), if any. */
   prefix?: string;
 }
@@ -70,7 +72,7 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const words = (lang: Lang) =>
     withLang(lang, () => ({
       title: t('explore.replay.title', { id: scenario.id, title: spec.broke.title[lang] }),
-      explain: t('explore.replay.explain', { who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message[lang] }),
+      explain: t('explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message[lang] }),
     }));
   const data = {
     id: replayId(spec),

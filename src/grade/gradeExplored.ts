@@ -108,7 +108,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
     divergence = firstDivergence(reference, finding.run);
   }
   problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };
-  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, broke: brokeOn(finding.run, finding.check, finding.message), who: ctx.who }, ctx.replayDir);
+  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, broke: brokeOn(finding.run, finding.check, finding.message), who: ctx.who, command: 'faultlab grade' }, ctx.replayDir);
   return {
     ...base(scenario, index, ctx),
     status: 'fail',
