@@ -80,6 +80,9 @@ async function bundleAs(name, entry) {
  */
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
+  // After a backslash the escape would read as an escaped backslash and the letters of the escape: refuse.
+  const escaped = /\\[^\x00-\x7f]/.exec(text);
+  if (escaped) throw new Error(`bundle-cli: ${file} has a backslash before a non-ASCII character (at ${escaped.index}): write that character as \\uXXXX in the source`);
   const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (ascii !== text) writeFileSync(file, ascii);
 }
