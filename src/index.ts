@@ -1,7 +1,7 @@
 /** The public API of faultlab: exactly what this file re-exports. */
 export { simulate, type SimulateOptions } from './sim/simulate.js';
 export type { ToolClass } from './sim/target.js';
-export { judge } from './check/RunResult.js';
+export { judge, RULES, type Question } from './check/verdict.js';
 export type { Run } from './sim/Run.js';
 export type { RunResult, RunnerFailure } from './check/RunResult.js';
 export { loadScenario, loadScenarios, loadAll } from './scenario/load.js';

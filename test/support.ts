@@ -3,7 +3,8 @@ import { main } from '../src/cli/main.js';
 import type { Io } from '../src/cli/io.js';
 import { loadScenario } from '../src/scenario/load.js';
 import type { Scenario } from '../src/scenario/types.js';
-import { judge, type RunResult } from '../src/check/RunResult.js';
+import { judge } from '../src/check/verdict.js';
+import type { RunResult } from '../src/check/RunResult.js';
 import { simulate, type SimulateOptions } from '../src/sim/simulate.js';
 import type { TraceEvent, TraceEventOf } from '../src/sim/events.js';
 

@@ -15,7 +15,7 @@ import type { RunStatus } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { originOf } from './runScenario.js';
-import { judge } from '../check/RunResult.js';
+import { judge } from '../check/verdict.js';
 import { t } from '../core/i18n/index.js';
 
 export class RunAssertionError extends Error {

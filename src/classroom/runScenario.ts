@@ -9,12 +9,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadRunnerClass, runnerClassFrom } from '../runner/load.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
-import { guardRunner } from '../grade/guardRunner.js';
+import { guardRunner } from '../runner/guardRunner.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { loadScenario } from '../scenario/load.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
-import { judge } from '../check/RunResult.js';
+import { judge } from '../check/verdict.js';
 
 export interface RunScenarioOptions {
   /** A runner class, or the path of a .ts/.js file that exports one. */

@@ -7,8 +7,9 @@
  */
 import { basename } from 'node:path';
 import { t } from '../core/i18n/index.js';
-import { judge, type RunResult } from '../check/RunResult.js';
-import { guardRunner } from '../grade/guardRunner.js';
+import { judge } from '../check/verdict.js';
+import type { RunResult } from '../check/RunResult.js';
+import { guardRunner } from '../runner/guardRunner.js';
 import type { SubmissionGrade } from '../grade/types.js';
 import { renderGradeHtml, renderTextPageHtml } from '../render/html/index.js';
 import type { Scenario } from '../scenario/types.js';

@@ -9,7 +9,8 @@ import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules } from './enumerate.js';
 import { Bases } from './fork.js';
 import { defaultWorkers, runTasks } from './pool.js';
-import { runWith, verdictOf } from './runSchedule.js';
+import { simulateWith, verdictOf } from './runSchedule.js';
+import { judge } from '../check/verdict.js';
 import { Tally } from './tally.js';
 import type { Task } from './task.js';
 import { resolveTarget, type RunnerSource, type Target } from '../sim/target.js';
@@ -60,7 +61,8 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   try {
     scenarios.forEach((scenario, index) => {
       const tally = new Tally();
-      const base = bases.of(scenario)?.run ?? runWith(scenario, [], target);
+      // Judged as `faultlab run` judges it (figures and all): the same run, the same verdict.
+      const base = judge(bases.of(scenario)?.run ?? simulateWith(scenario, [], target), 'scenario');
       tally.add([], verdictOf(base, 0));
       explored.push({ scenario, tally });
       for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });

@@ -2,7 +2,7 @@
  * From an exploration to what a reader needs: for each scenario and each invariant it broke, the first
  * schedule that broke it, shrunk to the smallest fault list that still does (shrink.ts).
  */
-import { INVARIANTS } from '../check/invariants.js';
+import { byRule } from '../check/verdict.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -24,7 +24,6 @@ export interface Finding {
   run: RunResult;
 }
 
-const ORDER = INVARIANTS.map((inv) => inv.id as string);
 
 export function findingFor(scenario: Scenario, invariant: string, found: FaultSpec[], schedules: number, target: Target): Finding {
   const shrunk = shrink(scenario, [...scenario.faults, ...found], invariant, target);
@@ -35,7 +34,7 @@ export function findingFor(scenario: Scenario, invariant: string, found: FaultSp
 export function findings(exploration: Exploration): Finding[] {
   const out: Finding[] = [];
   for (const { scenario, tally } of exploration.scenarios) {
-    const broken = [...tally.violations].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    const broken = [...tally.violations].sort(([a], [b]) => byRule(a, b));
     for (const [invariant, first] of broken) out.push(findingFor(scenario, invariant, first.added, first.schedules, exploration.target));
   }
   return out;

@@ -5,7 +5,7 @@
  * replay — with the invariant that caught it each time. An explored schedule counts first if it breaks an
  * invariant its scenario as written keeps: that is what exploring adds to the fixed scenarios.
  */
-import { INVARIANTS } from '../check/invariants.js';
+import { byRule } from '../check/verdict.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Mutant } from '../mutants/catalogue.js';
@@ -39,9 +39,8 @@ export interface HuntOptions {
   depth?: number;
 }
 
-const ORDER = INVARIANTS.map((inv) => inv.id as string);
 const firstBroken = (broken: Array<{ invariant: string; message: string }>) =>
-  [...broken].sort((a, b) => ORDER.indexOf(a.invariant) - ORDER.indexOf(b.invariant))[0];
+  [...broken].sort((a, b) => byRule(a.invariant, b.invariant))[0];
 
 export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): MutantHunt {
   const target: Target = { runner: mutant.runner, tool: mutant.tool, seed: options.seed ?? DEFAULT_SEED, storage: options.storage ?? 'memory' };

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { INVARIANTS } from '../check/invariants.js';
 import type { RunResult } from '../check/RunResult.js';
-import { runChecks } from '../check/runChecks.js';
+import { checksOf } from '../check/verdict.js';
 import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
@@ -37,7 +37,7 @@ export interface Broke {
  * the one message known.
  */
 export function brokeOn(run: RunResult | null, check: string, known: string): Broke {
-  const said = new Map(LANGS.map((lang) => [lang, run === null ? undefined : withLang(lang, () => runChecks(run, { maxSteps: run.maxSteps }).find((one) => one.id === check))]));
+  const said = new Map(LANGS.map((lang) => [lang, run === null ? undefined : withLang(lang, () => checksOf(run, 'rules').find((one) => one.id === check))]));
   return {
     title: inEach((lang) => said.get(lang)?.title ?? withLang(lang, () => INVARIANTS.find((inv) => inv.id === check)?.title ?? check)),
     message: inEach((lang) => said.get(lang)?.message ?? known),

@@ -4,6 +4,7 @@
  * style, the timing and where the replays were written.
  */
 import { INVARIANTS } from '../check/invariants.js';
+import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
 import { t } from '../core/i18n/index.js';
@@ -40,12 +41,28 @@ export function explorationJson(exploration: Exploration, replayed: Replayed[], 
       schedules: finding.schedules,
     })),
     outcomes: Object.fromEntries(exploration.scenarios.map(({ scenario, tally }) => [scenario.id, Object.fromEntries(tally.outcomes)])),
+    scenarios: exploration.scenarios.map(({ scenario, tally }) => ({
+      id: scenario.id,
+      asWritten: tally.asWritten,
+      explored: { schedules: tally.total - (tally.runs[0] ?? 0), broke: tally.broke.slice(1).reduce((a, b) => a + b, 0) },
+    })),
     coverage: { ...total.fired },
     planned: { ...total.planned },
     depth: exploration.depth,
     runner: header.runner,
     seed: exploration.seed,
   };
+}
+
+/**
+ * The scenarios that fail as written for a check other than a rule — their figures, a listed fault that never
+ * fired — as `faultlab run` fails them (a broken rule is a violation, reported with its schedule).
+ */
+export function failedAsWritten(exploration: Exploration): Array<{ scenario: Exploration['scenarios'][number]['scenario']; checks: string[] }> {
+  return exploration.scenarios.flatMap(({ scenario, tally }) => {
+    const checks = (tally.asWritten?.failed ?? []).filter((id) => !isRule(id));
+    return checks.length > 0 ? [{ scenario, checks }] : [];
+  });
 }
 
 export function renderExploration(exploration: Exploration, replayed: Replayed[], header: ExploreHeader, style: Style): string {
@@ -96,6 +113,12 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
     lines.push(c.red.bold(`  ${t('explore.violations', { violations: tn('explore.n.violation', replayed.length), pairs: schedules })}`));
     for (const { finding, replay } of replayed) lines.push('', ...renderFinding(finding, replay, style));
+  }
+  const failing = failedAsWritten(exploration);
+  if (failing.length > 0) {
+    lines.push('', c.red.bold(`  ${t('explore.failedAsWritten', { n: failing.length })}`));
+    for (const { scenario, checks } of failing) lines.push(`    ${c.red('✘')} ${pad(scenario.id, idWidth)}${c.dim(checks.join(', '))}`);
+    lines.push(c.dim(`    ${t('explore.failedAsWritten.how', { command: `faultlab run ${failing[0]!.scenario.id}${header.runner === 'reference' ? '' : ` --runner ${header.runner}`}` })}`));
   }
   return lines.join('\n') + '\n';
 }

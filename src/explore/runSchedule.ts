@@ -1,16 +1,15 @@
 /**
- * Run one schedule — a scenario with its own faults plus the added ones — and judge it by the invariants
- * of SPEC §7 only: a new fault may well change the status or the figures the scenario expects, but no
- * fault may break an invariant. The verdict is plain data, so it can come back from a worker thread.
+ * Run one schedule — a scenario with its own faults plus the added ones — and judge it by the rules only
+ * (check/verdict.ts): a new fault may well change the status or the figures the scenario expects, but no
+ * fault may break a rule. The verdict is plain data, so it can come back from a worker thread.
  */
-import { checkInvariants, INVARIANTS } from '../check/invariants.js';
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate, type SimulateOptions } from '../sim/simulate.js';
 import { outcomeOf } from './outcome.js';
 import type { Target } from '../sim/target.js';
-import { judge } from '../check/RunResult.js';
+import { brokenRules, judge } from '../check/verdict.js';
 
 export interface Broken {
   invariant: string;
@@ -19,7 +18,7 @@ export interface Broken {
 
 export interface Verdict {
   outcome: string;
-  /** The invariants the run broke, in SPEC §7 order, each with its first message. */
+  /** The rules the run broke (a caught crash, the invariants), in that order, each with its first message. */
   broken: Broken[];
   /** Per added fault (same order): did it take effect? (A fault pre-empted at its attempt by an earlier one did not.) */
   tookEffect: boolean[];
@@ -27,25 +26,20 @@ export interface Verdict {
   reached: boolean[];
   /** Did every one of the scenario's own faults take effect? */
   ownFaultsFired: boolean;
+  /** Every check that failed: the rules above, and for a run judged as written its figures and faults' firing too. */
+  failed: string[];
 }
-
-const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
 
 export function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): RunResult {
   return judge(simulateWith(scenario, added, target));
 }
 
-/**
- * A schedule's run judged by what the explorer counts: SPEC §7's invariants only. The scenario's own
- * figures and its faults' firing are checked by `judge` for a replay (runWith); a verdict never reads them.
- */
+/** A schedule's run judged by what the explorer counts: the rules. */
 export function runForVerdict(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}): RunResult {
-  const run = simulateWith(scenario, added, target, fork);
-  const checks = checkInvariants(run, { maxSteps: run.maxSteps });
-  return { ...run, checks, passed: checks.every((check) => check.passed) };
+  return judge(simulateWith(scenario, added, target, fork), 'rules');
 }
 
-function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}) {
+export function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}) {
   return simulate(scenario, {
     runner: target.runner,
     seed: target.seed,
@@ -69,10 +63,11 @@ export function verdictOf(run: RunResult, addedCount: number): Verdict {
   const added = run.faults.slice(own);
   return {
     outcome: outcomeOf(run),
-    broken: run.checks.filter((check) => !check.passed && INVARIANT_IDS.has(check.id)).map((check) => ({ invariant: check.id, message: check.message })),
+    broken: brokenRules(run).map((check) => ({ invariant: check.id, message: check.message })),
     tookEffect: added.map((fault) => effective.has(fault.index)),
     reached: added.map(({ spec }) => (spec.kind === 'crash_after_event' ? spec.at.seq === undefined || seqs.has(spec.at.seq) : spec.at.call === undefined || calls.has(spec.at.call))),
     ownFaultsFired: run.faults.slice(0, own).every((fault) => effective.has(fault.index)),
+    failed: run.checks.filter((check) => !check.passed).map((check) => check.id),
   };
 }
 

@@ -36,6 +36,16 @@ export interface TallyData {
   /** Runs in which one of the scenario's own faults was pre-empted by an added one (reported, not a violation). */
   ownPreempted: number;
   violations: Array<[string, FirstViolation]>;
+  /** Schedules that broke at least one rule, by number of added faults (as `runs`). */
+  broke: number[];
+  /** The scenario as written, judged as `faultlab run` judges it: did it pass, and which checks failed. */
+  asWritten: AsWritten | null;
+}
+
+export interface AsWritten {
+  passed: boolean;
+  /** Every check that failed, rules and figures alike, in the order of the run's checks. */
+  failed: string[];
 }
 
 export class Tally {
@@ -46,6 +56,8 @@ export class Tally {
   readonly unreached = zeroCounts();
   ownPreempted = 0;
   readonly violations = new Map<string, FirstViolation>();
+  readonly broke: number[] = [0, 0, 0];
+  asWritten: AsWritten | null = null;
 
   add(added: readonly FaultSpec[], verdict: Verdict): void {
     this.runs[added.length] = (this.runs[added.length] ?? 0) + 1;
@@ -56,6 +68,8 @@ export class Tally {
       else if (!verdict.reached[i]) this.unreached[fault.kind] += 1;
     });
     if (!verdict.ownFaultsFired) this.ownPreempted += 1;
+    if (verdict.broken.length > 0) this.broke[added.length] = (this.broke[added.length] ?? 0) + 1;
+    if (added.length === 0) this.asWritten = { passed: verdict.failed.length === 0, failed: [...verdict.failed] };
     for (const { invariant, message } of verdict.broken) {
       const first = this.violations.get(invariant);
       if (first) first.schedules += 1;
@@ -74,6 +88,8 @@ export class Tally {
       this.unreached[kind] += data.unreached[kind];
     }
     this.ownPreempted += data.ownPreempted;
+    data.broke.forEach((n, depth) => (this.broke[depth] = (this.broke[depth] ?? 0) + n));
+    if (data.asWritten !== null) this.asWritten = { passed: data.asWritten.passed, failed: [...data.asWritten.failed] };
     for (const [invariant, found] of data.violations) {
       const first = this.violations.get(invariant);
       if (first) first.schedules += found.schedules;
@@ -94,6 +110,8 @@ export class Tally {
       unreached: { ...this.unreached },
       ownPreempted: this.ownPreempted,
       violations: [...this.violations].map(([inv, v]) => [inv, { ...v, added: [...v.added] }]),
+      broke: [...this.broke],
+      asWritten: this.asWritten === null ? null : { passed: this.asWritten.passed, failed: [...this.asWritten.failed] },
     };
   }
 

@@ -6,7 +6,7 @@
  * figures, and last a fault the run never reached. The same reading serves the grader and the classroom
  * assertions.
  */
-import { INVARIANTS } from '../check/invariants.js';
+import { isRule } from '../check/verdict.js';
 import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -16,8 +16,6 @@ import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import { t } from '../core/i18n/index.js';
 import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
 import type { Problem, ProblemId } from './types.js';
-
-const INVARIANT_IDS: ReadonlySet<string> = new Set(INVARIANTS.map((inv) => inv.id));
 
 /** The faults of a run that never fired, as the check names them. */
 function unfiredFaults(run: RunResult): string {
@@ -98,7 +96,7 @@ export function firstProblem(run: RunResult, learnerFile?: string, display: (pat
   if (failed.length === 0) return null;
   const mistake = explainingMistake(run, failed.map((c) => c.id));
   if (mistake !== null) return mistakeProblem(mistake, failed);
-  const invariant = failed.find((c) => INVARIANT_IDS.has(c.id) || c.id === 'crash_caught');
+  const invariant = failed.find((c) => isRule(c.id));
   if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };
   const figure = failed.find((c) => c.kind === 'expectation');
   if (figure) {

@@ -5,7 +5,7 @@
  * breaks a rule, the mistake behind it, where it leaves the reference's path under the same faults, and the
  * replay file that shows it whole.
  */
-import { judge } from '../check/RunResult.js';
+import { judge } from '../check/verdict.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { withFaults } from '../explore/shrink.js';
 import { brokeOn, writeReplay } from '../explore/replayFile.js';

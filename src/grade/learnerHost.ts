@@ -21,8 +21,8 @@ import { loadRunnerClass } from '../runner/load.js';
 import type { RunnerState } from '../runner/state.js';
 import { captureOutput } from './captureOutput.js';
 import { FrameChannel, ChannelClosed } from './frames.js';
-import { installDeterminismGuardForGood } from './determinismGuard.js';
-import { guardRunner } from './guardRunner.js';
+import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
+import { guardRunner } from '../runner/guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
 
 const [toRead, toWrite, file, lang] = process.argv.slice(2) as [string, string, string, string | undefined];

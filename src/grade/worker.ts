@@ -9,12 +9,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setLang, t } from '../core/i18n/index.js';
-import { judge, type RunResult } from '../check/RunResult.js';
-import { INVARIANTS } from '../check/invariants.js';
+import type { RunResult } from '../check/RunResult.js';
+import { byRule, judge } from '../check/verdict.js';
 import type { FaultSpec } from '../faults/types.js';
 import { depthOneSchedules } from '../explore/enumerate.js';
 import { findingFor } from '../explore/findings.js';
-import { verdictOf, type Verdict } from '../explore/runSchedule.js';
+import { verdictOf } from '../explore/runSchedule.js';
 import { Tally } from '../explore/tally.js';
 import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
@@ -36,8 +36,6 @@ function thrown(error: unknown): ThrownInfo {
   return { name: 'Error', message: String(error) };
 }
 
-/** The checks a schedule must not break: the invariants, and letting a crash through (in this order). */
-const BREAKABLE = ['crash_caught', ...INVARIANTS.map((inv) => inv.id as string)];
 
 let learner: LearnerProcess | null = null;
 let runnerName = 'LearnerRunner';
@@ -114,11 +112,6 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   return { kind: 'done', run, output, durationMs };
 }
 
-function verdict(run: RunResult, added: number): Verdict {
-  const v = verdictOf(run, added);
-  const caught = run.checks.find((check) => check.id === 'crash_caught' && !check.passed);
-  return caught ? { ...v, broken: [{ invariant: caught.id, message: caught.message }, ...v.broken] } : v;
-}
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
   const started = performance.now();
@@ -132,13 +125,13 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
       stopped = { schedule: added, outcome };
       break;
     }
-    const v = verdict(outcome.run, 1);
+    const v = verdictOf(outcome.run, 1);
     schedules += 1;
     if (v.broken.length > 0) broke += 1;
     tally.add(added, v);
   }
   const violations = [...tally.violations]
-    .sort(([a], [b]) => BREAKABLE.indexOf(a) - BREAKABLE.indexOf(b))
+    .sort(([a], [b]) => byRule(a, b))
     .map(([check, first]) => ({ check, schedules: first.schedules, message: first.message, added: first.added }));
   let finding: Explored['finding'] = null;
   const first = violations[0];

@@ -12,6 +12,7 @@ import { MUTANTS, mutantNamed } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { LEARNER_FILE, loadRunnerClass, RunnerLoadError } from '../runner/load.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+import { guardRunner } from '../runner/guardRunner.js';
 
 export type ToolClass = new (deps: ToolDeps) => InventoryTool;
 
@@ -77,5 +78,6 @@ export async function resolveTarget(source: RunnerSource, options: { seed: numbe
     if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
     return { runner: mutant.runner, tool: mutant.tool, ...options };
   }
-  return { runner: await loadRunnerClass(source.file), ...options };
+  // A runner file is a learner's code: it runs inside the determinism guard, as `run` and `grade` run it.
+  return { runner: guardRunner(await loadRunnerClass(source.file)), ...options };
 }

@@ -31,7 +31,7 @@ describe('faultlab explore in Chinese', () => {
     const enDir = tempDir();
     const en = await cli(['explore', 'happy_path', '--runner', 'mutant:new_key_per_attempt', '--workers', '2', '--out', enDir, '--json']);
     expect(zh.code).toBe(1);
-    expect(zh.stdout).toContain('  ✘ 1 处违规（5 个“不变量-调度”组合被打破），每处都已缩减到最小的调度：');
+    expect(zh.stdout).toContain('  ✘ 1 处违规（5 个“规则-调度”组合被打破），每处都已缩减到最小的调度：');
     expect(zh.stdout).toContain('  ✘ happy_path 打破了 inv3_same_key_same_args —— 共 5 个调度');
     expect(zh.stdout).toContain('    最小调度    happy_path 加上 transient（reserve 第 1 次尝试 第 4 次调用）');
     expect(zh.stdout).toContain('重试必须沿用准备这个动作时生成的那个键');

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLang } from '../../src/core/i18n/index.js';
 import { expectRun, RunAssertionError } from '../../src/index.js';
-import { judge } from '../../src/check/RunResult.js';
+import { judge } from '../../src/check/verdict.js';
 import { displayWidth } from '../../src/render/format.js';
 import { HINT_LEVELS, hintsFor, PROBLEM_IDS } from '../../src/grade/hints.js';
 import { LESSON_FILES, lessonFor, ZH_EXERCISE_SECTIONS } from '../../src/grade/lessons.js';

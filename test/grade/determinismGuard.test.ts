@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DeterminismError, isDeterminismError, withDeterminismGuard } from '../../src/grade/determinismGuard.js';
+import { DeterminismError, isDeterminismError, withDeterminismGuard } from '../../src/runner/determinismGuard.js';
 
 function callNamed(fn: () => unknown): string {
   try {

@@ -6,8 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { INVARIANTS } from '../../check/invariants.js';
-import { judge } from '../../check/RunResult.js';
+import { brokenRules, judge } from '../../check/verdict.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { displayWidth, pad } from '../../render/format.js';
 import { t } from '../../core/i18n/index.js';
@@ -24,7 +23,6 @@ export function dlqHelp(): string {
   return [t('help.dlq.head'), optionHelp('--replay ID', t('help.dlq.replay')), sharedHelp('runner', 'seed', 'json', 'no-color', 'lang')].join('\n');
 }
 
-const INVARIANT_IDS = new Set<string>(INVARIANTS.map((inv) => inv.id));
 
 export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color'), replay: { type: 'string' } } });
@@ -66,10 +64,10 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   }
   if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id: values.replay, status: letter.status }));
   const { runner, tool } = await resolveRunner(values.runner, io.cwd);
-  // A replay is judged by the invariants only: the scenario's figures describe its first delivery, not this one.
+  // A replay is held to the rules: the scenario's figures describe its first delivery, not this one.
   const scenario = { ...letter.scenario, faults: [], expect: {} };
   const run = judge(simulate(scenario, { runner, seed, replayKept: { dir, dlqId: letter.dlqId }, ...(tool ? { tool } : {}) }));
-  const broken = run.checks.filter((c) => !c.passed && INVARIANT_IDS.has(c.id));
+  const broken = brokenRules(run);
   if (values.json) {
     io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, message: c.message })) }, null, 2) + '\n');
   } else {

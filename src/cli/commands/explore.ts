@@ -11,7 +11,7 @@ import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
-import { explorationJson, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
+import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
 import { MUTANTS } from '../../mutants/catalogue.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
@@ -150,7 +150,7 @@ async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, sto
   const header = { runner: resolved.label, workers, seconds: seconds() };
   io.stdout.write(json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
   writePages(html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, json);
-  return replayed.length === 0 ? EXIT.ok : EXIT.failed;
+  return replayed.length === 0 && failedAsWritten(exploration).length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 /** `--html DIR`: each violation's minimal run as a timeline page, and an index (said on stderr with --json). */

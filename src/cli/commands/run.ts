@@ -26,8 +26,8 @@ import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
 import { HtmlOut } from '../htmlOut.js';
 import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
 import { flow, GLUE } from '../../render/format.js';
-import { guardRunner } from '../../grade/guardRunner.js';
-import { judge } from '../../check/RunResult.js';
+import { guardRunner } from '../../runner/guardRunner.js';
+import { judge } from '../../check/verdict.js';
 import { titleOf } from '../../scenario/words.js';
 
 /**

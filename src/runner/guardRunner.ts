@@ -3,8 +3,8 @@
  * determinism guard, a `step` that returns a Promise is refused with a message that says why, and each
  * step is announced (the grader's watchdog uses it to say in which step a run hung).
  */
-import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
-import type { RunnerState } from '../runner/state.js';
+import type { Runner, RunnerClass, RunnerDeps } from './BaseRunner.js';
+import type { RunnerState } from './state.js';
 import { withDeterminismGuard, type Guarded } from './determinismGuard.js';
 import { t } from '../core/i18n/index.js';
 
