@@ -100,8 +100,14 @@ export function wrap(text: string, width: number, indent = ''): string {
 
 // ── Display width ─────────────────────────────────────────────────────────────────────────────────────
 // A terminal gives a CJK character (and a few emoji such as ⚡) two columns and a combining mark none, so a
-// line is measured in columns, never in `.length`. The ranges are Unicode's East Asian Wide and Fullwidth
-// blocks (UAX #11) that a teaching trace can meet; anything else is one column.
+// line is measured in columns, never in `.length`. This is the one table of wide characters: the width
+// (`charWidth`, `displayWidth`) and the line breaking (`tokens`, `flow`: a Chinese line breaks between any two
+// CJK characters) both read it.
+//
+// The ranges are the code points Unicode's EastAsianWidth.txt (UAX #11, Unicode 14.0) gives East_Asian_Width
+// W (wide) or F (fullwidth), taken only for the blocks a teaching trace can meet; everything else is one column.
+// A (ambiguous: …, →, ■, ◇) counts as one column, as a terminal outside an East Asian locale shows it; H
+// (halfwidth, e.g. ｱ U+FF71) and Na are narrow. An unassigned code point inside a run is counted with it.
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -109,17 +115,44 @@ const ZERO_WIDTH: Array<[number, number]> = [
   [0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f],
 ];
 
-const WIDE: Array<[number, number]> = [
-  [0x1100, 0x115f], [0x231a, 0x231b], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3], [0x25fd, 0x25fe],
+/** The CJK scripts' wide and fullwidth characters: the ones a line may also break between. */
+const CJK_WIDE: Array<[number, number]> = [
+  [0x1100, 0x115f], // Hangul Jamo (the leading consonants)
+  [0x2e80, 0x303e], // CJK Radicals Supplement, Kangxi Radicals, Ideographic Description, CJK Symbols and Punctuation (、。「」【】, U+3000 F); not U+303F (N)
+  [0x3041, 0x3247], // Hiragana, Katakana, Bopomofo, Hangul Compatibility Jamo, Kanbun, CJK Strokes, Enclosed CJK Letters up to U+3247
+  [0x3250, 0x4dbf], // the rest of Enclosed CJK (U+3248–324F are A), CJK Compatibility, CJK Unified Ideographs Extension A; not Yijing Hexagrams (N)
+  [0x4e00, 0x9fff], // CJK Unified Ideographs
+  [0xa000, 0xa4c6], // Yi Syllables and Radicals
+  [0xa960, 0xa97c], // Hangul Jamo Extended-A
+  [0xac00, 0xd7a3], // Hangul Syllables
+  [0xf900, 0xfaff], // CJK Compatibility Ideographs
+  [0xfe10, 0xfe19], // Vertical Forms
+  [0xfe30, 0xfe6b], // CJK Compatibility Forms, Small Form Variants
+  [0xff01, 0xff60], // Fullwidth Forms (，（）：！？, F); the halfwidth forms after U+FF60 (ｱ) are narrow
+  [0xffe0, 0xffe6], // Fullwidth signs (￥, F)
+  [0x20000, 0x2fffd], [0x30000, 0x3fffd], // planes 2 and 3: CJK Unified Ideographs Extensions B…
+];
+
+/** Symbols and emoji that are wide (⚡, ⏳, ✅, …): two columns, but words like any other for line breaking. */
+const SYMBOL_WIDE: Array<[number, number]> = [
+  [0x231a, 0x231b], [0x2329, 0x232a], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3], [0x25fd, 0x25fe],
   [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1], [0x26aa, 0x26ab],
   [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3],
   [0x26f5, 0x26f5], [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728],
   [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0],
-  [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55], [0x2e80, 0x303e], [0x3041, 0x33ff],
-  [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff],
-  [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x1f680, 0x1f6ff],
-  [0x1f900, 0x1f9ff], [0x20000, 0x2fffd], [0x30000, 0x3fffd],
+  [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55],
+  // Miscellaneous Symbols and Pictographs, Emoticons, Transport and Map Symbols, Supplemental Symbols and
+  // Pictographs: only their W runs (🌡 U+1F321, 🕯 U+1F56F, … are N: one column without a variation selector)
+  [0x1f300, 0x1f320], [0x1f32d, 0x1f335], [0x1f337, 0x1f37c], [0x1f37e, 0x1f393], [0x1f3a0, 0x1f3ca],
+  [0x1f3cf, 0x1f3d3], [0x1f3e0, 0x1f3f0], [0x1f3f4, 0x1f3f4], [0x1f3f8, 0x1f43e], [0x1f440, 0x1f440],
+  [0x1f442, 0x1f4fc], [0x1f4ff, 0x1f53d], [0x1f54b, 0x1f54e], [0x1f550, 0x1f567], [0x1f57a, 0x1f57a],
+  [0x1f595, 0x1f596], [0x1f5a4, 0x1f5a4], [0x1f5fb, 0x1f64f], [0x1f680, 0x1f6c5], [0x1f6cc, 0x1f6cc],
+  [0x1f6d0, 0x1f6d2], [0x1f6d5, 0x1f6df], [0x1f6eb, 0x1f6ec], [0x1f6f4, 0x1f6fc], [0x1f90c, 0x1f93a],
+  [0x1f93c, 0x1f945], [0x1f947, 0x1f9ff],
 ];
+
+/** Every wide range, in code point order (the lookup is a binary search). */
+const WIDE: Array<[number, number]> = [...CJK_WIDE, ...SYMBOL_WIDE].sort(([a], [b]) => a - b);
 
 function inRanges(cp: number, ranges: Array<[number, number]>): boolean {
   let lo = 0;
@@ -134,12 +167,25 @@ function inRanges(cp: number, ranges: Array<[number, number]>): boolean {
   return false;
 }
 
+/** A character a terminal shows in two columns (East_Asian_Width W or F). */
+export function isWide(cp: number): boolean {
+  return inRanges(cp, WIDE);
+}
+
+/** A wide character of a CJK script (ideograph, kana, hangul, CJK or fullwidth punctuation): a line may break before and after it. */
+export function isCjk(cp: number): boolean {
+  return inRanges(cp, CJK_WIDE);
+}
+
+/** `isCjk` as a regular-expression class body (for the `u` flag), built from the same table. */
+const CJK_CLASS = CJK_WIDE.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join('');
+
 /** Columns one character takes in a terminal. */
 export function charWidth(cp: number): 0 | 1 | 2 {
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
   if (cp < 0x300) return 1;
   if (inRanges(cp, ZERO_WIDTH)) return 0;
-  return inRanges(cp, WIDE) ? 2 : 1;
+  return isWide(cp) ? 2 : 1;
 }
 
 /** Columns a string takes in a terminal: colour codes take none, CJK characters two. */
@@ -170,7 +216,9 @@ export const GLUE = '\u00a0';
 /** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
 const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
 
-const CJK = /[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/;
+/** A word with a CJK character in it; a CJK character (with a closing mark after it), or a run of anything else. */
+const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');
+const CJK_PARTS = new RegExp(`[${CJK_CLASS}][、。，．：；！？）」』]?|[^${CJK_CLASS}]+`, 'gu');
 /** Chinese punctuation that never starts a line, and the marks that never end one. */
 const CLOSING = /^[、。，．：；！？）」』》〉】]/;
 const OPENING = /[（「『《〈【]$/;
@@ -189,9 +237,9 @@ function tokens(text: string): Array<{ word: string; attached: boolean }> {
   };
   for (const word of text.split(/[ \t\r\n]+/)) {
     if (word === '') continue;
-    if (!CJK.test(word) || word.includes(GLUE)) push(word, false);
+    if (!CJK_CHAR.test(word) || word.includes(GLUE)) push(word, false);
     else {
-      const parts = word.match(/[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60][、。，．：；！？）」』]?|[^\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g) ?? [];
+      const parts = word.match(CJK_PARTS) ?? [];
       const joined: string[] = [];
       for (const part of parts) {
         if (joined.length > 0 && (CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
@@ -219,7 +267,7 @@ export function flow(segments: Segments, options: FlowOptions): string[] {
   for (const [text, paint] of segments) {
     for (const { word, attached } of tokens(text)) {
       const w = displayWidth(word);
-      const cjkJoin = !empty && (attached || (/^[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60]/.test(word) && /[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uff60、。，：；！？）」』]$/.test(stripAnsi(line))));
+      const cjkJoin = !empty && (attached || (isCjk(word.codePointAt(0)!) && isCjk(lastCodePoint(stripAnsi(line)))));
       const gap = empty || cjkJoin ? 0 : 1;
       if (!empty && used + gap + w > options.width) {
         lines.push(line);
@@ -237,6 +285,13 @@ export function flow(segments: Segments, options: FlowOptions): string[] {
   }
   if (!empty || used > start || lines.length === 0) lines.push(line);
   return lines;
+}
+
+/** The last code point of a text (a whole surrogate pair), or -1 if it is empty. */
+function lastCodePoint(text: string): number {
+  if (text === '') return -1;
+  const last = text.codePointAt(text.length - 1)!;
+  return last >= 0xdc00 && last <= 0xdfff && text.length > 1 ? text.codePointAt(text.length - 2)! : last;
 }
 
 export function stripAnsi(text: string): string {

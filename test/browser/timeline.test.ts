@@ -18,27 +18,14 @@ import { cli } from '../support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..', '..');
-const out = mkdtempSync(join(tmpdir(), 'faultlab-browser-'));
+const INSTALL = "install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH";
+// Without the browser this file is skipped, with one line saying what to install; under CI=true it is never
+// skipped: there a missing browser fails in beforeAll (.ci/run installs it first).
+const missing = !existsSync(CHROMIUM);
+const skip = missing && process.env.CI !== 'true';
+if (skip) process.stderr.write(`test/browser/timeline.test.ts skipped: no Chromium at ${CHROMIUM}; ${INSTALL}\n`);
+let out = ''; // made in beforeAll: a skipped file leaves no folder behind
 let context: BrowserContext;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  const run = await cli(['run', 'lost_reply', 'crash_after_commit', '--quiet', '--html', join(out, 'run')]);
-  expect(run.code).toBe(0);
-  const grade = await cli(['grade', 'test/fixtures/learners/NewKeyPerAttempt.ts', '--no-color', '--html', join(out, 'grade')]);
-  expect(grade.code).toBe(1);
-  context = await chromium.launchPersistentContext(join(out, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  rmSync(out, { recursive: true, force: true });
-});
 
 /** Open a page from file://, failing on any script error or any request that is not the file itself. */
 async function open(file: string): Promise<Page> {
@@ -73,84 +60,106 @@ async function stepUntil(page: Page, test: (m: Awaited<ReturnType<typeof current
   throw new Error('never reached the moment');
 }
 
-describe('the timeline of lost_reply, stepped with the keys', () => {
-  it('shows no ledger row until the tool commits at step 4, then the receipt, then the INDEFINITE reply and the truth', async () => {
-    const page = await open(join(out, 'run', 'lost_reply.html'));
-    expect(await current(page)).toMatchObject({ id: 'm0', type: 'saved' });
-    expect(await ledgerShown(page)).toEqual(['no ledger row']);
+describe.skipIf(skip)('the HTML timeline in Chromium', () => {
+  beforeAll(async () => {
+    if (missing) throw new Error(`no Chromium at ${CHROMIUM}: ${INSTALL}`); // only under CI=true: elsewhere the file is skipped
+    out = mkdtempSync(join(tmpdir(), 'faultlab-browser-'));
+    const run = await cli(['run', 'lost_reply', 'crash_after_commit', '--quiet', '--html', join(out, 'run')]);
+    expect(run.code).toBe(0);
+    const grade = await cli(['grade', 'test/fixtures/learners/NewKeyPerAttempt.ts', '--no-color', '--html', join(out, 'grade')]);
+    expect(grade.code).toBe(1);
+    context = await chromium.launchPersistentContext(join(out, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
 
-    await stepUntil(page, (m) => m.type === 'db');
-    const commit = await current(page);
-    expect(commit.when).toBe('96ms · step 4 · db');
-    expect(commit.text).toContain('db: stock camera 3→2 (v0→v1) · ledger +1 (res_3192e4) · committed');
-    const [row] = await ledgerShown(page);
-    expect(row).toMatch(/^2872d1b4…\s+camera\s+1\s+res_3192e4/);
-    expect(row).toContain('new here'); // the row that changed is marked with words, not only a colour
-    await expect(page.locator('[data-db-state]:visible table.items tbody tr').first().innerText()).resolves.toMatch(/camera\s+2\s+v1/);
-
-    await page.keyboard.press('ArrowLeft'); // one back: the request on the wire, before the commit
-    expect((await current(page)).type).toBe('request');
-    expect(await ledgerShown(page)).toEqual(['no ledger row']);
-
-    await stepUntil(page, (m) => m.type === 'reply');
-    const reply = page.locator('.moment.current');
-    await expect(reply.locator('.certainty.indefinite').innerText()).resolves.toContain('INDEFINITE');
-    await expect(reply.locator('.truth').innerText()).resolves.toContain('the runner cannot know');
-    // The runner still believes its reserve is pending: what it knows, beside the row it cannot see.
-    await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toMatch(/pending\s+reserve\(item=camera qty=1 expected_version=0 key=2872d1b4…\)/);
-
-    if (process.env.UPDATE_SCREENSHOT === '1') {
-      // The README's picture: the lost reply, with the commit above it and both databases below.
-      await page.evaluate(() => window.scrollBy(0, document.querySelector('.moment.current')!.getBoundingClientRect().top - 330));
-      await page.screenshot({ path: join(out, 'timeline.png') });
-      copyFileSync(join(out, 'timeline.png'), join(ROOT, 'docs', 'timeline.png'));
-    }
-
-    await stepUntil(page, (m) => m.text.includes('ledger hit'));
-    expect((await current(page)).when).toBe('127ms · step 5 · db');
-    expect(await ledgerShown(page)).toHaveLength(1); // the retry found the receipt: still one row
-    expect(problemsOf(page)).toEqual([]);
-  });
-});
-
-describe('the timeline of crash_after_commit', () => {
-  it('draws the crash as a cut across the runner, then recovers from the log at event #12', async () => {
-    const page = await open(join(out, 'run', 'crash_after_commit.html'));
-    await stepUntil(page, (m) => m.type === 'crash');
-    const cut = page.locator('.moment.current .cut');
-    await expect(cut.isVisible()).resolves.toBe(true);
-    await expect(cut.innerText()).resolves.toContain('CRASH (crash_after_commit)');
-    await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toContain('the process is down');
-    expect(await ledgerShown(page)).toHaveLength(1); // committed before the crash: it survives
-
-    await page.keyboard.press('ArrowRight');
-    const recovered = await current(page);
-    expect(recovered.type).toBe('recovered');
-    expect(recovered.text).toContain('state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
-    await expect(page.locator('table.events-log tr[data-seq]:visible').first().innerText()).resolves.toMatch(/^#12\s+attempt_started/);
-    await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toMatch(/attempts\s+1/);
-    expect(problemsOf(page)).toEqual([]);
-  });
-});
-
-describe('a failing learner, graded, beside the reference', () => {
-  it('steps both runs to the first divergence: the new key at step 4', async () => {
-    const page = await open(join(out, 'grade', 'NewKeyPerAttempt__lost_reply.html'));
-    await expect(page.locator('header .diverge').innerText()).resolves.toContain('your reserve has a new key');
-    await page.keyboard.press('End');
-    const last = await current(page);
-    expect(last.id).toBe('s4');
-    await expect(page.locator('.moment.current .diverge').innerText()).resolves.toContain('step 4 (#12): both saved attempt_started');
-    const mine = await page.locator('.moment.current .mine').innerText();
-    expect(mine).toContain('⚠ the key changed since the last save of this action');
-    await expect(page.locator('.moment.current .ref').innerText()).resolves.not.toContain('the key changed');
-    await expect(page.locator('details').getAttribute('open')).resolves.toBeNull(); // the rest is folded away
-    expect(problemsOf(page)).toEqual([]);
+  afterAll(async () => {
+    await context?.close();
+    if (out !== '') rmSync(out, { recursive: true, force: true });
   });
 
-  it('has an index that links every graded scenario', async () => {
-    const page = await open(join(out, 'grade', 'index.html'));
-    await expect(page.locator('a[href$=".html"]').count()).resolves.toBe(17);
-    expect(problemsOf(page)).toEqual([]);
+  describe('the timeline of lost_reply, stepped with the keys', () => {
+    it('shows no ledger row until the tool commits at step 4, then the receipt, then the INDEFINITE reply and the truth', async () => {
+      const page = await open(join(out, 'run', 'lost_reply.html'));
+      expect(await current(page)).toMatchObject({ id: 'm0', type: 'saved' });
+      expect(await ledgerShown(page)).toEqual(['no ledger row']);
+
+      await stepUntil(page, (m) => m.type === 'db');
+      const commit = await current(page);
+      expect(commit.when).toBe('96ms · step 4 · db');
+      expect(commit.text).toContain('db: stock camera 3→2 (v0→v1) · ledger +1 (res_3192e4) · committed');
+      const [row] = await ledgerShown(page);
+      expect(row).toMatch(/^2872d1b4…\s+camera\s+1\s+res_3192e4/);
+      expect(row).toContain('new here'); // the row that changed is marked with words, not only a colour
+      await expect(page.locator('[data-db-state]:visible table.items tbody tr').first().innerText()).resolves.toMatch(/camera\s+2\s+v1/);
+
+      await page.keyboard.press('ArrowLeft'); // one back: the request on the wire, before the commit
+      expect((await current(page)).type).toBe('request');
+      expect(await ledgerShown(page)).toEqual(['no ledger row']);
+
+      await stepUntil(page, (m) => m.type === 'reply');
+      const reply = page.locator('.moment.current');
+      await expect(reply.locator('.certainty.indefinite').innerText()).resolves.toContain('INDEFINITE');
+      await expect(reply.locator('.truth').innerText()).resolves.toContain('the runner cannot know');
+      // The runner still believes its reserve is pending: what it knows, beside the row it cannot see.
+      await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toMatch(/pending\s+reserve\(item=camera qty=1 expected_version=0 key=2872d1b4…\)/);
+
+      if (process.env.UPDATE_SCREENSHOT === '1') {
+        // The README's picture: the lost reply, with the commit above it and both databases below.
+        await page.evaluate(() => window.scrollBy(0, document.querySelector('.moment.current')!.getBoundingClientRect().top - 330));
+        await page.screenshot({ path: join(out, 'timeline.png') });
+        copyFileSync(join(out, 'timeline.png'), join(ROOT, 'docs', 'timeline.png'));
+      }
+
+      await stepUntil(page, (m) => m.text.includes('ledger hit'));
+      expect((await current(page)).when).toBe('127ms · step 5 · db');
+      expect(await ledgerShown(page)).toHaveLength(1); // the retry found the receipt: still one row
+      expect(problemsOf(page)).toEqual([]);
+    });
+  });
+
+  describe('the timeline of crash_after_commit', () => {
+    it('draws the crash as a cut across the runner, then recovers from the log at event #12', async () => {
+      const page = await open(join(out, 'run', 'crash_after_commit.html'));
+      await stepUntil(page, (m) => m.type === 'crash');
+      const cut = page.locator('.moment.current .cut');
+      await expect(cut.isVisible()).resolves.toBe(true);
+      await expect(cut.innerText()).resolves.toContain('CRASH (crash_after_commit)');
+      await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toContain('the process is down');
+      expect(await ledgerShown(page)).toHaveLength(1); // committed before the crash: it survives
+
+      await page.keyboard.press('ArrowRight');
+      const recovered = await current(page);
+      expect(recovered.type).toBe('recovered');
+      expect(recovered.text).toContain('state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
+      await expect(page.locator('table.events-log tr[data-seq]:visible').first().innerText()).resolves.toMatch(/^#12\s+attempt_started/);
+      await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toMatch(/attempts\s+1/);
+      expect(problemsOf(page)).toEqual([]);
+    });
+  });
+
+  describe('a failing learner, graded, beside the reference', () => {
+    it('steps both runs to the first divergence: the new key at step 4', async () => {
+      const page = await open(join(out, 'grade', 'NewKeyPerAttempt__lost_reply.html'));
+      await expect(page.locator('header .diverge').innerText()).resolves.toContain('your reserve has a new key');
+      await page.keyboard.press('End');
+      const last = await current(page);
+      expect(last.id).toBe('s4');
+      await expect(page.locator('.moment.current .diverge').innerText()).resolves.toContain('step 4 (#12): both saved attempt_started');
+      const mine = await page.locator('.moment.current .mine').innerText();
+      expect(mine).toContain('⚠ the key changed since the last save of this action');
+      await expect(page.locator('.moment.current .ref').innerText()).resolves.not.toContain('the key changed');
+      await expect(page.locator('details').getAttribute('open')).resolves.toBeNull(); // the rest is folded away
+      expect(problemsOf(page)).toEqual([]);
+    });
+
+    it('has an index that links every graded scenario', async () => {
+      const page = await open(join(out, 'grade', 'index.html'));
+      await expect(page.locator('a[href$=".html"]').count()).resolves.toBe(17);
+      expect(problemsOf(page)).toEqual([]);
+    });
   });
 });
