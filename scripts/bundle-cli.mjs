@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'bundle');
@@ -137,6 +137,10 @@ rmSync(join(out, 'faultlab.mjs'), { force: true }); // the ES module loader of e
 // loader by src/core/workerThread.ts when the caller is the bundle.
 await bundleAs('explore-worker', `import ${JSON.stringify(join(root, 'dist', 'src', 'explore', 'worker.js'))};`);
 writeLoader('explore-worker');
+
+// The box's host (src/box/host.ts): one ES module a box starts on, with nothing to resolve at run time.
+const { compileModule } = await import(pathToFileURL(join(root, 'dist', 'src', 'box', 'compile.js')).href);
+await compileModule(join(root, 'src', 'box', 'host.ts'), join(out, 'box-host.mjs'));
 
 // The caches: the code `faultlab run --quiet` compiles, and the code a worker compiles exploring one scenario.
 cacheFrom('faultlab', ['run', '--quiet']);

@@ -1,6 +1,6 @@
 /** The public API of faultlab: exactly what this file re-exports. */
 export { simulate, type SimulateOptions } from './sim/simulate.js';
-export type { ToolClass } from './sim/target.js';
+export type { ToolClass } from './inventory/InventoryTool.js';
 export { judge, RULES, type Question } from './check/verdict.js';
 export type { Run } from './sim/Run.js';
 export type { RunResult, RunnerFailure } from './check/RunResult.js';

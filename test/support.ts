@@ -21,12 +21,12 @@ export function scenario(id: string): Scenario {
 }
 
 /** Simulate a scenario and judge the run: the checks included. */
-export function judged(s: Scenario, options: SimulateOptions = {}): RunResult {
-  return judge(simulate(s, options));
+export async function judged(s: Scenario, options: SimulateOptions = {}): Promise<RunResult> {
+  return judge(await simulate(s, options));
 }
 
 /** Run a fixed scenario (in memory unless told otherwise: the crash model is the same). */
-export function run(id: string, options: SimulateOptions = {}): RunResult {
+export function run(id: string, options: SimulateOptions = {}): Promise<RunResult> {
   return judged(scenario(id), { storage: 'memory', ...options });
 }
 

@@ -1,23 +1,23 @@
 /**
- * `runScenario(pathOrId, { runner })` for a teacher's own vitest files: one scenario, one runner — a class
- * or the path of a file exporting one (loaded from TypeScript source, as `faultlab grade` loads it) — and
- * the finished RunResult. The runner runs in this thread inside the same determinism guard as in the grader,
- * so a step that reads the clock fails the same way in both. No timeout here: vitest's own test timeout is
- * the bound.
+ * `runScenario(pathOrId, { runner })` for a teacher's own vitest files: one scenario, one runner — the path of
+ * a file exporting one (a learner's, run in its box with the grader's determinism guard, exactly as `faultlab
+ * grade` runs it), or a runner class the harness runs itself (the reference, a mutant, any class written as the
+ * reference is, with `async step`) — and the finished, judged RunResult. A learner's file keeps its box for
+ * the rest of the process, so a test file with many runs starts it once. No timeout beyond the box's per-run
+ * limit: vitest's own test timeout is the bound.
  */
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { loadRunnerClass, runnerClassFrom } from '../runner/load.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
-import { guardRunner } from '../runner/guardRunner.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { loadScenario } from '../scenario/load.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { judge } from '../check/verdict.js';
+import { openRunner, type OpenedRunner } from '../target/runners.js';
+import { t } from '../core/i18n/index.js';
 
 export interface RunScenarioOptions {
-  /** A runner class, or the path of a .ts/.js file that exports one. */
+  /** The path of a .ts/.js file that exports a runner class, or a runner class written for the harness (async step). */
   runner: RunnerClass | string;
   seed?: number;
   maxSteps?: number;
@@ -27,6 +27,8 @@ export interface RunScenarioOptions {
 export interface RunOrigin {
   /** The runner's file, absolute, when it was given as a path. */
   runnerFile?: string;
+  /** The reference run of the same scenario and seed, to say where the run first left its path. */
+  reference?: RunResult;
 }
 
 const origins = new WeakMap<RunResult, RunOrigin>();
@@ -35,35 +37,47 @@ export function originOf(run: RunResult): RunOrigin {
   return origins.get(run) ?? {};
 }
 
-/**
- * A runner file, imported the way the caller's own code is when that can load it (under vitest, TypeScript
- * included, with stack traces that point at the learner's real lines); otherwise from source through tsx —
- * which also finds the imports of a LearnerRunner.ts handed in away from src/runner/.
- */
-async function importRunner(file: string): Promise<RunnerClass> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    try {
-      return await loadRunnerClass(file);
-    } catch {
-      throw error;
-    }
+/** One box per runner file for the life of the process (it ends with the process). */
+const boxes = new Map<string, Promise<OpenedRunner>>();
+
+function boxFor(file: string): Promise<OpenedRunner> {
+  let opened = boxes.get(file);
+  if (opened === undefined) {
+    opened = openRunner({ kind: 'file', file }, file);
+    opened.catch(() => boxes.delete(file)); // a file that did not load is loaded again next time (it may have been fixed)
+    boxes.set(file, opened);
   }
-  return runnerClassFrom(module, file);
+  return opened;
+}
+
+/**
+ * A class handed in directly is run in this thread, so it must be written for the harness: its step is async
+ * (as the reference's is). A learner's class — a synchronous step — runs in its box, which needs its file.
+ */
+function harnessClass(runner: RunnerClass): RunnerClass {
+  const step = (runner.prototype as { step?: unknown }).step;
+  if (typeof step !== 'function' || step.constructor.name !== 'AsyncFunction') throw new TypeError(t('classroom.syncClass', { name: runner.name || 'anonymous' }));
+  return runner;
 }
 
 /** Run one scenario (a YAML file, or the id of one of the 17) with a runner; resolves to the finished run. */
 export async function runScenario(pathOrId: string, options: RunScenarioOptions): Promise<RunResult> {
   const scenario = loadScenario(pathOrId);
   const runnerFile = typeof options.runner === 'string' ? resolve(options.runner) : undefined;
-  const Runner = runnerFile !== undefined ? await importRunner(runnerFile) : (options.runner as RunnerClass);
-  const run = judge(simulate(scenario, {
-    runner: guardRunner(Runner),
+  const opened = runnerFile !== undefined ? await boxFor(runnerFile) : null;
+  const simulateOptions = {
+    runner: opened?.runner ?? harnessClass(options.runner as RunnerClass),
     seed: options.seed ?? DEFAULT_SEED,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-  }));
-  origins.set(run, runnerFile !== undefined ? { runnerFile } : {});
+  };
+  await opened?.beginRun();
+  let run: RunResult;
+  try {
+    run = judge(await simulate(scenario, simulateOptions));
+  } finally {
+    await opened?.endRun();
+  }
+  const reference = judge(await simulate(scenario, { seed: simulateOptions.seed, storage: 'memory', ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}) }));
+  origins.set(run, { ...(runnerFile !== undefined ? { runnerFile } : {}), reference });
   return run;
 }

@@ -3,14 +3,10 @@
  * what the run holds (a --keep-db folder's lock), then exit 130 or 143 — what a shell reports for a process
  * killed by that signal. A SIGKILL leaves folders behind; the next start sweeps them (core/tempDir.ts).
  *
- * A run is synchronous, and a signal handler written in JavaScript only runs once the current synchronous
- * work returns. So each scenario a learner's runner runs goes through `interruptible`, inside a script that V8
- * stops on SIGINT (vm's breakOnSigint): Ctrl-C ends even a runner stuck in a loop at once. faultlab's own
- * runners end within their step bound, so their scenarios run directly and a signal waits for the end of one.
- * SIGTERM has no such hook: it is handled between two scenarios (each is bounded by the step limit), or — for
- * a step that never returns — by the SIGKILL that usually follows it, and the next start's sweep.
+ * A learner's code never runs in this process (it runs in its box, src/box), and the harness awaits the box:
+ * a signal is handled at once, even while a runner is stuck in a loop, and the box is killed as the process
+ * exits. faultlab's own runners and labs end within their bounds: a signal waits for the end of a step.
  */
-import { Script } from 'node:vm';
 import { t } from '../core/i18n/index.js';
 import { removeOwnTempDirs } from '../core/tempDir.js';
 
@@ -55,28 +51,6 @@ export function cleanUp(): void {
   }
 }
 
-const SLOT = '__faultlabInterruptible';
-
-/** Compiled once: `run` goes through here once per scenario. */
-let calling: Script | undefined;
-
-/** Run synchronous work so that SIGINT stops it where it is (throws Interrupted). */
-export function interruptible<T>(work: () => T): T {
-  const global = globalThis as Record<string, unknown>;
-  global[SLOT] = work;
-  try {
-    calling ??= new Script(`globalThis.${SLOT}()`, { filename: 'faultlab-run' });
-    return calling.runInThisContext({ breakOnSigint: true }) as T;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') throw new Interrupted('SIGINT');
-    throw error;
-  } finally {
-    delete global[SLOT];
-  }
-}
-
-// Taken when this module loads, before any runner file: a runner stopped mid-step by SIGINT never gets to
-// put back what the determinism guard replaced (setImmediate among them).
 const later = setImmediate;
 
 /**

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { currentLang, isLang, LANGS, langFromLocale, setLang, t, type Lang } from '../core/i18n/index.js';
 import { sweepStaleTempDirs } from '../core/tempDir.js';
-import { holdContainmentUntilExit, isContained } from './contain.js';
 import { report } from './errors.js';
 import { cleanUp, runStopHooks, yieldToSignals } from './interrupt.js';
 import { EXIT, OutputError, processIo, UsageError, type Io } from './io.js';
@@ -154,18 +153,12 @@ export async function runCli(argv: string[]): Promise<never> {
     outputFailure ??= error;
   });
   const stray = (error: unknown) => {
-    if (isContained()) {
-      const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-      stderr(`faultlab: ${t('cli.strayRunnerError', { what })}\n`);
-      return;
-    }
     const code = report(error, io, argv[0] ?? '', '');
     cleanUp();
     exit(code);
   };
   process.on('uncaughtException', stray);
   process.on('unhandledRejection', stray);
-  holdContainmentUntilExit();
 
   let code = await main(argv, io);
   // A signal that came while the last scenario ran is handled now (stop() exits 130/143), not forgotten.

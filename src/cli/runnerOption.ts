@@ -1,36 +1,32 @@
 /**
  * `--runner` as the commands take it: the name checked before anything is imported (an empty name, a
- * folder, a FIFO, a .txt or .json are refused by what they are), and the file loaded inside the runner
- * containment, so that whatever its module does when imported — a syntax error, a throw, console output,
- * process.exit — ends in one message and exit 2, never in a stack trace or a silent exit.
+ * folder, a FIFO, a .txt or .json are refused by what they are), and the file loaded in its box (src/box), so
+ * that whatever its module does when imported — a syntax error, a throw, console output, process.exit, an
+ * endless loop — ends in one message and exit 2, never in a stack trace, a silent exit or a hang.
  */
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { t } from '../core/i18n/index.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { printable } from '../scenario/ScenarioError.js';
-import { resolveRunner, sourceOf, type ResolvedRunner } from '../sim/target.js';
-import { containRunnerCode, RunnerExitError, type Containment } from './contain.js';
+import { labelOf, openRunner, RunnerLoadFailed, sourceOf, type OpenedRunner } from '../target/runners.js';
+import { currentLang } from '../core/i18n/index.js';
 import { BadInputError } from './io.js';
 
 const RUNNER_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
 
-export interface LoadedRunner extends ResolvedRunner {
-  /** Present when the runner is a file: its code stays contained until the command releases it. */
-  containment: Containment | null;
-}
-
-export async function loadRunnerOption(name: string | undefined, cwd: string): Promise<LoadedRunner> {
+/**
+ * The runner a `--runner` value names, opened (a file in its box): the command closes it when it is done. What
+ * the learner's code prints goes to stderr (`printed`): stdout stays faultlab's (one JSON document under --json).
+ */
+export async function loadRunnerOption(name: string | undefined, cwd: string, printed?: (text: string) => void): Promise<OpenedRunner> {
   if (name === '') throw new BadInputError(t('cli.runner.needsValue'));
   const source = sourceOf(name, cwd);
-  if (source.kind !== 'file') return { ...(await resolveRunner(name, cwd)), containment: null };
-  checkRunnerFile(name!, source.file);
-  const containment = containRunnerCode();
+  if (source.kind === 'file') checkRunnerFile(name!, source.file);
   try {
-    return { ...(await resolveRunner(name, cwd)), containment };
+    return await openRunner(source, labelOf(name), { lang: currentLang(), ...(printed ? { onOutput: printed } : {}) });
   } catch (error) {
-    containment.release();
-    throw asLoadError(name!, source.file, error);
+    throw source.kind === 'file' ? asLoadError(name!, source.file, error) : error;
   }
 }
 
@@ -47,21 +43,25 @@ function checkRunnerFile(name: string, file: string): void {
   if (!RUNNER_EXTENSIONS.includes(ext)) throw new BadInputError(t('cli.runner.badExtension', { name, extensions: RUNNER_EXTENSIONS.join(', '), ext: ext || t('cli.runner.noExtension') }));
 }
 
-/** Whatever importing the file threw, as bad input that says where (file:line:col when the error has one). */
+/** Whatever importing the file threw in its box, as bad input that says where (file:line:col when the error has one). */
 function asLoadError(name: string, file: string, error: unknown): Error {
-  if (error instanceof RunnerLoadError) return error;
-  if (error instanceof RunnerExitError) return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
-  const e = error as Error;
-  const message = String(e?.message ?? error);
+  if (error instanceof RunnerLoadError || !(error instanceof RunnerLoadFailed)) return error as Error;
+  if (error.thrown === null) {
+    // The box was lost while loading: it exited (process.exit at import), was killed, or hung past the load limit.
+    if (error.loss?.killed) return new BadInputError(t('cli.runner.hungAtLoad', { name }));
+    return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
+  }
+  const e = error.thrown;
+  if (e.name === 'RunnerExitError') return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
+  const message = e.message;
   // esbuild (through tsx): "Transform failed with 1 error:\n/path/x.ts:3:14: ERROR: Unexpected ";"".
   const transform = /^(\S+:\d+:\d+): ERROR: (.*)$/m.exec(message);
   if (transform) return new BadInputError(t('cli.runner.syntaxAt', { name, where: transform[1]!, message: transform[2]! }), { cause: error });
-  if (e instanceof SyntaxError) {
+  if (e.name === 'SyntaxError') {
     const where = syntaxErrorPlace(file);
     return new BadInputError(where ? t('cli.runner.syntaxAt', { name, where, message }) : t('cli.runner.syntax', { name, message }), { cause: error });
   }
-  const kind = e instanceof Error ? e.name : t('cli.runner.aValue');
-  return new BadInputError(t('cli.runner.threwAtLoad', { name, kind, message: printable(message.split('\n')[0]!) }), { cause: error });
+  return new BadInputError(t('cli.runner.threwAtLoad', { name, kind: e.name || t('cli.runner.aValue'), message: printable(message.split('\n')[0]!) }), { cause: error });
 }
 
 /**

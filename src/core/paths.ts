@@ -18,3 +18,5 @@ export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
 export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');
 /** The labs' schema (src/labs): `kind: lab` documents in scenarios/labs/. */
 export const LAB_SCHEMA_PATH = join(SCENARIOS_DIR, 'labs', 'lab.schema.json');
+/** The exercise: the one file a learner edits. */
+export const LEARNER_FILE = join(PACKAGE_ROOT, 'src', 'runner', 'LearnerRunner.ts');

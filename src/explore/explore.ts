@@ -1,7 +1,7 @@
 /**
  * explore(scenarios, options): every scenario as written, then with one added fault at every point
  * (depth 1), then with a second one at every point the first leaves (depth 2), each run judged by the
- * invariants of SPEC §7. Returns a tally per scenario; findings.ts shrinks what broke.
+ * rules (src/check/verdict.ts). Returns a tally per scenario; findings.ts shrinks what broke.
  */
 import { DEFAULT_SEED } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
@@ -13,7 +13,8 @@ import { simulateWith, verdictOf } from './runSchedule.js';
 import { judge } from '../check/verdict.js';
 import { Tally } from './tally.js';
 import type { Task } from './task.js';
-import { resolveTarget, type RunnerSource, type Target } from '../sim/target.js';
+import { targetOf, type Target } from './target.js';
+import { openRunner, type OpenedRunner } from '../target/runners.js';
 
 export interface ExploreOptions {
   /** 1: one added fault per schedule; 2: one or two. Default 1. */
@@ -23,8 +24,8 @@ export interface ExploreOptions {
   storage?: StorageKind;
   /** Worker threads (default: one per core). 1 runs everything in this thread. */
   workers?: number;
-  /** The runner to explore, as data (default: the reference runner). */
-  runner?: RunnerSource;
+  /** The runner to explore, opened by the caller, who closes it when done with the exploration (default: the reference runner). */
+  runner?: OpenedRunner;
   /** Or a runner class (and tool) given directly: runs in this thread, since a class cannot cross to a worker. */
   target?: Omit<Target, 'seed' | 'storage'>;
   onProgress?: (done: number, total: number) => void;
@@ -50,8 +51,9 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   if (depth !== 1 && depth !== 2) throw new RangeError(`depth must be 1 or 2, got ${depth}`);
   const seed = options.seed ?? DEFAULT_SEED;
   const storage = options.storage ?? 'memory';
-  const source = options.target ? null : (options.runner ?? { kind: 'reference' as const });
-  const target: Target = options.target ? { ...options.target, seed, storage } : await resolveTarget(source!, { seed, storage });
+  const opened = options.target ? null : (options.runner ?? (await openRunner({ kind: 'reference' }, 'reference')));
+  const source = opened?.source ?? null;
+  const target: Target = options.target ? { ...options.target, seed, storage } : targetOf(opened!, seed, storage);
 
   // The scenario as written: its own run sizes the schedules, and it is judged like any other.
   const explored: ScenarioExploration[] = [];
@@ -59,14 +61,14 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   const bases = new Bases(target);
   let tallies: Tally[];
   try {
-    scenarios.forEach((scenario, index) => {
+    for (const [index, scenario] of scenarios.entries()) {
       const tally = new Tally();
       // Judged as `faultlab run` judges it (figures and all): the same run, the same verdict.
-      const base = judge(bases.of(scenario)?.run ?? simulateWith(scenario, [], target), 'scenario');
+      const base = judge((await bases.of(scenario))?.run ?? (await simulateWith(scenario, [], target)), 'scenario');
       tally.add([], verdictOf(base, 0));
       explored.push({ scenario, tally });
       for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
-    });
+    }
 
     tallies = await runTasks(tasks, {
       scenarios: [...scenarios],

@@ -8,7 +8,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { Exploration } from './explore.js';
 import { shrink } from './shrink.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
 
 export interface Finding {
   scenario: Scenario;
@@ -25,17 +25,17 @@ export interface Finding {
 }
 
 
-export function findingFor(scenario: Scenario, invariant: string, found: FaultSpec[], schedules: number, target: Target): Finding {
-  const shrunk = shrink(scenario, [...scenario.faults, ...found], invariant, target);
+export async function findingFor(scenario: Scenario, invariant: string, found: FaultSpec[], schedules: number, target: Target): Promise<Finding> {
+  const shrunk = await shrink(scenario, [...scenario.faults, ...found], invariant, target);
   const message = shrunk.run.checks.find((check) => check.id === invariant)!.message;
   return { scenario, invariant, found, schedules, minimal: shrunk.faults, message, run: shrunk.run };
 }
 
-export function findings(exploration: Exploration): Finding[] {
+export async function findings(exploration: Exploration): Promise<Finding[]> {
   const out: Finding[] = [];
   for (const { scenario, tally } of exploration.scenarios) {
     const broken = [...tally.violations].sort(([a], [b]) => byRule(a, b));
-    for (const [invariant, first] of broken) out.push(findingFor(scenario, invariant, first.added, first.schedules, exploration.target));
+    for (const [invariant, first] of broken) out.push(await findingFor(scenario, invariant, first.added, first.schedules, exploration.target));
   }
   return out;
 }

@@ -14,7 +14,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { Checkpoint } from '../sim/checkpoint.js';
 import { KeptConnections, mayKeepConnections } from '../sim/keptConnections.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
 import { runForVerdict } from './runSchedule.js';
 
 /** A run with the pauses a child can start from, in the order they were taken. */
@@ -28,14 +28,14 @@ export function forkable(scenario: Scenario, target: Target): boolean {
 }
 
 /** Run `added` on top of the scenario's faults (from `from`, if given), keeping every pause. */
-export function runPaused(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Paused {
+export async function runPaused(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Promise<Paused> {
   const checkpoints: Checkpoint[] = [];
-  const run = runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}), onCheckpoint: (checkpoint) => checkpoints.push(checkpoint) });
+  const run = await runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}), onCheckpoint: (checkpoint) => checkpoints.push(checkpoint) });
   return { run, checkpoints };
 }
 
 /** Run `added` (the parent's added faults, then the child's) from `from`, or from the start without one. */
-export function runFrom(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): RunResult {
+export function runFrom(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Promise<RunResult> {
   return runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}) });
 }
 
@@ -83,10 +83,10 @@ export class Bases {
   }
 
   /** The scenario as written, paused at every step — or null when its schedules cannot be forked. */
-  of(scenario: Scenario): Paused | null {
+  async of(scenario: Scenario): Promise<Paused | null> {
     let paused = this.#paused.get(scenario);
     if (paused === undefined) {
-      paused = forkable(scenario, this.#target) ? runPaused(scenario, [], this.#target, null, this.kept) : null;
+      paused = forkable(scenario, this.#target) ? await runPaused(scenario, [], this.#target, null, this.kept) : null;
       this.#paused.set(scenario, paused);
     }
     return paused;

@@ -14,7 +14,8 @@ import type { StorageKind } from '../core/storage.js';
 import { depthOneSchedules, secondFaults } from './enumerate.js';
 import { findingFor, type Finding } from './findings.js';
 import { runForVerdict, verdictOf } from './runSchedule.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
+import type { RunResult } from '../check/RunResult.js';
 
 export interface Catch {
   scenario: Scenario;
@@ -42,59 +43,60 @@ export interface HuntOptions {
 const firstBroken = (broken: Array<{ invariant: string; message: string }>) =>
   [...broken].sort((a, b) => byRule(a.invariant, b.invariant))[0];
 
-export function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): MutantHunt {
+export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): Promise<MutantHunt> {
   const target: Target = { runner: mutant.runner, tool: mutant.tool, seed: options.seed ?? DEFAULT_SEED, storage: options.storage ?? 'memory' };
   let fixed: Catch | null = null;
   let runs = 0;
   const baseBroken: Array<Set<string>> = [];
-  const bases = scenarios.map((scenario) => {
-    const run = runForVerdict(scenario, [], target);
+  const bases: RunResult[] = [];
+  for (const scenario of scenarios) {
+    const run = await runForVerdict(scenario, [], target);
     runs += 1;
     const broken = verdictOf(run, 0).broken;
     baseBroken.push(new Set(broken.map((b) => b.invariant)));
     const first = firstBroken(broken);
     if (fixed === null && first) fixed = { scenario, ...first };
-    return run;
-  });
+    bases.push(run);
+  }
   // The first schedule that breaks an invariant its scenario as written keeps (what exploring adds);
   // failing that, the first that breaks any.
   let fallback: { scenario: Scenario; invariant: string; added: FaultSpec[] } | null = null;
-  const judgeSchedule = (scenario: Scenario, index: number, added: FaultSpec[]): Finding | null => {
+  const judgeSchedule = async (scenario: Scenario, index: number, added: FaultSpec[]): Promise<Finding | null> => {
     runs += 1;
-    const broken = verdictOf(runForVerdict(scenario, added, target), added.length).broken;
+    const broken = verdictOf(await runForVerdict(scenario, added, target), added.length).broken;
     const fresh = firstBroken(broken.filter((b) => !baseBroken[index]!.has(b.invariant)));
-    if (fresh) return findingFor(scenario, fresh.invariant, added, 1, target);
+    if (fresh) return await findingFor(scenario, fresh.invariant, added, 1, target);
     const any = firstBroken(broken);
     if (any && fallback === null) fallback = { scenario, invariant: any.invariant, added };
     return null;
   };
-  const depthOne = (scenario: Scenario, index: number): Finding | null => {
+  const depthOne = async (scenario: Scenario, index: number): Promise<Finding | null> => {
     for (const added of depthOneSchedules(bases[index]!)) {
-      const finding = judgeSchedule(scenario, index, added);
+      const finding = await judgeSchedule(scenario, index, added);
       if (finding) return finding;
     }
     return null;
   };
-  const depthTwo = (scenario: Scenario, index: number): Finding | null => {
+  const depthTwo = async (scenario: Scenario, index: number): Promise<Finding | null> => {
     for (const [first] of depthOneSchedules(bases[index]!)) {
-      const run = runForVerdict(scenario, [first!], target);
+      const run = await runForVerdict(scenario, [first!], target);
       for (const second of secondFaults(run, first!, scenario.faults.length)) {
-        const finding = judgeSchedule(scenario, index, [first!, second]);
+        const finding = await judgeSchedule(scenario, index, [first!, second]);
         if (finding) return finding;
       }
     }
     return null;
   };
-  const explored = (search: (scenario: Scenario, index: number) => Finding | null): Finding | null => {
+  const explored = async (search: (scenario: Scenario, index: number) => Promise<Finding | null>): Promise<Finding | null> => {
     for (const [index, scenario] of scenarios.entries()) {
-      const finding = search(scenario, index);
+      const finding = await search(scenario, index);
       if (finding) return finding;
     }
     return null;
   };
-  let finding = explored(depthOne);
-  if (finding === null && (options.depth ?? 1) >= 2) finding = explored(depthTwo);
+  let finding = await explored(depthOne);
+  if (finding === null && (options.depth ?? 1) >= 2) finding = await explored(depthTwo);
   const last = fallback as { scenario: Scenario; invariant: string; added: FaultSpec[] } | null;
-  if (finding === null && last !== null) finding = findingFor(last.scenario, last.invariant, last.added, 1, target);
+  if (finding === null && last !== null) finding = await findingFor(last.scenario, last.invariant, last.added, 1, target);
   return { mutant, fixed, explored: finding, runs };
 }

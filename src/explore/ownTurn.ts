@@ -4,19 +4,22 @@
  * while a crash's committed image (a buffer SQLite allocated) is freed only on a later turn. The pool keeps
  * several batches queued at a worker (pool.ts), so the worker takes them one turn at a time.
  */
-export function onItsOwnTurn<T>(handle: (message: T) => void): (message: T) => void {
+/** An async `handle` is awaited before the next message starts: a thread's messages never overlap. */
+export function onItsOwnTurn<T>(handle: (message: T) => void | Promise<void>): (message: T) => void {
   const waiting: T[] = [];
   let scheduled = false;
   const schedule = () => {
     if (scheduled || waiting.length === 0) return;
     scheduled = true;
     setImmediate(() => {
-      scheduled = false;
-      try {
-        handle(waiting.shift()!);
-      } finally {
-        schedule();
-      }
+      void (async () => {
+        try {
+          await handle(waiting.shift()!);
+        } finally {
+          scheduled = false;
+          schedule();
+        }
+      })();
     });
   };
   return (message: T) => {

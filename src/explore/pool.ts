@@ -10,7 +10,8 @@ import type { StorageKind } from '../core/storage.js';
 import { Tally, type TallyData } from './tally.js';
 import type { Bases } from './fork.js';
 import { runTask, type Task } from './task.js';
-import type { RunnerSource, Target } from '../sim/target.js';
+import type { Target } from './target.js';
+import type { RunnerSource } from '../target/runners.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
 import { currentLang } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
@@ -49,7 +50,7 @@ export async function runTasks(tasks: readonly Task[], options: PoolOptions): Pr
   if (threads <= 1) {
     const tallies: Tally[] = [];
     for (const [i, task] of tasks.entries()) {
-      tallies.push(runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases));
+      tallies.push(await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases));
       options.onProgress?.(i + 1, tasks.length);
       // A crash's committed image is a buffer SQLite allocated, freed by Node only on a later turn of the
       // event loop: without a turn now and then, one thread's depth 2 held ~600 MB of them at the end.
@@ -108,7 +109,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
         const id = next;
         const slice = tasks.slice(id, id + batch);
         next += slice.length;
-        slice.forEach((task, i) => (results[id + i] = runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases)));
+        for (const [i, task] of slice.entries()) results[id + i] = await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases);
         done += slice.length;
         options.onProgress?.(done, tasks.length);
         await nextTurn();

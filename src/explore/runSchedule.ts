@@ -7,8 +7,9 @@ import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate, type SimulateOptions } from '../sim/simulate.js';
+import type { Run } from '../sim/Run.js';
 import { outcomeOf } from './outcome.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
 import { brokenRules, judge } from '../check/verdict.js';
 
 export interface Broken {
@@ -30,24 +31,30 @@ export interface Verdict {
   failed: string[];
 }
 
-export function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): RunResult {
-  return judge(simulateWith(scenario, added, target));
+export async function runWith(scenario: Scenario, added: readonly FaultSpec[], target: Target): Promise<RunResult> {
+  return judge(await simulateWith(scenario, added, target));
 }
 
 /** A schedule's run judged by what the explorer counts: the rules. */
-export function runForVerdict(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}): RunResult {
-  return judge(simulateWith(scenario, added, target, fork), 'rules');
+export async function runForVerdict(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint' | 'kept'> = {}): Promise<RunResult> {
+  return judge(await simulateWith(scenario, added, target, fork), 'rules');
 }
 
-export function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint'> = {}) {
-  return simulate(scenario, {
-    runner: target.runner,
-    seed: target.seed,
-    storage: target.storage,
-    extraFaults: added,
-    ...(target.tool ? { tool: target.tool } : {}),
-    ...fork,
-  });
+/** One run of the scenario with `added` on top of its own faults (a runner in a box begins and ends the run there). */
+export async function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint' | 'kept'> = {}): Promise<Run> {
+  await target.hooks?.beginRun();
+  try {
+    return await simulate(scenario, {
+      runner: target.runner,
+      seed: target.seed,
+      storage: target.storage,
+      extraFaults: added,
+      ...(target.tool ? { tool: target.tool } : {}),
+      ...fork,
+    });
+  } finally {
+    await target.hooks?.endRun();
+  }
 }
 
 export function verdictOf(run: RunResult, addedCount: number): Verdict {

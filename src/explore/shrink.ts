@@ -9,7 +9,7 @@ import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { runWith } from './runSchedule.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
 
 /** Above this many candidate faults, drop one at a time instead of trying every subset. */
 const EXHAUSTIVE_UP_TO = 10;
@@ -31,18 +31,18 @@ export function withFaults(scenario: Scenario, faults: readonly FaultSpec[]): Sc
   return { ...scenario, faults: [...faults] };
 }
 
-export function shrink(scenario: Scenario, faults: readonly FaultSpec[], invariant: string, target: Target): Shrunk {
+export async function shrink(scenario: Scenario, faults: readonly FaultSpec[], invariant: string, target: Target): Promise<Shrunk> {
   let tries = 0;
-  const attempt = (subset: FaultSpec[]) => {
+  const attempt = async (subset: FaultSpec[]) => {
     tries += 1;
-    const run = runWith(withFaults(scenario, subset), [], target);
+    const run = await runWith(withFaults(scenario, subset), [], target);
     return breaks(run, invariant) ? run : null;
   };
   let best: { faults: FaultSpec[]; run: RunResult } | null = null;
   if (faults.length <= EXHAUSTIVE_UP_TO) {
     for (let size = 0; size <= faults.length && best === null; size += 1) {
       for (const subset of subsetsOfSize(faults, size)) {
-        const run = attempt(subset);
+        const run = await attempt(subset);
         if (run) {
           best = { faults: subset, run };
           break;
@@ -53,14 +53,14 @@ export function shrink(scenario: Scenario, faults: readonly FaultSpec[], invaria
     let current = [...faults];
     for (let i = current.length - 1; i >= 0; i -= 1) {
       const without = current.filter((_, j) => j !== i);
-      const run = attempt(without);
+      const run = await attempt(without);
       if (run) current = without;
     }
-    best = { faults: current, run: attempt(current)! };
+    best = { faults: current, run: (await attempt(current))! };
   }
   if (best === null) throw new Error(`shrink: the schedule no longer breaks ${invariant} (is the runner deterministic?)`);
   const pinned = pin(best.faults, best.run);
-  const check = attempt(pinned);
+  const check = await attempt(pinned);
   return check ? { faults: pinned, run: check, tries } : { ...best, tries };
 }
 

@@ -8,7 +8,7 @@ import { secondFaults } from './enumerate.js';
 import { Bases, resumePoint, runFrom, runPaused } from './fork.js';
 import { runForVerdict, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
-import type { Target } from '../sim/target.js';
+import type { Target } from './target.js';
 
 export interface Task {
   /** Index of the scenario in the list being explored. */
@@ -21,16 +21,16 @@ export interface Task {
  * last pause of the run it extends — the scenario as written for the first fault, the first fault's run for
  * the second — instead of from the beginning; the runs, and so the tally, are the same either way.
  */
-export function runTask(scenario: Scenario, first: FaultSpec, depth: number, target: Target, bases: Bases, tally = new Tally()): Tally {
-  const base = bases.of(scenario);
+export async function runTask(scenario: Scenario, first: FaultSpec, depth: number, target: Target, bases: Bases, tally = new Tally()): Promise<Tally> {
+  const base = await bases.of(scenario);
   const from = base ? resumePoint(base, first) : null;
-  const parent = base && depth >= 2 ? runPaused(scenario, [first], target, from, bases.kept) : null;
-  const run = parent?.run ?? (base ? runFrom(scenario, [first], target, from, bases.kept) : runForVerdict(scenario, [first], target));
+  const parent = base && depth >= 2 ? await runPaused(scenario, [first], target, from, bases.kept) : null;
+  const run = parent?.run ?? (base ? await runFrom(scenario, [first], target, from, bases.kept) : await runForVerdict(scenario, [first], target));
   tally.add([first], verdictOf(run, 1));
   if (depth >= 2) {
     for (const second of secondFaults(run, first, scenario.faults.length)) {
       const pair = [first, second];
-      const pairRun = parent ? runFrom(scenario, pair, target, resumePoint(parent, second), bases.kept) : runForVerdict(scenario, pair, target);
+      const pairRun = parent ? await runFrom(scenario, pair, target, resumePoint(parent, second), bases.kept) : await runForVerdict(scenario, pair, target);
       tally.add(pair, verdictOf(pairRun, 2));
     }
   }

@@ -9,7 +9,8 @@ import type { StorageKind } from '../core/storage.js';
 import { Bases } from './fork.js';
 import { onItsOwnTurn } from './ownTurn.js';
 import { runTask, type Task } from './task.js';
-import { resolveTarget, type RunnerSource, type Target } from '../sim/target.js';
+import { targetOf, type Target } from './target.js';
+import { openRunner, type RunnerSource } from '../target/runners.js';
 
 export interface WorkerSetup {
   scenarios: Scenario[];
@@ -29,21 +30,24 @@ setLang(setup.lang);
 // The runner is resolved once (a learner's file is loaded here); then the batches come. Not a top-level
 // await: the CLI's build bundles this file as CommonJS (scripts/bundle-cli.mjs). A rejection ends the
 // thread with an error, which the pool reports.
-void resolveTarget(setup.source, { seed: setup.seed, storage: setup.storage }).then((target) => {
+void openRunner(setup.source, setup.source.kind).then((opened) => {
+  const target = targetOf(opened, setup.seed, setup.storage);
   const bases = new Bases(target);
   // Several batches wait at the port at once (pool.ts): one a turn, so that crash images are freed between them.
-  parentPort!.on('message', onItsOwnTurn((request: WorkerRequest) => handle(request, target, bases)));
+  parentPort!.on('message', onItsOwnTurn((request: WorkerRequest) => handle(request, target, bases, () => opened.close())));
   parentPort!.postMessage({ ready: true });
 });
 
-function handle(request: WorkerRequest, target: Target, bases: Bases): void {
+async function handle(request: WorkerRequest, target: Target, bases: Bases, close: () => Promise<void>): Promise<void> {
   if ('stop' in request) {
     bases.close();
+    await close();
     parentPort!.close();
     return;
   }
   try {
-    const tallies = request.tasks.map((task) => runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target, bases).toData());
+    const tallies = [];
+    for (const task of request.tasks) tallies.push((await runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target, bases)).toData());
     parentPort!.postMessage({ id: request.id, tallies });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });

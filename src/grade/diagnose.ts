@@ -65,7 +65,7 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
   const error = run.runnerError;
   if (error === null) return null;
   const id: ProblemId =
-    error.name === 'NotImplementedError' ? 'not_implemented' : error.name === 'DeterminismError' ? 'determinism' : error.name === 'AsyncStepError' ? 'async_step' : 'runner_error';
+    error.name === 'NotImplementedError' ? 'not_implemented' : error.name === 'DeterminismError' ? 'determinism' : 'runner_error';
   const where = locate(error.stack, learnerFile, display);
   return {
     id,

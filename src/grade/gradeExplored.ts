@@ -68,7 +68,7 @@ export function notExplored(scenario: Scenario, index: number, reason: string, c
   return notRun(scenario, index, { id: 'not_explored', title: t('grade.notExplored.title'), message: t('grade.notExplored.message', { reason }) }, ctx);
 }
 
-export function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): ScenarioGrade {
+export async function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): Promise<ScenarioGrade> {
   const coverage = { schedules: explored.schedules, broke: explored.broke };
   const counted = tn('grade.explored.schedules', explored.schedules);
   if (explored.stopped !== null) {
@@ -104,7 +104,7 @@ export function gradeExplored(scenario: Scenario, index: number, explored: Explo
   let divergence = null;
   if (finding.run !== null) {
     problem = firstProblem(finding.run, ctx.file, (path) => displayPath(path, ctx.cwd), [finding.check]);
-    const reference = judge(simulate(withFaults(scenario, finding.minimal), { seed: ctx.seed, storage: 'memory', maxSteps: ctx.maxSteps }));
+    const reference = judge(await simulate(withFaults(scenario, finding.minimal), { seed: ctx.seed, storage: 'memory', maxSteps: ctx.maxSteps }));
     divergence = firstDivergence(reference, finding.run);
   }
   problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };

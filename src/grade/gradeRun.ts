@@ -64,15 +64,15 @@ export function identity(scenario: Scenario, index: number, problem: Problem | n
   };
 }
 
-/** A run that finished, read against the reference. */
-export function gradeRun(run: RunResult, reference: RunResult, index: number, ctx: GradeContext, extra: { output?: string; durationMs?: number } = {}): ScenarioGrade {
+/** A run that finished, read against the reference (without one, no divergence is told). */
+export function gradeRun(run: RunResult, reference: RunResult | null, index: number, ctx: GradeContext, extra: { output?: string; durationMs?: number } = {}): ScenarioGrade {
   const problem = firstProblem(run, ctx.file, (path) => displayPath(path, ctx.cwd));
   return {
     ...identity(run.scenario, index, problem, ctx),
     status: run.passed ? 'pass' : run.runnerError !== null ? 'error' : 'fail',
     wrongFigures: wrongFigures(run),
     figures: figures(run),
-    divergence: run.passed ? null : firstDivergence(reference, run),
+    divergence: run.passed || reference === null ? null : firstDivergence(reference, run),
     output: extra.output ?? '',
     durationMs: extra.durationMs ?? 0,
   };

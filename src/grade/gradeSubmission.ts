@@ -1,15 +1,13 @@
 /**
  * The grading engine: a learner's file against a list of scenarios, each graded twice — as written, and
- * explored with one added fault at every point. The learner's runner runs in a process of its own (LearnerProcess,
- * learnerHost); the harness that drives it — the databases, the wire, the trace, the checks — runs in a grading
- * thread of this process (worker.ts), and this main thread keeps the watchdog that SIGKILLs a run past its limit.
+ * explored with one added fault at every point. The learner's runner runs in its box (src/box: a process of its
+ * own, killed at its time limit); the harness that drives it — the databases, the wire, the trace, the checks —
+ * runs in a grading thread of this process (worker.ts), one per submission graded at once.
  * The reference runs here, once per scenario and seed; each learner run is read against it: the first problem,
  * the first divergence, the figures, the replay command and the lesson. A hang or a dead process costs that run
  * only; grading goes on.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { currentLang, inEach, t } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
@@ -17,7 +15,6 @@ import type { Scenario } from '../scenario/types.js';
 import { judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
-import { newControlBuffer, Watchdog } from './control.js';
 import { checkTitle } from './diagnose.js';
 import { referenceStep } from './divergence.js';
 import { submissionName } from './findSubmissions.js';
@@ -25,14 +22,13 @@ import { gradeExplored, notExplored } from './gradeExplored.js';
 import { gradeRun, gradeWithoutRun, type GradeContext } from './gradeRun.js';
 import type { FromHarness, GradeJob, RunOutcome } from './job.js';
 import { outcomeProblem } from './outcomeProblem.js';
-import type { ThrownInfo } from './protocol.js';
+import type { ThrownInfo } from '../box/protocol.js';
 import { displayPath } from './replay.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
 
-/** Per run: far above what any of the 17 needs (a few milliseconds), short enough to wait out. */
-export const DEFAULT_TIMEOUT_MS = 3000;
-/** Starting the learner's process and loading a file with tsx takes about half a second; a cold cache on a slow machine, a few. */
-export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+/** The box's limits (src/box/Box.ts): per run, and for loading the file. */
+export { DEFAULT_RUN_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, DEFAULT_LOAD_TIMEOUT_MS } from '../box/Box.js';
+import { DEFAULT_RUN_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, DEFAULT_LOAD_TIMEOUT_MS } from '../box/Box.js';
 /** The longest --timeout: a day. */
 export const MAX_TIMEOUT_MS = 86_400_000;
 /** Where the replay files of explored failures go, under the working directory, one folder per submission. */
@@ -61,21 +57,19 @@ export interface GradeOptions {
 
 /** The reference run of each scenario, made once per seed (and language) and kept for every submission. */
 export class ReferenceRuns {
-  readonly #runs = new Map<string, RunResult>();
+  readonly #runs = new Map<string, Promise<RunResult>>();
 
-  get(scenario: Scenario, seed: number, maxSteps: number): RunResult {
+  get(scenario: Scenario, seed: number, maxSteps: number): Promise<RunResult> {
     // Its checks' messages are in the language it was judged in: a grade in another language gets its own.
     const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}\0${currentLang()}`;
     let run = this.#runs.get(key);
     if (run === undefined) {
-      run = judge(simulate(scenario, { seed, storage: 'memory', maxSteps }));
+      run = simulate(scenario, { seed, storage: 'memory', maxSteps }).then((done) => judge(done));
       this.#runs.set(key, run);
     }
     return run;
   }
 }
-
-const watchdog = new Watchdog();
 
 function brokenScenario(reference: RunResult): Problem {
   const first = reference.checks.find((c) => !c.passed)!;
@@ -100,8 +94,7 @@ function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, c
 }
 
 /** Run the grading thread for one submission; calls `on` with each of its messages, resolves when it is done. */
-function runHarness(job: GradeJob, limits: { loadTimeoutMs: number; timeoutMs: number }, on: (message: FromHarness) => void): Promise<ThrownInfo | null> {
-  const stopWatching = watchdog.watch(job.control, { dir: job.dir, ...limits });
+function runHarness(job: GradeJob, on: (message: FromHarness) => void): Promise<ThrownInfo | null> {
   const worker = startWorker(import.meta.url, 'grade', { workerData: job });
   return new Promise<ThrownInfo | null>((settle) => {
     let failure: ThrownInfo | null = null;
@@ -110,10 +103,7 @@ function runHarness(job: GradeJob, limits: { loadTimeoutMs: number; timeoutMs: n
       else on(message);
     });
     worker.on('error', (error) => (failure = { name: error.name, message: error.message }));
-    worker.on('exit', () => {
-      stopWatching();
-      settle(failure);
-    });
+    worker.on('exit', () => settle(failure));
   });
 }
 
@@ -129,7 +119,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const explore = options.explore ?? true;
   const references = options.references ?? new ReferenceRuns();
   const scenarios = [...options.scenarios];
-  const refs = scenarios.map((scenario) => references.get(scenario, seed, maxSteps));
+  const refs = await Promise.all(scenarios.map((scenario) => references.get(scenario, seed, maxSteps)));
   const replayDir = options.replayDir === null ? null : resolve(cwd, options.replayDir ?? DEFAULT_REPLAY_DIR, ...(options.replayDir === undefined ? [name] : []));
 
   // Grades arrive out of order (broken scenarios are known at once); they are told in order.
@@ -149,29 +139,42 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
 
   let runnerName: string | null = null;
   let loadError: ThrownInfo | null = null;
-  const dir = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
-  // The grading thread and the learner's process speak the grade's language: the checks' messages and the
+  // The grading thread and the learner's box speak the grade's language: the checks' messages and the
   // learner's own exceptions (the determinism guard's) are written there.
-  const job: GradeJob = { file: absolute, scenarios, skip: refs.map((ref) => !ref.passed), seed, maxSteps, explore, control: newControlBuffer(), dir, lang: currentLang() };
-  let failure: ThrownInfo | null;
-  try {
-    tell();
-    failure = await runHarness(job, { loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS, timeoutMs }, (message) => {
-      if (message.type === 'loaded') runnerName = message.runnerName;
-      else if (message.type === 'load_error') loadError = message.error;
-      else if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
-      else if (message.type === 'explored') {
-        const scenario = scenarios[message.index]!;
-        explored[message.index] =
-          message.explored === null
-            ? notExplored(scenario, message.index, message.reason ?? t('grade.notExplored.notRun'), ctx)
-            : gradeExplored(scenario, message.index, message.explored, { ...ctx, replayDir, who: inEach((lang) => t('grade.who', { runner: runnerName ?? t('grade.who.unknown', {}, lang), file: shownFile }, lang)), maxSteps, timeoutMs });
+  const job: GradeJob = {
+    file: absolute,
+    scenarios,
+    skip: refs.map((ref) => !ref.passed),
+    seed,
+    maxSteps,
+    explore,
+    timeoutMs,
+    loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+    lang: currentLang(),
+  };
+  tell();
+  const pending: Array<Promise<void>> = [];
+  const failure = await runHarness(job, (message) => {
+    if (message.type === 'loaded') runnerName = message.runnerName;
+    else if (message.type === 'load_error') loadError = message.error;
+    else if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
+    else if (message.type === 'explored') {
+      const { index, explored: found, reason } = message;
+      const scenario = scenarios[index]!;
+      if (found === null) explored[index] = notExplored(scenario, index, reason ?? t('grade.notExplored.notRun'), ctx);
+      else {
+        // Its divergence is read against the reference run of the same schedule, made here.
+        const who = inEach((lang) => t('grade.who', { runner: runnerName ?? t('grade.who.unknown', {}, lang), file: shownFile }, lang));
+        const graded = gradeExplored(scenario, index, found, { ...ctx, replayDir, who, maxSteps, timeoutMs }).then((grade) => {
+          explored[index] = grade;
+          tell();
+        });
+        pending.push(graded);
       }
-      tell();
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    }
+    tell();
+  });
+  await Promise.all(pending);
 
   // Whatever the grading thread could not grade: a file that did not load, or the thread's own failure.
   const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: (loadError as ThrownInfo).message.split(absolute).join(shownFile) };

@@ -16,7 +16,6 @@ type HintBase = MessageKey extends infer K ? (K extends `hint.${infer B}.questio
 const LADDERS: Record<ProblemId, HintBase> = {
   not_implemented: 'notImplemented',
   runner_error: 'runnerError',
-  async_step: 'asyncStep',
   determinism: 'determinism',
   timeout: 'timeout',
   worker_crash: 'workerCrash',

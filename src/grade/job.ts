@@ -1,14 +1,14 @@
 /**
  * What the grader's main thread and a grading thread say to each other. The grading thread (worker.ts) drives
- * one submission: it starts the learner's process, runs each scenario as written, then explores each one, and
+ * one submission: it opens the learner's box, runs each scenario as written, then explores each one, and
  * reports as it goes. Everything here is plain data (structured clone), and all of it is computed by the
- * grader's own code: the learner's process never talks to the main thread.
+ * grader's own code: the box never talks to the main thread.
  */
 import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { ExitInfo } from './LearnerProcess.js';
-import type { ThrownInfo } from './protocol.js';
+import type { ExitInfo } from '../box/Box.js';
+import type { ThrownInfo } from '../box/protocol.js';
 import type { Lang } from '../core/i18n/index.js';
 
 export interface GradeJob {
@@ -20,10 +20,9 @@ export interface GradeJob {
   maxSteps: number;
   /** Explore each scenario (depth 1) after running it as written. */
   explore: boolean;
-  /** The watchdog's shared cells (control.ts). */
-  control: SharedArrayBuffer;
-  /** A private folder for the FIFOs. */
-  dir: string;
+  /** The box's limits: per run, and for loading the file (ms). */
+  timeoutMs: number;
+  loadTimeoutMs: number;
   /** The language of the grade: the grading thread and the learner's process write their messages in it. */
   lang: Lang;
 }
@@ -31,9 +30,9 @@ export interface GradeJob {
 /** How one run of the learner's runner ended, as the grading thread saw it. */
 export type RunOutcome =
   | { kind: 'done'; run: RunResult; output: string; durationMs: number }
-  /** The watchdog stopped it: `step` is the step it was in (0: before the first). */
+  /** The box's time limit stopped it: `step` is the step it was in (0: before the first). */
   | { kind: 'timeout'; step: number; output: string; durationMs: number }
-  /** The learner's process ended on its own (it exited, killed itself, ran out of memory, broke the protocol). */
+  /** The box ended on its own (it exited, killed itself, ran out of memory, broke the protocol). */
   | { kind: 'died'; step: number; exit: ExitInfo; output: string; durationMs: number; protocol?: string }
   /** The run could not be carried out (the runner's constructor threw, the file no longer loads). */
   | { kind: 'crashed'; error: ThrownInfo; output: string; durationMs: number };

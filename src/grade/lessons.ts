@@ -73,7 +73,6 @@ const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   worker_crash: exercise('guard'),
   not_implemented: exercise('contract'),
   determinism: exercise('guard'),
-  async_step: exercise('guard'),
   runner_error: exercise('guard'),
   process_died: exercise('guard'),
   not_explored: exercise('grader'),

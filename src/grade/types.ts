@@ -5,7 +5,7 @@
 import type { InvariantId } from '../check/invariants.js';
 import type { Divergence } from './divergence.js';
 import type { MistakeId } from './mistakes.js';
-import type { ThrownInfo } from './protocol.js';
+import type { ThrownInfo } from '../box/protocol.js';
 
 /** Exercism's per-test statuses: `error` when the learner's code threw, hung or could not run. */
 export type TestStatus = 'pass' | 'fail' | 'error';
@@ -22,7 +22,6 @@ export type ProblemId =
   | MistakeId
   | 'not_implemented'
   | 'determinism'
-  | 'async_step'
   | 'runner_error'
   | InvariantId
   | 'status'

@@ -1,34 +1,33 @@
 /**
- * A grading thread: one submission, from start to end. It starts the learner's process, runs every scenario as
- * written with the learner's runner standing in through proxyRunner.ts, then explores every scenario that ran to
- * its end — each with one added fault at every point (src/explore's depth 1), shrinking the first violation to
- * its smallest schedule. Every run is simulated and judged here, in the grader's own code; the learner's process
- * only answers for `step`. A run that hangs is killed by the main thread's watchdog; a process that dies is
- * replaced by a new one for the next run. Started by gradeSubmission.ts; not an entry point of its own.
- * It reads real time only to report how long a run took (the simulator inside never does).
+ * A grading thread: one submission, from start to end. It opens the learner's box, runs every scenario as
+ * written with the learner's runner in it, then explores every scenario that ran to its end — each with one
+ * added fault at every point (src/explore's depth 1), shrinking the first violation to its smallest schedule.
+ * Every run is simulated and judged here, in the grader's own code; the box only answers for `step`. A run
+ * that hangs is stopped by the box's time limit; a box that is lost is replaced by a new one for the next run.
+ * Started by gradeSubmission.ts; not an entry point of its own. It reads real time only to report how long a
+ * run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setLang, t } from '../core/i18n/index.js';
-import type { RunResult } from '../check/RunResult.js';
 import { byRule, judge } from '../check/verdict.js';
+import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
 import { depthOneSchedules } from '../explore/enumerate.js';
 import { findingFor } from '../explore/findings.js';
 import { verdictOf } from '../explore/runSchedule.js';
 import { Tally } from '../explore/tally.js';
+import { targetOf } from '../explore/target.js';
 import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
-import type { Target } from '../sim/target.js';
-import { RunControl } from './control.js';
+import type { Loss } from '../box/Box.js';
+import { RunnerConstructorError } from '../box/boxedRunner.js';
+import type { ThrownInfo } from '../box/protocol.js';
+import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
 import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
-import { LearnerProcess } from './LearnerProcess.js';
-import type { ThrownInfo } from './protocol.js';
-import { proxyRunnerClass } from './proxyRunner.js';
 
 const job = workerData as GradeJob;
 // This thread judges every run (the checks' messages) and diagnoses what it could not run: in the grade's language.
 setLang(job.lang);
-const control = new RunControl(job.control);
 const post = (message: FromHarness) => parentPort!.postMessage(message);
 
 function thrown(error: unknown): ThrownInfo {
@@ -36,82 +35,47 @@ function thrown(error: unknown): ThrownInfo {
   return { name: 'Error', message: String(error) };
 }
 
-
-let learner: LearnerProcess | null = null;
-let runnerName = 'LearnerRunner';
-let generation = 0;
-
-/** A learner's process that is up: the one we have, or a new one (a load failure here is the run's failure). */
-async function ready(): Promise<LearnerProcess | Exclude<RunOutcome, { kind: 'done' }>> {
-  if (learner !== null && !learner.gone) return learner;
-  learner = null;
-  const started = await LearnerProcess.start(job.file, job.dir, ++generation, control, job.lang);
-  if (started.kind === 'ready') {
-    learner = started.process;
-    runnerName = started.runnerName;
-    return learner;
-  }
-  control.clearKill();
-  if (started.kind === 'load_error') return { kind: 'crashed', error: started.error, output: '', durationMs: 0 };
-  const error = started.killed
-    ? { name: 'Timeout', message: t('grade.process.loadTimeout') }
-    : { name: 'LearnerGone', message: t('grade.process.goneWhileLoading', { exit: describeExit(started.exit) }) };
-  return { kind: 'crashed', error, output: '', durationMs: 0 };
+/** What the box's load failure says: what the file threw, or how the box was lost while loading. */
+function loadFailure(error: unknown): ThrownInfo {
+  if (!(error instanceof RunnerLoadFailed)) return thrown(error);
+  if (error.thrown !== null) return error.thrown;
+  const loss = error.loss;
+  if (loss?.killed) return { name: 'Timeout', message: t('grade.process.loadTimeout') };
+  const exit = loss?.exit ?? { code: null, signal: null };
+  const how = exit.signal !== null ? t('grade.process.killedBy', { signal: exit.signal }) : t('grade.process.exitCode', { code: String(exit.code) });
+  return { name: 'LearnerGone', message: t('grade.process.goneWhileLoading', { exit: how }) };
 }
 
-function describeExit(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal !== null ? t('grade.process.killedBy', { signal: exit.signal }) : t('grade.process.exitCode', { code: String(exit.code) });
-}
+let opened: OpenedRunner | null = null;
 
-const proxy = () =>
-  proxyRunnerClass(
-    () => {
-      if (learner === null) throw new Error("faultlab: no learner's process");
-      return learner;
-    },
-    control,
-    runnerName,
-  );
-
-/**
- * After runs on the current process: was it killed by the watchdog, or did it die? Then it is replaced (the
- * next run gets a new one) and the outcome says so; null when all is well.
- */
-async function afterRuns(output: string, started: number): Promise<Exclude<RunOutcome, { kind: 'done' | 'crashed' }> | null> {
-  const killed = !control.settle();
-  if (!killed && learner !== null && !learner.gone) return null;
-  const step = control.currentStep;
-  const gone = learner!;
-  learner = null;
-  const protocol = gone.protocolBroken;
-  await gone.dispose();
-  const exit = await gone.exited;
-  control.clearKill();
-  const durationMs = Math.round(performance.now() - started);
-  if (killed) return { kind: 'timeout', step, output, durationMs };
-  return { kind: 'died', step, exit, output, durationMs, ...(protocol !== null ? { protocol } : {}) };
+/** A run lost with its box: stopped at its time limit, or ended on its own. */
+function lostRun(loss: Loss, output: string, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
+  if (loss.killed) return { kind: 'timeout', step: loss.step, output, durationMs };
+  return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: loss.protocol } : {}) };
 }
 
 /** One run of the scenario (with added faults) by the learner's runner, however it ends. */
 async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
-  const process = await ready();
-  if (!(process instanceof LearnerProcess)) return process;
+  const box = opened!;
+  try {
+    await box.beginRun(); // a new box if the last one was lost
+  } catch (error) {
+    return { kind: 'crashed', error: loadFailure(error), output: '', durationMs: 0 };
+  }
   const started = performance.now();
   let run: RunResult | null = null;
   let error: unknown = null;
   try {
-    run = judge(simulate(scenario, { runner: proxy(), seed: job.seed, storage: 'memory', maxSteps: job.maxSteps, extraFaults: added }));
+    run = judge(await simulate(scenario, { runner: box.runner, seed: job.seed, storage: 'memory', maxSteps: job.maxSteps, extraFaults: added }));
   } catch (e) {
     error = e;
   }
-  const output = learner?.takeOutput() ?? '';
-  const lost = await afterRuns(output, started);
-  if (lost !== null) return lost;
+  const { output, loss } = await box.endRun();
   const durationMs = Math.round(performance.now() - started);
-  if (run === null) return { kind: 'crashed', error: thrown(error), output, durationMs };
+  if (loss !== null) return lostRun(loss, output, durationMs);
+  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
   return { kind: 'done', run, output, durationMs };
 }
-
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
   const started = performance.now();
@@ -141,31 +105,26 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
   return { schedules, broke, violations, finding, stopped, fired, planned, durationMs: Math.round(performance.now() - started) };
 }
 
-/** The violation shrunk to its smallest schedule (src/explore's shrink, run through the learner's process). */
+/** The violation shrunk to its smallest schedule (src/explore's shrink, run in the learner's box). */
 async function shrunk(scenario: Scenario, violation: Explored['violations'][number]): Promise<NonNullable<Explored['finding']>> {
   const unshrunk = { check: violation.check, found: violation.added, minimal: [...scenario.faults, ...violation.added], message: violation.message, run: null, schedules: violation.schedules };
-  const process = await ready();
-  if (!(process instanceof LearnerProcess)) return unshrunk;
-  const target: Target = { runner: proxy(), seed: job.seed, storage: 'memory' };
-  let result: NonNullable<Explored['finding']> = unshrunk;
   try {
-    const finding = findingFor(scenario, violation.check, violation.added, violation.schedules, target);
-    result = { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
+    const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'));
+    return { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
   } catch {
-    // a runner that does not break it again the same way (or a process that died meanwhile): keep the schedule as found
+    // a runner that does not break it again the same way (or a box lost meanwhile): keep the schedule as found
+    return unshrunk;
   }
-  learner?.takeOutput();
-  const lost = await afterRuns('', performance.now());
-  return lost === null ? result : unshrunk;
 }
 
 async function main(): Promise<void> {
-  const first = await ready();
-  if (!(first instanceof LearnerProcess)) {
-    post({ type: 'load_error', error: first.kind === 'crashed' ? first.error : { name: 'LearnerGone', message: t('grade.process.didNotStart') } });
+  try {
+    opened = await openRunner({ kind: 'file', file: job.file }, job.file, { lang: job.lang, runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
+  } catch (error) {
+    post({ type: 'load_error', error: loadFailure(error) });
     return;
   }
-  post({ type: 'loaded', runnerName });
+  post({ type: 'loaded', runnerName: opened.name });
   const bases: Array<RunResult | null> = [];
   for (const [index, scenario] of job.scenarios.entries()) {
     if (job.skip[index]) {
@@ -201,5 +160,5 @@ try {
 } catch (error) {
   post({ type: 'failed', error: thrown(error) });
 } finally {
-  await (learner as LearnerProcess | null)?.dispose();
+  await (opened as OpenedRunner | null)?.close();
 }

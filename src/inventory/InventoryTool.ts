@@ -239,3 +239,6 @@ function reserveArgs(args: Record<string, unknown>): ReserveRequest {
   }
   return { ...args, item, qty, expected_version, key };
 }
+
+/** The tool implementation a run meets: the real one, or a deliberately broken store (src/mutants). */
+export type ToolClass = new (deps: ToolDeps) => InventoryTool;

@@ -26,10 +26,10 @@ export interface Flaws {
   waitForInFlightReply?: boolean;
 }
 
-export abstract class FlawedRunner extends BaseRunner {
+export abstract class FlawedRunner extends BaseRunner<'async'> {
   protected abstract readonly flaws: Flaws;
 
-  step(state: RunnerState): RunnerState {
+  async step(state: RunnerState): Promise<RunnerState> {
     const flaws = this.flaws;
     this.#inFlightOnArrival ??= state.pending !== null && state.attempts > 0;
     if (state.status !== 'running') return state;
@@ -50,7 +50,7 @@ export abstract class FlawedRunner extends BaseRunner {
       state.pending = this.prepare(task, action);
       state.attempts = 0;
       state.decisions += 1;
-      this.save(state, 'prepared');
+      await this.save(state, 'prepared');
     } else if (flaws.waitForInFlightReply && this.#inFlightOnArrival) {
       return state; // "an attempt is in flight; its reply will come" — it never does
     }
@@ -60,17 +60,17 @@ export abstract class FlawedRunner extends BaseRunner {
     if (flaws.newKeyPerAttempt && state.pending.name === 'reserve') {
       state.pending = { ...state.pending, args: { ...state.pending.args, key: `${task.id}:reserve:attempt-${state.calls}` } };
     }
-    this.save(state, 'attempt_started');
+    await this.save(state, 'attempt_started');
     const pending = state.pending;
     if (flaws.saveObservationBeforeCommit && pending.name === 'reserve') {
       state.observations[pending.name] = { placeholder: 'the reply is on its way' };
       state.pending = null;
-      this.save(state, 'observed');
+      await this.save(state, 'observed');
     }
     let result: unknown;
     try {
       this.authorize(task, pending);
-      result = this.tools.execute(pending, { taskId: task.id, call: state.calls, attempt: state.attempts });
+      result = await this.tools.execute(pending, { taskId: task.id, call: state.calls, attempt: state.attempts });
     } catch (error) {
       if (isTransientError(error) || (flaws.retryContractErrors && isContractError(error))) {
         if (state.attempts > task.max_retries) {

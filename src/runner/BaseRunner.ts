@@ -2,44 +2,62 @@
  * Everything a runner needs except the step itself: the policy, validation, authorization, the event
  * store, the key, the tool client and `finalize`. ReferenceRunner and LearnerRunner (and every mutant)
  * extend it and differ only in `step`, so whatever runs one can run them all.
+ *
+ * Two ways to be run, one class. The harness is asynchronous (src/sim: every await on the wire or the
+ * log is a point where another actor may move), so a runner that runs inside it — the reference, the
+ * mutants — extends `BaseRunner<'async'>` and awaits its calls. A learner's runner extends `BaseRunner`
+ * and runs in its box (src/box): there every call returns when the harness has answered it, so its step
+ * is plain synchronous code, as the exercise has always had it. The helpers are the same code either way.
  */
 import { ContractError } from '../inventory/errors.js';
 import { reserveKey } from '../inventory/keys.js';
 import type { Task, TerminalStatus } from '../scenario/types.js';
 import { authorize } from './authorize.js';
-import type { EventStore } from './EventStore.js';
+import type { EventLog, SyncEventLog } from './EventStore.js';
 import type { Policy } from './policy.js';
 import type { Action, RunnerState, ToolAction } from './state.js';
-import type { ToolClient } from './ToolClient.js';
+import type { SyncToolClient, ToolClient } from './ToolClient.js';
 import { validateAction } from './validateAction.js';
 import { jsonCopy } from '../core/canonical.js';
 
-export interface RunnerDeps {
+/** How a runner's calls answer: at once (in a box), or as promises (in the harness). */
+export type Mode = 'sync' | 'async';
+
+/** A value as a runner of that mode receives it. */
+export type Io<T, M extends Mode> = M extends 'async' ? Promise<T> : T;
+
+export interface RunnerDeps<M extends Mode = 'async'> {
   policy: Policy;
-  events: EventStore;
-  tools: ToolClient;
+  events: M extends 'async' ? EventLog : SyncEventLog;
+  tools: M extends 'async' ? ToolClient : SyncToolClient;
 }
 
 /** Anything with a `step` that can be built from RunnerDeps: the shape the harness runs. */
 export interface Runner {
-  step(state: RunnerState): RunnerState;
+  step(state: RunnerState): RunnerState | Promise<RunnerState>;
+  /** A runner built elsewhere (in a box) is ready when its constructor there has run: the harness awaits this before the first step. */
+  ready?(): Promise<void>;
 }
 
-export type RunnerClass = new (deps: RunnerDeps) => Runner;
+/** A runner the harness can build and run in its own thread: its deps answer with promises. */
+export type RunnerClass = new (deps: RunnerDeps<'async'>) => Runner;
 
-export abstract class BaseRunner implements Runner {
+/** A runner as a learner writes it: built in its box, with deps that answer at once. */
+export type SyncRunnerClass = new (deps: RunnerDeps<'sync'>) => { step(state: RunnerState): RunnerState };
+
+export abstract class BaseRunner<M extends Mode = 'sync'> implements Runner {
   protected readonly policy: Policy;
-  protected readonly events: EventStore;
-  protected readonly tools: ToolClient;
+  protected readonly events: RunnerDeps<M>['events'];
+  protected readonly tools: RunnerDeps<M>['tools'];
 
-  constructor(deps: RunnerDeps) {
+  constructor(deps: RunnerDeps<M>) {
     this.policy = deps.policy;
     this.events = deps.events;
     this.tools = deps.tools;
   }
 
-  /** Advance the run by one step and return the state (SPEC §4). */
-  abstract step(state: RunnerState): RunnerState;
+  /** Advance the run by one step and return the state (docs/spec.md §4). */
+  abstract step(state: RunnerState): Io<RunnerState, M>;
 
   /**
    * Ask the policy for the next action (it gets a deep copy of the state), validate it and authorize it.
@@ -66,18 +84,18 @@ export abstract class BaseRunner implements Runner {
   }
 
   /** Carry the pending action to the tool as attempt `state.attempts`, call `state.calls`. */
-  protected execute(state: RunnerState): unknown {
+  protected execute(state: RunnerState): Io<unknown, M> {
     if (state.pending === null) throw new ContractError('INVALID_ACTION', 'execute() needs a pending action');
-    return this.tools.execute(state.pending, { taskId: state.task.id, call: state.calls, attempt: state.attempts });
+    return this.tools.execute(state.pending, { taskId: state.task.id, call: state.calls, attempt: state.attempts }) as Io<unknown, M>;
   }
 
   /** Persist the state under a label; returns the state. */
-  protected save(state: RunnerState, label: string): RunnerState {
-    return this.events.save(state, label);
+  protected save(state: RunnerState, label: string): Io<RunnerState, M> {
+    return this.events.save(state, label) as Io<RunnerState, M>;
   }
 
   /** End the run with a terminal status (and the error's message, if any) and persist it. */
-  protected finalize(state: RunnerState, status: TerminalStatus, error?: unknown): RunnerState {
+  protected finalize(state: RunnerState, status: TerminalStatus, error?: unknown): Io<RunnerState, M> {
     state.status = status;
     if (error !== undefined) state.result = { error: error instanceof Error ? error.message : String(error) };
     return this.save(state, status);

@@ -1,7 +1,7 @@
 /**
  * The runner's event log (SPEC §2): append-only, one row per `save(state, label)`.
  *
- * Guarantee: after `save` returns, the state it was given is durable. Each INSERT commits on its own
+ * Guarantee: once `save` resolves, the state it was given is durable. Each INSERT commits on its own
  * (autocommit) — or, with a hook, in one transaction with what the hook writes; that commit is the commit
  * point. Rebuilding reads the last row, so recovery is the same however many times it runs. The log is a separate database from the tool's: the tool commits first,
  * then the runner saves what it observed — that gap is the lesson.
@@ -11,6 +11,25 @@ import { canonicalRoundTrip, jsonCopy } from '../core/canonical.js';
 import type { RunnerState } from './state.js';
 
 export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';
+
+/**
+ * The log as a runner sees it (its `this.events`). The harness's side is asynchronous — each call is a point
+ * where the scheduler may let another actor move; a learner's runner in its box sees the same calls answered
+ * at once (`SyncEventLog`).
+ */
+export interface EventLog {
+  save<S extends RunnerState>(state: S, label: string): Promise<S>;
+  last(): Promise<RunnerState | null>;
+  lastEvent(): Promise<LoggedEvent | null>;
+  all(): Promise<LoggedEvent[]>;
+}
+
+export interface SyncEventLog {
+  save<S extends RunnerState>(state: S, label: string): S;
+  last(): RunnerState | null;
+  lastEvent(): LoggedEvent | null;
+  all(): LoggedEvent[];
+}
 
 export interface LoggedEvent {
   seq: number;
@@ -54,7 +73,7 @@ function statementsOf(db: Database.Database): StoreStatements {
 }
 const storeStatements = new WeakMap<Database.Database, StoreStatements>();
 
-export class EventStore {
+export class EventStore implements EventLog {
   readonly #db: Database.Database;
   readonly #sql: StoreStatements;
   readonly #insert;
@@ -70,8 +89,8 @@ export class EventStore {
     this.#inTransaction = inTransaction;
   }
 
-  /** Persist the state under a label and return it (so a step can `return this.save(state, label)`). */
-  save<S extends RunnerState>(state: S, label: string): S {
+  /** Persist the state under a label and resolve to it (so a step can `return this.save(state, label)`). */
+  async save<S extends RunnerState>(state: S, label: string): Promise<S> {
     // The row's JSON, and the state as it reads back from it (for the listener), in one pass.
     const { json, copy } = canonicalRoundTrip(state);
     const hook = this.#inTransaction;
@@ -88,12 +107,12 @@ export class EventStore {
   }
 
   /** The state as of the last committed event, or null for an empty log: what recovery rebuilds. */
-  last(): RunnerState | null {
-    return this.lastEvent()?.state ?? null;
+  async last(): Promise<RunnerState | null> {
+    return (await this.lastEvent())?.state ?? null;
   }
 
   /** The last committed event. A row that is exactly an event in `known` is copied from it instead of parsed. */
-  lastEvent(known?: ReadonlyMap<number, KnownEvent>): LoggedEvent | null {
+  async lastEvent(known?: ReadonlyMap<number, KnownEvent>): Promise<LoggedEvent | null> {
     const row = (this.#sql.last ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
       | { seq: number; label: string; state: string }
       | undefined;
@@ -108,7 +127,7 @@ export class EventStore {
    * Every committed event, in order, read from the database. A row whose label and text are exactly those of
    * an event in `known` gets that event's state (parsing the same text again would give an equal one).
    */
-  all(known?: ReadonlyMap<number, KnownEvent>): LoggedEvent[] {
+  async all(known?: ReadonlyMap<number, KnownEvent>): Promise<LoggedEvent[]> {
     return readEventRows(this.#db).map(([seq, label, text]) => {
       const seen = known?.get(seq);
       const state = seen !== undefined && seen.label === label && seen.json === text ? seen.state : (JSON.parse(text) as RunnerState);

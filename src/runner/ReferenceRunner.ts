@@ -1,12 +1,15 @@
 /**
- * The reference step (SPEC §4). Each numbered comment is a rule of the lesson.
+ * The reference step (docs/spec.md §4). Each numbered comment is a rule of the lesson.
+ *
+ * It runs inside the harness, so it awaits each call to the log and the wire; a learner writes the same
+ * rules without the awaits (LearnerRunner.ts runs in its box, where every call returns when it is done).
  */
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import { BaseRunner } from './BaseRunner.js';
 import type { RunnerState } from './state.js';
 
-export class ReferenceRunner extends BaseRunner {
-  step(state: RunnerState): RunnerState {
+export class ReferenceRunner extends BaseRunner<'async'> {
+  async step(state: RunnerState): Promise<RunnerState> {
     // 1. a finished run stays finished
     if (state.status !== 'running') return state;
     const task = state.task;
@@ -24,7 +27,7 @@ export class ReferenceRunner extends BaseRunner {
       state.pending = this.prepare(task, action);
       state.attempts = 0;
       state.decisions += 1;
-      this.save(state, 'prepared');
+      await this.save(state, 'prepared');
     }
 
     // 3. every attempt is a call, and the budget is checked before each one
@@ -33,13 +36,13 @@ export class ReferenceRunner extends BaseRunner {
     // 4. count the attempt and persist that before the request leaves
     state.calls += 1;
     state.attempts += 1;
-    this.save(state, 'attempt_started');
+    await this.save(state, 'attempt_started');
 
     // 5. authorize again, then execute: the same pending action, the same key
     let result: unknown;
     try {
       this.authorize(task, state.pending!);
-      result = this.execute(state);
+      result = await this.execute(state);
     } catch (error) {
       if (isTransientError(error)) {
         // The effect may have happened: keep pending so a retry (or a human) can finish the same intent.

@@ -106,8 +106,12 @@ function install(report: (call: string) => never): Restore {
   };
 }
 
-/** Runs learner code under the guard: the first forbidden call throws, and is thrown again if the code caught it. */
-export type Guarded = <T>(fn: () => T) => T;
+/**
+ * Runs learner code under the guard: the first forbidden call throws, and is thrown again if the code caught it.
+ * `goOn`: the code continues what an earlier call began (an async step after its await): a forbidden call made
+ * in between still counts.
+ */
+export type Guarded = <T>(fn: () => T, goOn?: boolean) => T;
 
 function guardedRun(fn: () => unknown, violation: () => DeterminismError | null): unknown {
   let result: unknown;
@@ -149,8 +153,8 @@ export function installDeterminismGuardForGood(): Guarded {
     violation ??= new DeterminismError(call);
     throw violation;
   });
-  return <T>(fn: () => T): T => {
-    violation = null;
+  return <T>(fn: () => T, goOn = false): T => {
+    if (!goOn) violation = null;
     return guardedRun(fn, () => violation) as T;
   };
 }

@@ -1,47 +1,42 @@
 /**
- * A learner's runner class, wrapped for a graded run: its constructor and every `step` run inside the
- * determinism guard, a `step` that returns a Promise is refused with a message that says why, and each
- * step is announced (the grader's watchdog uses it to say in which step a run hung).
+ * A learner's runner class, wrapped for its box: its constructor and every `step` run inside the determinism
+ * guard. A step may be written with `async` and `await` (as the reference is) or without: in the box every call
+ * answers at once, so the two are the same rules; a forbidden call made after an await is caught as well.
  */
-import type { Runner, RunnerClass, RunnerDeps } from './BaseRunner.js';
 import type { RunnerState } from './state.js';
+import type { RunnerDeps, SyncRunnerClass } from './BaseRunner.js';
 import { withDeterminismGuard, type Guarded } from './determinismGuard.js';
-import { t } from '../core/i18n/index.js';
 
-export class AsyncStepError extends Error {
-  override readonly name = 'AsyncStepError';
-
-  constructor() {
-    super(t('grade.asyncStep'));
-  }
+/** A runner of the learner's shape whose step may also resolve later (an `async step`). */
+export interface GuardedRunner {
+  step(state: RunnerState): RunnerState | Promise<RunnerState>;
 }
 
-function isThenable(value: unknown): boolean {
+export type GuardedRunnerClass = new (deps: RunnerDeps<'sync'>) => GuardedRunner;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/**
- * One wrapper per run: `onStep` hears 1, 2, 3… across every runner instance the run builds (a crash
- * builds a new one), which matches the harness's own step count.
- */
-export function guardRunner(Learner: RunnerClass, onStep: (step: number) => void = () => {}, guarded: Guarded = withDeterminismGuard): RunnerClass {
-  let steps = 0;
-  const Guarded = class implements Runner {
-    readonly #inner: Runner;
+export function guardRunner(Learner: SyncRunnerClass, guarded: Guarded = withDeterminismGuard): GuardedRunnerClass {
+  const Guarded = class implements GuardedRunner {
+    readonly #inner: InstanceType<SyncRunnerClass>;
 
-    constructor(deps: RunnerDeps) {
+    constructor(deps: RunnerDeps<'sync'>) {
       this.#inner = guarded(() => new Learner(deps));
     }
 
-    step(state: RunnerState): RunnerState {
-      steps += 1;
-      onStep(steps);
-      const returned = guarded(() => this.#inner.step(state));
-      if (isThenable(returned)) {
-        (returned as unknown as Promise<unknown>).catch(() => {}); // it will never be awaited
-        throw new AsyncStepError();
-      }
-      return returned;
+    step(state: RunnerState): RunnerState | Promise<RunnerState> {
+      const returned: unknown = guarded(() => this.#inner.step(state));
+      if (!isThenable(returned)) return returned as RunnerState;
+      // What an async step does after its first await runs later: under the guard still, and checked again.
+      return Promise.resolve(returned).then(
+        (state) => guarded(() => state as RunnerState, true),
+        (error: unknown) =>
+          guarded(() => {
+            throw error;
+          }, true),
+      );
     }
   };
   Object.defineProperty(Guarded, 'name', { value: Learner.name || 'anonymous runner' });

@@ -68,7 +68,7 @@ export class FaultyNetwork implements ToolClient {
     return this.#snapshot.read();
   }
 
-  execute(action: ToolAction, at: AttemptContext): unknown {
+  async execute(action: ToolAction, at: AttemptContext): Promise<unknown> {
     const { plan, trace, counters } = this.#d;
     const request = jsonCopy(action);
     const call = at.call + counters.callOffset;

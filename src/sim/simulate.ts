@@ -1,45 +1,40 @@
 /**
- * simulate(scenario, options) → Run (src/check's `judge` turns it into a RunResult with its checks). The harness: it owns the clock, the rng, the databases and the
- * fault plan; it builds a runner, calls `step` until the run ends, and on a crash drops both connections,
- * reopens them, rebuilds the state from the event log and carries on with a NEW runner instance.
- * Nothing in memory survives a crash except what the outside world keeps (the fault plan, the wire's counters).
+ * The harness. Three entry points over one core:
+ * - `simulate(scenario, options)`: a run of the scenario from its start;
+ * - `simulate(scenario, { resume: checkpoint })`: the run a paused one would have gone on with (explore's
+ *   forking, src/explore/fork.ts) — the same core, from the pause;
+ * - `replayDeadLetter(scenario, kept, options)`: a dead letter a kept run left, carried through a fresh runner.
+ * The core builds the world (world.ts: the clock, the rng, the fault plan, the trace), opens the databases
+ * (start.ts: the one seam of the speed machinery), starts the runner's process (process.ts: the crash model
+ * and recovery, with its commit points) and calls `step` until the run ends. A runner is awaited at every
+ * step: the awaits on its log and on the wire are the only points where the run can be interleaved, which is
+ * what lets one scheduler drive several actors and an asynchronous database client sit under the same
+ * harness (docs/architecture.md). `judge` (src/check/verdict.ts) turns the Run into a RunResult.
  */
-import { DEFAULT_SEED, MAX_STEPS, RESTART_MS } from '../core/defaults.js';
-import { FaultPlan } from '../faults/FaultPlan.js';
-import { FaultyNetwork, type WireCounters } from './FaultyNetwork.js';
-import type { FaultSpec } from '../faults/types.js';
-import { InventoryTool } from '../inventory/InventoryTool.js';
-import type { ToolClass } from './target.js';
-import { createToolDatabase } from '../inventory/schema.js';
-import { startingImages } from './startingImages.js';
-import type { RunnerClass } from '../runner/BaseRunner.js';
-import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
-import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
+import { jsonCopy } from '../core/canonical.js';
+import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
+import { t } from '../core/i18n/index.js';
+import type { Storage, StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
-import type { DurabilityEvent } from '../durability/events.js';
-import { BackoffClient } from '../durability/seams/BackoffClient.js';
-import { BreakerClient } from '../durability/seams/BreakerClient.js';
-import { deadLetterHook, isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
-import { resolveDurability } from '../durability/seams/plan.js';
-import { EVENT_SCHEMA, EventStore, readEventRows, writeEventRows, type KnownEvent, type LoggedEvent } from '../runner/EventStore.js';
-import type { ToolClient } from '../runner/ToolClient.js';
+import { isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
+import type { FaultSpec } from '../faults/types.js';
+import { InventoryTool, type ToolClass } from '../inventory/InventoryTool.js';
+import { readToolRows } from '../inventory/rows.js';
+import type { RunnerClass } from '../runner/BaseRunner.js';
+import { readEventRows } from '../runner/EventStore.js';
 import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
-import { t } from '../core/i18n/index.js';
-import { TraceRecorder } from './TraceRecorder.js';
-import { CountingRng, type Checkpoint } from './checkpoint.js';
-import { KeptConnections, startingContent } from './keptConnections.js';
-import { readToolRows, writeToolRows } from '../inventory/rows.js';
-import { VirtualClock } from '../core/clock.js';
-import { Crash, type CrashPoint } from '../core/crash.js';
-import { SeededRng } from '../core/rng.js';
+import type { Checkpoint } from './checkpoint.js';
+import type { KeptConnections } from './keptConnections.js';
+import { RunnerProcess } from './process.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure } from './Run.js';
-import { FileStorage, openStorage, type StorageKind } from '../core/storage.js';
-import { jsonCopy } from '../core/canonical.js';
+import { defaultStart, openDatabases, type Start } from './start.js';
+import { newWorld, type World } from './world.js';
 
+export { SEAM_ORDER } from './process.js';
 
 export interface SimulateOptions {
   runner?: RunnerClass;
@@ -55,12 +50,6 @@ export interface SimulateOptions {
   /** Keep the databases in this folder (claimed for this run alone): file storage runs there, memory storage writes its images there. */
   keepDir?: string;
   /**
-   * Replay a dead letter kept by an earlier run (`--keep-db DIR`): open DIR's databases as they are and, instead
-   * of starting the task, carry that record's intent through a fresh runner with its key. The record holds the
-   * scenario it came from; the run's checks then cover the whole log, the replay included.
-   */
-  replayKept?: { dir: string; dlqId: string };
-  /**
    * Exploration: resume a run of this scenario, seed and runner paused between two steps (checkpoint.ts)
    * instead of starting it; `extraFaults` are the paused run's added faults followed by the new ones. For
    * in-memory storage, a scenario without pillars, and a runner that keeps nothing between steps.
@@ -69,234 +58,84 @@ export interface SimulateOptions {
   /** Exploration: handed a checkpoint at every step boundary where no transaction is open. */
   onCheckpoint?: (checkpoint: Checkpoint) => void;
   /**
-   * Exploration: run on this thread's kept connections, restored to the run's starting rows, instead of
-   * opening two databases (keptConnections.ts). In-memory storage only; for a runner and tool that keep
-   * nothing of a run once it is over.
+   * Speed: run on this thread's kept connections, restored to the run's starting rows, instead of opening two
+   * databases (keptConnections.ts). In-memory storage only; for a runner and tool that keep nothing of a run
+   * once it is over.
    */
   kept?: KeptConnections;
 }
 
-export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run {
-  const RunnerImpl = options.runner ?? ReferenceRunner;
-  const ToolImpl = options.tool ?? InventoryTool;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const maxSteps = options.maxSteps ?? MAX_STEPS;
-  const { resume, onCheckpoint, kept: keptConnections } = options;
-  const kept = options.replayKept;
+/** A run of the scenario from its start, or (with `resume`) from where a paused run of it stood. */
+export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   const kind = options.storage ?? 'file';
-  if ((resume || onCheckpoint || keptConnections) && (kind !== 'memory' || kept || options.keepDir !== undefined || scenario.durability)) {
-    throw new TypeError('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep');
+  const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
+  if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability)) {
+    return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep'));
   }
-  const clock = new VirtualClock(resume?.clockMs ?? 0);
-  // One independent stream per consumer: what `new SeededRng(seed).fork(label)` gives (SeededRng.fork names a
-  // stream `${seed}/${label}`), without seeding a parent that nothing draws from; the backoff's only if it waits.
-  const stream = (label: string) => new SeededRng(`${seed}/${label}`);
-  const wireRng = CountingRng.after(`${seed}/wire`, resume?.draws.wire ?? 0);
-  const toolRng = CountingRng.after(`${seed}/tool`, resume?.draws.tool ?? 0);
-  // In memory, a run forks its starting databases from committed images (startingImages.ts), or starts on
-  // kept connections restored to its starting rows (or its checkpoint's); files are built.
-  const forked = !kept && kind === 'memory';
-  const keepDir = options.keepDir !== undefined ? { keepDir: options.keepDir } : {};
-  const storage = kept
-    ? new FileStorage({ keepDir: kept.dir, reuse: true })
-    : keptConnections
-      ? openStorage(kind, { lent: keptConnections.lend(resume?.content ?? startingContent(scenario.inventory)) })
-      : openStorage(kind, forked ? { from: startingImages(scenario.inventory), ...keepDir } : keepDir);
-  if (resume && !keptConnections) {
-    writeToolRows(storage.toolDb, resume.content.tool);
-    writeEventRows(storage.eventsDb, resume.content.events);
-  }
-  const trace = new TraceRecorder(clock);
-  const plan = new FaultPlan([...scenario.faults, ...(options.extraFaults ?? [])]);
-  const counters: WireCounters = resume ? { ...resume.counters } : { runnerRequests: 0, otherReservations: 0, callOffset: 0 };
-  if (resume) {
-    for (let i = 0; i < resume.traceLength; i += 1) trace.events.push(resume.trace[i]!);
-    trace.step = resume.step;
-    resume.fired.forEach((firedAt, i) => (plan.faults[i]!.firedAt = firedAt));
-  }
-  const policy = new ScriptedPolicy(scenario.script);
-  const pillars = resolveDurability(scenario.durability);
-  const backoffRng = pillars.backoff ? stream('backoff') : null;
-  const toTrace = (event: DurabilityEvent) => trace.emit({ type: 'pillar', event });
-  /** What the DLQ says inside a save's transaction is shown after the event it commits with. */
-  const held: DurabilityEvent[] = [];
-  const flushHeld = () => held.splice(0).forEach(toTrace);
-  /** Every event the harness saw committed, by seq: the log read back at the end reuses their states. */
-  const committed = new Map<number, KnownEvent>(resume?.committed);
-  /** The DLQ record being replayed (the harness is the operator replaying it: this outlives a crash). */
-  let replaying: string | null = null;
+  const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
+  return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
+}
 
+/**
+ * The operator's replay of a dead letter a kept run left (`faultlab run --keep-db DIR`, then `faultlab dlq DIR
+ * --replay ID`): DIR's databases opened as they are, and the record's intent carried through a fresh runner
+ * with its key. The run's checks then cover the whole log, the replay included.
+ */
+export function replayDeadLetter(scenario: Scenario, kept: { dir: string; dlqId: string }, options: Omit<SimulateOptions, 'resume' | 'onCheckpoint' | 'kept' | 'keepDir' | 'storage'> = {}): Promise<Run> {
+  return harness(scenario, { ...options, storage: 'file' }, { kind: 'kept', dir: kept.dir }, { kind: 'dead_letter', dlqId: kept.dlqId, dir: kept.dir });
+}
+
+/** How the run begins: the task from its start, a paused run going on, or a kept dead letter replayed. */
+type Beginning = { kind: 'task' } | { kind: 'resume'; checkpoint: Checkpoint } | { kind: 'dead_letter'; dlqId: string; dir: string };
+
+async function harness(scenario: Scenario, options: SimulateOptions, start: Start, beginning: Beginning): Promise<Run> {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const resume = beginning.kind === 'resume' ? beginning.checkpoint : undefined;
+  const world = newWorld(scenario, seed, options.extraFaults ?? [], resume);
+  const storage = openDatabases(scenario, {
+    start,
+    storage: options.storage ?? 'file',
+    ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}),
+    ...(resume ? { content: resume.content } : {}),
+  });
   try {
-    if (!kept && !forked) {
-      createToolDatabase(storage.toolDb, scenario.inventory);
-      storage.eventsDb.exec(EVENT_SCHEMA);
-    }
-
-    let crashed: Crash | null = null;
-    const crash = (point: CrashPoint, message: string): never => {
-      trace.emit({ type: 'crash', point, message });
-      storage.crash(); // the connections go first: nothing the runner does after this can be committed
-      crashed = new Crash(point, message);
-      throw crashed;
-    };
-
-    /** A new process: its runner, event store, wire and pillars, on the connections of the moment. */
-    const build = () => {
-      const db = storage.eventsDb;
-      const dlq = pillars.dlq ? new DeadLetterQueue({ db, clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => held.push(e) }) : null;
-      const onSaved = (event: LoggedEvent, json: string) => {
-        committed.set(event.seq, { label: event.label, json, state: event.state });
-        trace.emit({ type: 'saved', seq: event.seq, label: event.label, state: event.state });
-        flushHeld();
-        const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
-        if (hit !== null) {
-          trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
-          crash('crash_after_event', t('trace.crash.afterEvent', { seq: event.seq, label: event.label }));
-        }
-      };
-      const events = new EventStore(db, onSaved, dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => replaying !== null }) : undefined);
-      const network = new FaultyNetwork({
-        tool: new ToolImpl({ db: storage.toolDb, rng: toolRng, clock }),
-        db: storage.toolDb,
-        plan,
-        trace,
-        clock,
-        rng: wireRng,
-        counters,
-        crash,
-      });
-      // The pillars wrap the wire from the inside out in SEAM_ORDER's reverse: an attempt first waits (backoff),
-      // then asks the breaker, then goes on the wire.
-      const seams: Record<(typeof SEAM_ORDER)[number], (inner: ToolClient) => ToolClient> = {
-        backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: backoffRng!, events: toTrace }) : inner),
-        breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
-      };
-      const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), network);
-      return { events, dlq, network, runner: new RunnerImpl({ policy, events, tools }) };
-    };
-
-    let { events, dlq, network, runner } = build();
-    let state: RunnerState | null = resume ? jsonCopy(resume.state) : null;
-    let steps = resume?.steps ?? 0;
-    let crashes = resume?.crashes ?? 0;
-    let runnerError: RunnerFailure | null = null;
-    const replays: ReplayRecord[] = [];
-    let start: (() => RunnerState) | null = kept || resume ? null : () => events.save(initialState(scenario.task), 'started');
-
-    /** A pause between two steps, when nothing is uncommitted: what a resumed run needs to go on exactly from here. */
-    const checkpoint = (paused: RunnerState): Checkpoint => ({
-      traceLength: trace.events.length,
-      trace: trace.events,
-      step: trace.step,
-      steps,
-      crashes,
-      state: jsonCopy(paused),
-      clockMs: clock.nowMs(),
-      draws: { wire: wireRng.draws, tool: toolRng.draws },
-      fired: plan.faults.map((fault) => fault.firedAt),
-      counters: { ...counters },
-      committed: new Map(committed),
-      // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
-      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
-    });
-
-    /** Step until the run ends (or the runner fails), recovering from every crash with a new runner. */
-    const drive = (): void => {
-      for (;;) {
-        try {
-          if (start !== null) {
-            const begin = start;
-            start = null;
-            state = begin();
-          }
-          state ??= events.last() ?? events.save(initialState(scenario.task), 'started');
-          if (onCheckpoint && !storage.toolDb.inTransaction && !storage.eventsDb.inTransaction) onCheckpoint(checkpoint(state));
-          if (state.status !== 'running' || steps >= maxSteps) return;
-          steps += 1;
-          trace.step = steps;
-          const returned = runner.step(state);
-          if (crashed !== null) {
-            // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
-            // so a check can fail the run however its figures came out.
-            trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.returned') });
-            throw crashed;
-          }
-          if (!looksLikeState(returned)) {
-            runnerError = { step: steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
-            trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message });
-            return;
-          }
-          state = returned;
-        } catch (error) {
-          if (crashed !== null) {
-            // What came out of step is not the crash itself: the runner caught it and went on (a save on the
-            // closed database, or an error of its own). Unless it was the note above, rethrowing it.
-            if (error !== crashed) trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.threw', { what: describeThrown(error) }) });
-            crashed = null;
-            crashes += 1;
-            clock.advance(RESTART_MS);
-            storage.reopen();
-            ({ events, dlq, network, runner } = build());
-            const last = events.lastEvent(committed);
-            state = last?.state ?? null;
-            trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
-            continue;
-          }
-          runnerError = failure(steps, error);
-          trace.emit({ type: 'runner_error', errorName: runnerError.name, message: runnerError.message, ...(runnerError.stack ? { stack: runnerError.stack } : {}) });
-          return;
-        }
-      }
-    };
-
-    /** The operator's replay (PILLARS §5): a pending record, through a fresh runner, with the same key. */
-    const replay = (record: DlqRecord, afterMs: number, callsBefore: number): void => {
-      const dead = record.originalOperation as DeadIntent;
-      clock.advance(afterMs);
-      trace.emit({ type: 'replay', dlqId: record.dlqId, afterMs, action: jsonCopy(dead.state.pending!) });
-      replays.push({ dlqId: record.dlqId, callsBefore });
-      counters.callOffset += callsBefore;
-      replaying = record.dlqId;
-      ({ events, dlq, network, runner } = build());
-      start = () => events.save(replayState(dead), `replay:${record.dlqId}`);
-      drive();
-      if (runnerError === null && (state as RunnerState | null)?.status === 'succeeded') {
-        dlq!.markReplayed(record.dlqId);
-        flushHeld();
-      }
-    };
-
-    if (kept) {
-      const record = dlq?.get(kept.dlqId);
-      if (record === undefined || dlq === null) throw new DlqError('DLQ_NOT_FOUND', `no dead letter ${kept.dlqId} in ${kept.dir}`);
-      if (record.status !== 'pending') throw new DlqError('DLQ_INVALID_TRANSITION', `${kept.dlqId} is ${record.status}; only a pending record may be replayed`);
-      const previous = events.last();
-      replay(record, 0, previous?.calls ?? 0);
+    const RunnerImpl = options.runner ?? ReferenceRunner;
+    const spec = { scenario, runner: RunnerImpl, tool: options.tool ?? InventoryTool, policy: new ScriptedPolicy(scenario.script) };
+    const runnerProcess = await RunnerProcess.start(world, storage, spec);
+    const run = new Drive(world, runnerProcess, scenario, options.maxSteps ?? MAX_STEPS, resume, options.onCheckpoint);
+    if (beginning.kind === 'dead_letter') {
+      const { dlq, events } = runnerProcess.current;
+      const record = dlq?.get(beginning.dlqId);
+      if (record === undefined || dlq === null) throw new DlqError('DLQ_NOT_FOUND', `no dead letter ${beginning.dlqId} in ${beginning.dir}`);
+      if (record.status !== 'pending') throw new DlqError('DLQ_INVALID_TRANSITION', `${beginning.dlqId} is ${record.status}; only a pending record may be replayed`);
+      await run.replay(record, 0, (await events.last())?.calls ?? 0);
     } else {
-      drive();
-      const replayAfterMs = pillars.dlq?.replayAfterMs;
-      const ended = state as RunnerState | null;
-      const record = replayAfterMs !== undefined && runnerError === null && ended !== null && isDeadIntent(ended) ? dlq?.listPending().at(-1) : undefined;
-      if (record !== undefined && replayAfterMs !== undefined) replay(record, replayAfterMs, ended!.calls);
+      if (beginning.kind === 'task') run.begin(() => runnerProcess.current.events.save(initialState(scenario.task), 'started'));
+      await run.toEnd();
+      // A pillar scenario may ask for its dead letter to be replayed later, by the harness as the operator.
+      const replayAfterMs = world.pillars.dlq?.replayAfterMs;
+      const ended = run.state;
+      const record = replayAfterMs !== undefined && run.runnerError === null && ended !== null && isDeadIntent(ended) ? runnerProcess.current.dlq?.listPending().at(-1) : undefined;
+      if (record !== undefined && replayAfterMs !== undefined) await run.replay(record, replayAfterMs, ended!.calls);
     }
-    trace.emit({ type: 'finished', status: (state as RunnerState | null)?.status ?? 'none', steps });
-
+    world.trace.emit({ type: 'finished', status: run.state?.status ?? 'none', steps: run.steps });
+    const { events, dlq, network } = runnerProcess.current;
     return {
       scenario,
       seed,
       runner: RunnerImpl.name || 'anonymous runner',
       storage: storage.kind,
-      trace: trace.events,
-      log: events.all(committed),
-      state,
+      trace: world.trace.events,
+      log: await events.all(world.committed),
+      state: run.state,
       db: network.snapshot(),
-      faults: plan.faults,
-      runnerRequests: counters.runnerRequests,
-      steps,
-      crashes,
-      runnerError,
-      maxSteps,
-      replays,
+      faults: world.plan.faults,
+      runnerRequests: world.counters.runnerRequests,
+      steps: run.steps,
+      crashes: run.crashes,
+      runnerError: run.runnerError,
+      maxSteps: run.maxSteps,
+      replays: run.replays,
       dlq: dlq === null ? [] : dlq.list().map(dlqRow),
     };
   } finally {
@@ -304,8 +143,120 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Run
   }
 }
 
-/** The pillars at the wire, outermost first: the runner waits, then asks the breaker, then sends. */
-export const SEAM_ORDER = ['backoff', 'breaker'] as const;
+/** The step loop: step until the run ends (or the runner fails), recovering from every crash with a new runner. */
+class Drive {
+  state: RunnerState | null;
+  steps: number;
+  crashes: number;
+  runnerError: RunnerFailure | null = null;
+  readonly replays: ReplayRecord[] = [];
+  #first: (() => Promise<RunnerState>) | null = null;
+
+  constructor(
+    readonly world: World,
+    readonly runnerProcess: RunnerProcess,
+    readonly scenario: Scenario,
+    readonly maxSteps: number,
+    readonly resume: Checkpoint | undefined,
+    readonly onCheckpoint: ((checkpoint: Checkpoint) => void) | undefined,
+  ) {
+    this.state = resume ? jsonCopy(resume.state) : null;
+    this.steps = resume?.steps ?? 0;
+    this.crashes = resume?.crashes ?? 0;
+  }
+
+  /** The first save of the run (its `started`, or a replay's first event), made inside the loop so a crash after it is recovered. */
+  begin(first: () => Promise<RunnerState>): void {
+    this.#first = first;
+  }
+
+  async toEnd(): Promise<void> {
+    const { world, runnerProcess, scenario } = this;
+    const { trace } = world;
+    for (;;) {
+      const { events, runner } = runnerProcess.current;
+      try {
+        if (this.#first !== null) {
+          const first = this.#first;
+          this.#first = null;
+          this.state = await first();
+        }
+        this.state ??= (await events.last()) ?? (await events.save(initialState(scenario.task), 'started'));
+        const state: RunnerState = this.state;
+        if (this.onCheckpoint && !runnerProcess.storage.toolDb.inTransaction && !runnerProcess.storage.eventsDb.inTransaction) this.onCheckpoint(this.#checkpoint(state, runnerProcess.storage));
+        if (state.status !== 'running' || this.steps >= this.maxSteps) return;
+        this.steps += 1;
+        trace.step = this.steps;
+        const returned = await runner.step(state);
+        const crashed = runnerProcess.crashed;
+        if (crashed !== null) {
+          // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
+          // so a check can fail the run however its figures came out.
+          trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.returned') });
+          throw crashed;
+        }
+        if (!looksLikeState(returned)) {
+          this.runnerError = { step: this.steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
+          trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message });
+          return;
+        }
+        this.state = returned;
+      } catch (error) {
+        const crashed = runnerProcess.crashed;
+        if (crashed !== null) {
+          // What came out of step is not the crash itself: the runner caught it and went on (a save on the
+          // closed database, or an error of its own). Unless it was the note above, rethrowing it.
+          if (error !== crashed) trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.threw', { what: describeThrown(error) }) });
+          this.crashes += 1;
+          this.state = (await runnerProcess.recover()).state;
+          continue;
+        }
+        this.runnerError = failure(this.steps, error);
+        trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message, ...(this.runnerError.stack ? { stack: this.runnerError.stack } : {}) });
+        return;
+      }
+    }
+  }
+
+  /** The operator's replay (docs/pillars.md §5): a pending record, through a fresh runner, with the same key. */
+  async replay(record: DlqRecord, afterMs: number, callsBefore: number): Promise<void> {
+    const { world, runnerProcess } = this;
+    const dead = record.originalOperation as DeadIntent;
+    world.clock.advance(afterMs);
+    world.trace.emit({ type: 'replay', dlqId: record.dlqId, afterMs, action: jsonCopy(dead.state.pending!) });
+    this.replays.push({ dlqId: record.dlqId, callsBefore });
+    world.counters.callOffset += callsBefore;
+    world.replaying = record.dlqId;
+    await runnerProcess.restart();
+    this.begin(() => runnerProcess.current.events.save(replayState(dead), `replay:${record.dlqId}`));
+    await this.toEnd();
+    if (this.runnerError === null && this.state?.status === 'succeeded') {
+      runnerProcess.current.dlq!.markReplayed(record.dlqId);
+      world.flushHeld();
+    }
+  }
+
+  /** A pause between two steps, when nothing is uncommitted: what a resumed run needs to go on exactly from here. */
+  #checkpoint(paused: RunnerState, storage: Storage): Checkpoint {
+    const { world, resume } = this;
+    const { trace } = world;
+    return {
+      traceLength: trace.events.length,
+      trace: trace.events,
+      step: trace.step,
+      steps: this.steps,
+      crashes: this.crashes,
+      state: jsonCopy(paused),
+      clockMs: world.clock.nowMs(),
+      draws: { wire: world.wireRng.draws, tool: world.toolRng.draws },
+      fired: world.plan.faults.map((fault) => fault.firedAt),
+      counters: { ...world.counters },
+      committed: new Map(world.committed),
+      // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
+      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
+    };
+  }
+}
 
 function dlqRow(record: DlqRecord): DlqRow {
   const dead = record.originalOperation as DeadIntent;

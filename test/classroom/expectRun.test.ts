@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { expectRun, RunAssertionError, runScenario } from '../../src/index.js';
 import { LearnerRunner as Correct } from '../fixtures/learners/Correct.js';
-import { LearnerRunner as NewKey } from '../fixtures/learners/NewKeyPerAttempt.js';
+import { mutantNamed } from '../../src/mutants/catalogue.js';
+import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
+import type { RunnerClass } from '../../src/runner/BaseRunner.js';
+
+const NewKey = mutantNamed('new_key_per_attempt')!.runner;
 import { invariantTitle } from '../grade/helpers.js';
 
 /** The message of the assertion `fn` makes fail. */
@@ -21,9 +25,13 @@ function failure(fn: () => unknown): string {
 }
 
 describe('runScenario', () => {
-  it('runs a scenario file with a runner class and resolves to the finished run', async () => {
-    const run = await runScenario('scenarios/lost_reply.yaml', { runner: Correct });
-    expect([run.scenario.id, run.runner, run.state?.status, run.state?.calls, run.db.ledger.length]).toEqual(['lost_reply', 'LearnerRunner', 'succeeded', 5, 1]);
+  it('runs a scenario file with a runner class written for the harness (an async step) and resolves to the finished run', async () => {
+    const run = await runScenario('scenarios/lost_reply.yaml', { runner: ReferenceRunner });
+    expect([run.scenario.id, run.runner, run.state?.status, run.state?.calls, run.db.ledger.length]).toEqual(['lost_reply', 'ReferenceRunner', 'succeeded', 5, 1]);
+  });
+
+  it('refuses a learner’s class handed in directly: its synchronous step runs in its box, which needs its file', async () => {
+    await expect(runScenario('lost_reply', { runner: Correct as unknown as RunnerClass })).rejects.toThrow(/LearnerRunner has a synchronous step.*give its file instead/);
   });
 
   it('takes a scenario id and a runner file as well, loading TypeScript directly', async () => {
@@ -40,7 +48,7 @@ describe('runScenario', () => {
 
 describe('expectRun', () => {
   it('chains every assertion on a run that holds, the issue’s example word for word', async () => {
-    const run = await runScenario('scenarios/lost_reply.yaml', { runner: Correct });
+    const run = await runScenario('scenarios/lost_reply.yaml', { runner: 'test/fixtures/learners/Correct.ts' });
     const chained = expectRun(run).toEndWith('succeeded').toHaveCalls(5).toHaveLedgerRows(1).toHaveStock('camera', 2).toHoldInvariants();
     expect(chained.toHavePending(null).toPass()).toBe(chained);
   });
@@ -60,7 +68,7 @@ describe('expectRun', () => {
 
   it('names the class when the runner came as a class, since there is no file to replay', async () => {
     const run = await runScenario('lost_reply', { runner: NewKey });
-    expect(failure(() => expectRun(run).toEndWith('succeeded'))).toContain('replay: npx faultlab run scenarios/lost_reply.yaml --runner \'<the file exporting LearnerRunner>\'');
+    expect(failure(() => expectRun(run).toEndWith('succeeded'))).toContain('replay: npx faultlab run scenarios/lost_reply.yaml --runner \'<the file exporting NewKeyPerAttemptRunner>\'');
   });
 
   it('says what each figure means when it is wrong', async () => {

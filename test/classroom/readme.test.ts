@@ -47,12 +47,12 @@ function runExample(submission: string): { status: number | null; output: string
 describe('the README’s classroom example', () => {
   const [example] = fenced(section('Classroom assertions (for teachers)'), 'ts');
 
-  it('imports from the package by its name, as a teacher’s test would', () => {
+  it('imports from the package by its name, as a teacher’s test would', async () => {
     expect(example).toContain("import { expectRun, runScenario } from 'faultlab';");
     expect(example).toContain("expectRun(run).toEndWith('succeeded').toHaveCalls(5).toHaveLedgerRows(1).toHaveStock('camera', 2).toHoldInvariants();");
   });
 
-  it('passes for a correct learner and fails for a broken one with the grader’s explanation', () => {
+  it('passes for a correct learner and fails for a broken one with the grader’s explanation', async () => {
     writeFileSync(generated, example!);
     writeFileSync(config, `export default { test: { root: ${JSON.stringify(ROOT)}, include: [${JSON.stringify(relative(ROOT, generated))}] } };\n`);
 
@@ -85,7 +85,7 @@ describe('the README’s grading section', () => {
     }
   });
 
-  it('shows the commands it documents', () => {
+  it('shows the commands it documents', async () => {
     const [commands] = fenced(section("Grading a learner's runner"), 'sh');
     expect(commands).toContain('npm run grade ');
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.grade).toBe('node bin/faultlab.cjs grade');

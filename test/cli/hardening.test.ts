@@ -39,14 +39,14 @@ describe('--runner at something that is not a runner file', () => {
     return path;
   };
 
-  it('names the place of a syntax error in a .js file — what a learner replaying their run meets first', () => {
+  it('names the place of a syntax error in a .js file (compiled before its box starts) — what a learner replaying their run meets first', () => {
     const bad = file('syntax.js', 'export class R {\n  step(s) {\n    return s +;\n  }\n}\n');
-    expectRefused(bin(['run', 'happy_path', '--runner', bad]), `faultlab run: --runner ${bad}: syntax error at ${bad}:3:15: Unexpected token ';'`);
+    expectRefused(bin(['run', 'happy_path', '--runner', bad]), `faultlab run: --runner ${bad}: syntax error at ${bad}:3:15: Unexpected ";"`);
   });
 
   it('names the place of a syntax error in a .ts file', async () => {
     const bad = file('syntax.ts', 'export class R {\n  step(s: number) {\n    return s +;\n  }\n}\n');
-    expectRefused(await cli(['run', 'happy_path', '--runner', bad]), `faultlab run: --runner ${bad}: syntax error at ${bad}:3:14: Unexpected ";"`);
+    expectRefused(await cli(['run', 'happy_path', '--runner', bad]), `faultlab run: --runner ${bad}: syntax error at ${bad}:3:15: Unexpected ";"`);
   });
 
   it.each([

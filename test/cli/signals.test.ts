@@ -5,12 +5,14 @@
  * runs are held in a step (test/cli/fixtures/Gate.ts) or caught with their databases open.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = mkdtempSync(join(tmpdir(), 'faultlab-signals-'));
+// A box may run as another user: it passes through this folder to the gates, which it may write.
+chmodSync(root, 0o711);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let runs = 0;
 
@@ -41,10 +43,15 @@ function start(args: string[]): Started {
   runs += 1;
   const tmp = join(root, `tmp-${runs}`);
   mkdirSync(tmp);
-  const ready = join(root, `ready-${runs}`);
-  const gate = join(root, `gate-${runs}`);
-  const child = spawn(process.execPath, ['bin/faultlab.js', ...args], {
-    env: { ...process.env, TMPDIR: tmp, FAULTLAB_TEST_READY: ready, FAULTLAB_TEST_GATE: gate },
+  const gates = join(root, `gates-${runs}`);
+  mkdirSync(gates);
+  chmodSync(gates, 0o777);
+  const ready = join(gates, 'ready');
+  const gate = join(gates, 'open');
+  const runner = join(gates, 'Gate.ts');
+  writeFileSync(runner, `import { gated } from ${JSON.stringify(join(import.meta.dirname, 'fixtures', 'Gate.ts'))};\nexport const LearnerRunner = gated(${JSON.stringify(ready)}, ${JSON.stringify(gate)});\n`);
+  const child = spawn(process.execPath, ['bin/faultlab.js', ...args.map((arg) => (arg === GATE ? runner : arg))], {
+    env: { ...process.env, TMPDIR: tmp },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -53,7 +60,9 @@ function start(args: string[]): Started {
   return { child, tmp, ready, gate, ended };
 }
 
-const GATED_RUN = ['run', 'happy_path', '--storage', 'file', '--runner', 'test/cli/fixtures/Gate.ts'];
+/** Where a gated run's runner goes: a file of its own per run (start). */
+const GATE = '<gate>';
+const GATED_RUN = ['run', 'happy_path', '--storage', 'file', '--runner', GATE];
 
 /** A run held in its first step, its temporary folder made and its databases open. */
 function heldRun(): Started {

@@ -20,14 +20,14 @@ const explore = (...args: string[]) => {
 
 describe('the bundles', () => {
   // One character past ASCII makes Node decode a whole bundle as UTF-8 into a two-byte string at every start.
-  it('are ASCII only, each of them', () => {
+  it('are ASCII only, each of them', async () => {
     for (const file of ['faultlab.cjs', 'explore-worker.cjs']) {
       const bytes = readFileSync(join(PACKAGE_ROOT, 'dist', 'bundle', file));
       expect(bytes.findIndex((byte) => byte > 0x7f), file).toBe(-1);
     }
   });
 
-  it('still wrap Chinese text at its punctuation (the escaped regular expressions mean what they meant)', () => {
+  it('still wrap Chinese text at its punctuation (the escaped regular expressions mean what they meant)', async () => {
     const child = spawnSync(process.execPath, [BIN, 'run', 'lost_reply', '--lang', 'zh', '--no-color'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
     expect(child.status).toBe(0);
     const lines = child.stdout.split('\n');
@@ -38,23 +38,23 @@ describe('the bundles', () => {
 });
 
 describe('the built CLI exploring on worker threads', () => {
-  it('has the worker bundle, its loader and its code cache', () => {
+  it('has the worker bundle, its loader and its code cache', async () => {
     for (const file of ['explore-worker.cjs', 'explore-worker.load.cjs', 'explore-worker.cjs.cache']) expect(existsSync(join(PACKAGE_ROOT, 'dist', 'bundle', file))).toBe(true);
   });
 
-  it('counts depth 1 on two threads as on one', () => {
+  it('counts depth 1 on two threads as on one', async () => {
     const two = explore('happy_path', 'lost_reply', '--workers', '2');
     expect(two.runs).toBe(110);
     expect(two).toEqual(explore('happy_path', 'lost_reply', '--workers', '1'));
   }, 60_000);
 
-  it('counts depth 2 on two threads as on one, batches queued ahead at the worker', () => {
+  it('counts depth 2 on two threads as on one, batches queued ahead at the worker', async () => {
     const two = explore('read_only', '--depth', '2', '--workers', '2');
     expect(two.runs).toBe(285);
     expect(two).toEqual(explore('read_only', '--depth', '2', '--workers', '1'));
   }, 60_000);
 
-  it("loads a learner's file in the bundled worker, and finds on two threads what one thread finds", () => {
+  it("loads a learner's file in the bundled worker, and finds on two threads what one thread finds", async () => {
     const file = join(PACKAGE_ROOT, 'test', 'fixtures', 'learners', 'NewKeyPerAttempt.ts');
     const two = explore('happy_path', 'lost_reply', '--runner', file, '--workers', '2');
     expect(two.runs).toBe(109);

@@ -8,8 +8,8 @@ import { reach, timeline } from '../../src/explore/timeline.js';
 import { byId, reference } from './helpers.js';
 
 describe('depth 1', () => {
-  it('adds every attempt fault at calls 1..last+2 and a crash after every persisted event of the scenario as written', () => {
-    const base = runWith(byId('happy_path'), [], reference);
+  it('adds every attempt fault at calls 1..last+2 and a crash after every persisted event of the scenario as written', async () => {
+    const base = await runWith(byId('happy_path'), [], reference);
     expect(reach(base)).toEqual({ calls: 4, events: 14 }); // started + 4 × (prepared, attempt_started, observed) + succeeded
     const schedules = depthOneSchedules(base);
     expect(schedules).toHaveLength(6 * 6 + 14);
@@ -49,10 +49,10 @@ describe('depth 1', () => {
 });
 
 describe('depth 2', () => {
-  it('adds a second fault only at or after the point where the first one fired, each pair once', () => {
+  it('adds a second fault only at or after the point where the first one fired, each pair once', async () => {
     const scenario = byId('lost_reply');
     const first = { kind: 'crash_after_commit' as const, at: { call: 3 } };
-    const run = runWith(scenario, [first], reference);
+    const run = await runWith(scenario, [first], reference);
     const seconds = secondFaults(run, first, scenario.faults.length);
     // Nothing before call 3; at call 3 itself only the kinds SPEC §5 applies after crash_after_commit.
     expect(seconds.filter((f) => f.at.call !== undefined && f.at.call < 3)).toEqual([]);
@@ -61,9 +61,9 @@ describe('depth 2', () => {
     expect(seconds.length).toBe(timeline(run).length - timeline(run).findIndex((p) => p.fault.kind === 'lost_reply' && p.fault.at.call === 3));
   });
 
-  it('adds nothing after a first fault that never fired', () => {
+  it('adds nothing after a first fault that never fired', async () => {
     const scenario = byId('happy_path');
     const first = { kind: 'transient' as const, at: { call: 9 } };
-    expect(secondFaults(runWith(scenario, [first], reference), first, 0)).toEqual([]);
+    expect(secondFaults(await runWith(scenario, [first], reference), first, 0)).toEqual([]);
   });
 });

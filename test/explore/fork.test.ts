@@ -13,17 +13,17 @@ import { mutantNamed } from '../../src/mutants/catalogue.js';
 import { byId, mutantTarget, reference, seventeen } from './helpers.js';
 
 describe('a forked schedule', () => {
-  it('is the run a fresh start gives, for every depth-1 schedule of the 17 scenarios', () => {
+  it('is the run a fresh start gives, for every depth-1 schedule of the 17 scenarios', async () => {
     const bases = new Bases(reference);
     let forked = 0;
     for (const scenario of seventeen()) {
-      const base = bases.of(scenario)!;
+      const base = (await bases.of(scenario))!;
       for (const [fault] of depthOneSchedules(base.run)) {
         const from = resumePoint(base, fault!);
         if (from !== null) forked += 1;
         // On the thread's kept connections, as the explorer runs it, and on connections of its own.
-        expect(runFrom(scenario, [fault!], reference, from, bases.kept)).toEqual(runForVerdict(scenario, [fault!], reference));
-        if (forked % 7 === 0) expect(runFrom(scenario, [fault!], reference, from)).toEqual(runForVerdict(scenario, [fault!], reference));
+        expect(await runFrom(scenario, [fault!], reference, from, bases.kept)).toEqual(await runForVerdict(scenario, [fault!], reference));
+        if (forked % 7 === 0) expect(await runFrom(scenario, [fault!], reference, from)).toEqual(await runForVerdict(scenario, [fault!], reference));
       }
     }
     // Every schedule but the crash after event #1 ('started', saved before the first pause) started from a pause.
@@ -31,18 +31,18 @@ describe('a forked schedule', () => {
     bases.close();
   });
 
-  it('is the run a fresh start gives, for every depth-2 schedule of scenarios with crashes, lost replies and retries', () => {
+  it('is the run a fresh start gives, for every depth-2 schedule of scenarios with crashes, lost replies and retries', async () => {
     const bases = new Bases(reference);
     let pairs = 0;
     for (const id of ['crash_after_commit', 'retry_after_version_moved']) {
       const scenario = byId(id);
-      const base = bases.of(scenario)!;
+      const base = (await bases.of(scenario))!;
       for (const [first] of depthOneSchedules(base.run)) {
-        const parent = runPaused(scenario, [first!], reference, resumePoint(base, first!), bases.kept);
-        expect(parent.run).toEqual(runForVerdict(scenario, [first!], reference));
+        const parent = await runPaused(scenario, [first!], reference, resumePoint(base, first!), bases.kept);
+        expect(parent.run).toEqual(await runForVerdict(scenario, [first!], reference));
         for (const second of secondFaults(parent.run, first!, scenario.faults.length)) {
           pairs += 1;
-          expect(runFrom(scenario, [first!, second], reference, resumePoint(parent, second), bases.kept)).toEqual(runForVerdict(scenario, [first!, second], reference));
+          expect(await runFrom(scenario, [first!, second], reference, resumePoint(parent, second), bases.kept)).toEqual(await runForVerdict(scenario, [first!, second], reference));
         }
       }
     }
@@ -50,8 +50,8 @@ describe('a forked schedule', () => {
     bases.close();
   }, 120_000);
 
-  it('starts from the last pause before its fault can strike, and from the end when the fault is never reached', () => {
-    const base = new Bases(reference).of(byId('happy_path'))!;
+  it('starts from the last pause before its fault can strike, and from the end when the fault is never reached', async () => {
+    const base = (await new Bases(reference).of(byId('happy_path')))!;
     // The event crash at #5 (read_doc's attempt_started) can strike only after the trace shows event #5 saved.
     const at5 = base.run.trace.findIndex((event) => event.type === 'saved' && event.seq === 5);
     const from = resumePoint(base, { kind: 'crash_after_event', at: { seq: 5 } })!;
@@ -63,18 +63,18 @@ describe('a forked schedule', () => {
     expect(resumePoint(base, { kind: 'transient', at: { tool: 'reserve', attempt: 1 } })).toBeNull();
   });
 
-  it('is for the reference runner only: a runner that may keep something between steps runs every schedule from the start', () => {
+  it('is for the reference runner only: a runner that may keep something between steps runs every schedule from the start', async () => {
     const mutant = mutantNamed('waits_for_lost_reply')!;
     expect(forkable(byId('happy_path'), reference)).toBe(true);
     expect(forkable(byId('happy_path'), mutantTarget(mutant))).toBe(false);
     expect(forkable(byId('happy_path'), { ...reference, storage: 'file' })).toBe(false);
-    expect(new Bases(mutantTarget(mutant)).of(byId('happy_path'))).toBeNull();
+    expect(await new Bases(mutantTarget(mutant)).of(byId('happy_path'))).toBeNull();
   });
 
-  it('keeps the crash model: a pause holds only committed data, and refuses file storage and the pillars', () => {
+  it('keeps the crash model: a pause holds only committed data, and refuses file storage and the pillars', async () => {
     const checkpoints: Checkpoint[] = [];
-    simulate(byId('crash_before_commit'), { storage: 'memory', onCheckpoint: (c) => checkpoints.push(c) });
+    await simulate(byId('crash_before_commit'), { storage: 'memory', onCheckpoint: (c) => checkpoints.push(c) });
     expect(checkpoints.length).toBeGreaterThan(5);
-    expect(() => simulate(byId('happy_path'), { storage: 'file', onCheckpoint: () => {} })).toThrow(/in-memory/);
+    await expect(simulate(byId('happy_path'), { storage: 'file', onCheckpoint: () => {} })).rejects.toThrow(/in-memory/);
   });
 });

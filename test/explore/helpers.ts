@@ -1,6 +1,6 @@
 /** Set-up shared by the explorer's tests: the 17 scenarios, a temporary folder, a target. */
 import { tempFolder } from '../tempFolder.js';
-import type { Target } from '../../src/sim/target.js';
+import type { Target } from '../../src/explore/target.js';
 import type { Mutant } from '../../src/mutants/catalogue.js';
 import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
 import { loadScenarios } from '../../src/scenario/load.js';

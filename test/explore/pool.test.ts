@@ -28,7 +28,7 @@ describe('one thread', () => {
 describe('a worker thread', () => {
   it('handles the batches waiting at its port one turn of the event loop at a time, in order', async () => {
     const seen: string[] = [];
-    const handle = onItsOwnTurn((batch: string) => seen.push(batch));
+    const handle = onItsOwnTurn((batch: string) => void seen.push(batch));
     // Two batches arrive together, as a port hands them over; a turn is asked for between the two arrivals.
     handle('first');
     setImmediate(() => seen.push('a turn'));

@@ -39,12 +39,12 @@ describe('every shipped scenario says its title and explanation in Chinese', () 
   const loaded = loadAll(['', 'pillars', 'lessons', 'labs'].map((sub) => join(SCENARIOS_DIR, sub)));
   const worded = loaded.map((l) => (l.type === 'runner' ? l.scenario : l));
 
-  it('all 37: the 17, the pillars, the lessons’ scenarios and the labs', () => {
+  it('all 37: the 17, the pillars, the lessons’ scenarios and the labs', async () => {
     expect(worded).toHaveLength(37);
     expect(worded.filter((w) => w.zh === undefined).map((w) => w.id)).toEqual([]);
   });
 
-  it('loads lost_reply’s Chinese words as written, and keeps its English ones', () => {
+  it('loads lost_reply’s Chinese words as written, and keeps its English ones', async () => {
     const s = scenario('lost_reply');
     expect(s.zh).toEqual(LOST_REPLY_ZH);
     expect(s.title).toBe('The reply is lost after the commit');
@@ -60,7 +60,7 @@ describe('every shipped scenario says its title and explanation in Chinese', () 
     expect(named(w.zh!.title)).toEqual(named(w.title));
   });
 
-  it('keeps every line of the English where it was: the Chinese block closes each file', () => {
+  it('keeps every line of the English where it was: the Chinese block closes each file', async () => {
     const files = ['', 'pillars', 'lessons', 'labs'].flatMap((sub) =>
       readdirSync(join(SCENARIOS_DIR, sub)).filter((f) => f.endsWith('.yaml')).map((f) => join(sub, f)),
     );
@@ -95,8 +95,8 @@ describe('the Chinese trace opens with the scenario’s Chinese words', () => {
     expect(squeezed(out.stdout)).toContain(squeezed(`以参考 Runner 运行时：${LOST_REPLY_ZH.explain}`));
   });
 
-  it('heads the HTML page with the Chinese title and explanation, and the English page with the English', () => {
-    const r = run('crash_after_commit');
+  it('heads the HTML page with the Chinese title and explanation, and the English page with the English', async () => {
+    const r = await run('crash_after_commit');
     const zh = withLang('zh', () => renderRunHtml(r));
     expect(zh).toContain('<h1><code>crash_after_commit</code> — 提交后崩溃：从日志恢复</h1>');
     expect(zh).toContain('<p class="explain">工具提交了这次预留，回复送到之前 Runner 的进程就中断了。两个数据库连接都被断开。');

@@ -2,7 +2,8 @@
  * SPEC §6: the 17 fixed scenarios and their acceptance figures. The table is written out here, not read
  * from the YAML, so a drifting scenario file cannot make its own test pass.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/check/RunResult.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { camera, cli, run, scenario } from '../support.js';
 
@@ -28,39 +29,42 @@ const SPEC_6 = [
 ] as const;
 
 describe('the 17 fixed scenarios (SPEC §6)', () => {
-  it('are exactly the 17 of SPEC §6, numbered in its order', () => {
+  it('are exactly the 17 of SPEC §6, numbered in its order', async () => {
     const loaded = loadScenarios();
     expect(loaded.map((s) => s.id)).toEqual(SPEC_6.map(([id]) => id));
     expect(loaded.map((s) => s.order)).toEqual(SPEC_6.map((_, i) => i + 1));
   });
 
   describe.each(SPEC_6)('%s', (id, status, calls, ledger, stock) => {
-    const result = run(id, { storage: 'file' });
+    let result: RunResult;
+    beforeAll(async () => {
+      result = await run(id, { storage: 'file' });
+    });
 
-    it(`ends ${status} after ${calls} calls with ${ledger} ledger row(s) and ${stock} camera(s) left`, () => {
+    it(`ends ${status} after ${calls} calls with ${ledger} ledger row(s) and ${stock} camera(s) left`, async () => {
       expect(result.state?.status).toBe(status);
       expect(result.state?.calls).toBe(calls);
       expect(result.db.ledger).toHaveLength(ledger);
       expect(camera(result)).toBe(stock);
     });
 
-    it('states the same figures in its YAML', () => {
+    it('states the same figures in its YAML', async () => {
       const expected = scenario(id).expect;
       expect([expected.status, expected.calls, expected.ledger, expected.stock?.camera]).toEqual([status, calls, ledger, stock]);
     });
 
-    it('holds every check: faults fired, expectations, invariants', () => {
+    it('holds every check: faults fired, expectations, invariants', async () => {
       expect(result.checks.filter((c) => !c.passed)).toEqual([]);
       expect(result.checks.filter((c) => c.kind === 'invariant')).toHaveLength(7);
       expect(result.passed).toBe(true);
     });
   });
 
-  it('keep the figures the issue names for the uncertain endings', () => {
-    const noRetry = run('lost_reply_no_retry');
+  it('keep the figures the issue names for the uncertain endings', async () => {
+    const noRetry = await run('lost_reply_no_retry');
     expect(noRetry.state?.pending?.name).toBe('reserve');
     expect(Object.keys(noRetry.state?.observations ?? {}).sort()).toEqual(['get_stock', 'read_doc', 'search_docs']);
-    const exhausted = run('transient_read_exhausted');
+    const exhausted = await run('transient_read_exhausted');
     expect(exhausted.state?.pending?.name).toBe('read_doc');
     expect(exhausted.state?.attempts).toBe(3);
   });

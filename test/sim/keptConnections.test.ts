@@ -16,7 +16,7 @@ import { byId } from '../explore/helpers.js';
 const content = startingContent(byId('happy_path').inventory);
 
 describe('kept connections', () => {
-  it('hold exactly the starting rows for every run, whatever the run before committed', () => {
+  it('hold exactly the starting rows for every run, whatever the run before committed', async () => {
     const kept = new KeptConnections();
     const first = new MemoryStorage({ lent: kept.lend(content) });
     first.toolDb.exec("UPDATE items SET available = 0, version = 9; INSERT INTO ledger VALUES ('k', 'f', 't', 'camera', 3, '{}', 0)");
@@ -33,7 +33,7 @@ describe('kept connections', () => {
     expect(tool.open).toBe(false);
   });
 
-  it('are closed by a crash like any connection; the ones kept afterwards are those that replaced them', () => {
+  it('are closed by a crash like any connection; the ones kept afterwards are those that replaced them', async () => {
     const kept = new KeptConnections();
     const storage = new MemoryStorage({ lent: kept.lend(content) });
     const lent = storage.toolDb;
@@ -52,7 +52,7 @@ describe('kept connections', () => {
     kept.close();
   });
 
-  it('are not kept when a run ends inside a transaction: closed instead', () => {
+  it('are not kept when a run ends inside a transaction: closed instead', async () => {
     const kept = new KeptConnections();
     const storage = new MemoryStorage({ lent: kept.lend(content) });
     const tool = storage.toolDb;
@@ -65,7 +65,7 @@ describe('kept connections', () => {
     kept.close();
   });
 
-  it('are lent only to the reference runner on the real tool, and only for a memory run with nothing to keep', () => {
+  it('are lent only to the reference runner on the real tool, and only for a memory run with nothing to keep', async () => {
     expect(mayKeepConnections(ReferenceRunner, undefined)).toBe(true);
     expect(mayKeepConnections(ReferenceRunner, InventoryTool)).toBe(true);
     const runnerMutant = MUTANTS.find((m) => m.runner !== ReferenceRunner)!;
@@ -74,9 +74,9 @@ describe('kept connections', () => {
     expect(mayKeepConnections(ReferenceRunner, storeMutant.tool)).toBe(false); // a broken store
     const kept = new KeptConnections();
     try {
-      expect(() => simulate(byId('happy_path'), { storage: 'file', kept })).toThrow(TypeError);
-      expect(() => simulate(byId('happy_path'), { storage: 'memory', keepDir: '/nonexistent', kept })).toThrow(/no folder to keep/);
-      expect(simulate(byId('happy_path'), { storage: 'memory', kept }).state?.status).toBe('succeeded');
+      await expect(simulate(byId('happy_path'), { storage: 'file', kept })).rejects.toThrow(TypeError);
+      await expect(simulate(byId('happy_path'), { storage: 'memory', keepDir: '/nonexistent', kept })).rejects.toThrow(/no folder to keep/);
+      expect((await simulate(byId('happy_path'), { storage: 'memory', kept })).state?.status).toBe('succeeded');
     } finally {
       kept.close();
     }

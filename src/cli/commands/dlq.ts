@@ -13,8 +13,8 @@ import { t } from '../../core/i18n/index.js';
 import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
 import { keptDeadLetters } from '../../sim/keptDeadLetters.js';
-import { simulate } from '../../sim/simulate.js';
-import { resolveRunner } from '../../sim/target.js';
+import { replayDeadLetter } from '../../sim/simulate.js';
+import { loadRunnerOption } from '../runnerOption.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 
@@ -63,10 +63,21 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
     throw new UsageError(t('cli.dlq.noSuchLetter', { id: values.replay, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t('cli.dlq.keptNone') }));
   }
   if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id: values.replay, status: letter.status }));
-  const { runner, tool } = await resolveRunner(values.runner, io.cwd);
+  const opened = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text));
+  const { runner, tool } = opened;
   // A replay is held to the rules: the scenario's figures describe its first delivery, not this one.
   const scenario = { ...letter.scenario, faults: [], expect: {} };
-  const run = judge(simulate(scenario, { runner, seed, replayKept: { dir, dlqId: letter.dlqId }, ...(tool ? { tool } : {}) }));
+  let run;
+  try {
+    await opened.beginRun();
+    try {
+      run = judge(await replayDeadLetter(scenario, { dir, dlqId: letter.dlqId }, { runner, seed, ...(tool ? { tool } : {}) }));
+    } finally {
+      await opened.endRun();
+    }
+  } finally {
+    await opened.close();
+  }
   const broken = brokenRules(run);
   if (values.json) {
     io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, message: c.message })) }, null, 2) + '\n');

@@ -18,12 +18,12 @@ import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { interruptible } from '../interrupt.js';
 import { optionHelp, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
 import { inEach, t } from '../../core/i18n/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
-import { loadRunnerOption, type LoadedRunner } from '../runnerOption.js';
-import { LEARNER_FILE } from '../../runner/load.js';
+import { loadRunnerOption } from '../runnerOption.js';
+import type { OpenedRunner } from '../../target/runners.js';
+import { LEARNER_FILE } from '../../core/paths.js';
 import type { RunResult } from '../../check/RunResult.js';
 import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
@@ -80,10 +80,14 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   if (values.mutants) {
     if (values.runner !== undefined) throw new UsageError(t('cli.explore.mutantsNoRunner'));
     const bar = progressBar(io, t('cli.explore.barMutants'));
-    const reports: MutantReport[] = MUTANTS.map((mutant, i) => {
-      const hunt = interruptible(() => huntMutant(mutant, scenarios, { seed, storage, depth }));
+    const reports: MutantReport[] = [];
+    for (const [i, mutant] of MUTANTS.entries()) {
+      const hunt = await huntMutant(mutant, scenarios, { seed, storage, depth });
       bar?.update(i + 1, MUTANTS.length);
-      if (hunt.explored === null) return { hunt, replay: null };
+      if (hunt.explored === null) {
+        reports.push({ hunt, replay: null });
+        continue;
+      }
       const file = writeReplay(
         {
           scenario: hunt.explored.scenario,
@@ -95,19 +99,19 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
         },
         writeIn(out),
       );
-      return { hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) };
-    });
+      reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
+    }
     bar?.done();
     io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
     writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
     return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
 
-  const resolved = await loadRunnerOption(values.runner, io.cwd); // validates the name and the file before any work
+  const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
   try {
     return await exploreWith(resolved, { scenarios, depth, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
   } finally {
-    resolved.containment?.release();
+    await resolved.close();
   }
 }
 
@@ -127,14 +131,14 @@ interface ExploreRun {
   html: string | undefined;
 }
 
-async function exploreWith(resolved: LoadedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
+async function exploreWith(resolved: OpenedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
   const bar = progressBar(io, t('cli.explore.barDepth', { depth }));
-  const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: source, onProgress: (done, total) => bar?.update(done, total) });
+  const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: resolved, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
-  const replayed: Replayed[] = findings(exploration).map((finding) => {
+  const replayed: Replayed[] = (await findings(exploration)).map((finding) => {
     const file = writeReplay(
       {
         scenario: finding.scenario,

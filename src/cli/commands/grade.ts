@@ -22,7 +22,8 @@ import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { currentLang, t } from '../../core/i18n/index.js';
-import { LEARNER_FILE } from '../../runner/load.js';
+import { LEARNER_FILE } from '../../core/paths.js';
+import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
@@ -157,6 +158,10 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
+
+  // Said once, plainly: what walls a submission's box does not have on this machine (README, "What a submission cannot do").
+  const missing = missingWalls(isolation());
+  if (missing.length > 0) io.stderr.write(`faultlab grade: ${t('cli.grade.isolation', { missing: missing.map((wall) => t(`cli.grade.isolation.${wall}`)).join(t('cli.listSep')) })}\n`);
 
   let submissions: SubmissionGrade[];
   if (found.files.length === 1) {

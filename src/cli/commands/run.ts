@@ -15,18 +15,17 @@ import { runToJson } from '../../render/renderJson.js';
 import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
 import { renderRun } from '../../render/renderText.js';
 import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { interruptible, yieldToSignals } from '../interrupt.js';
+import { yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
 import { inThisLanguage, optionHelp, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
 import { t } from '../../core/i18n/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
-import { markConstructorErrors, RunnerConstructorError } from '../contain.js';
+import { RunnerConstructorError } from '../../box/boxedRunner.js';
 import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
 import { HtmlOut } from '../htmlOut.js';
 import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
 import { flow, GLUE } from '../../render/format.js';
-import { guardRunner } from '../../runner/guardRunner.js';
 import { judge } from '../../check/verdict.js';
 import { titleOf } from '../../scenario/words.js';
 
@@ -81,7 +80,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   );
   if (keepDb !== undefined) checkKeepable(loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
-  const resolved = await loadRunnerOption(values.runner, io.cwd);
+  const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text));
   let kept: KeptFolder | null = null;
   // The reference runner in memory runs every scenario on one pair of connections, restored to the scenario's
   // starting rows before each run (a crash still closes them): opening and preparing two databases per
@@ -89,13 +88,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const connections = storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
   try {
     kept = keepDb !== undefined ? claimKeepDir(keepDb, io.cwd) : null;
-    const { runner: runnerClass, tool, label, file } = resolved;
-    // A learner's runner runs inside the grader's determinism guard here too, so a replay shows what the grade saw.
-    const runnerFor = () => (file !== undefined ? markConstructorErrors(guardRunner(runnerClass)) : runnerClass);
-    // A learner's step may loop for ever: its runs go where V8 stops them on SIGINT. faultlab's own runners and
-    // labs end within their bounds, so the signal waits for the scenario's end (a millisecond or so) and the
-    // 17 runs of a `faultlab run` skip the SIGINT watchdog's set-up and tear-down (~5 ms in all).
-    const guarded = file !== undefined ? interruptible : <T>(work: () => T): T => work();
+    const { runner, tool, label } = resolved;
 
     const rows: SummaryRow[] = [];
     const json: unknown[] = [];
@@ -107,8 +100,15 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       if (one.type === 'runner') {
         runners += 1;
         const shared = connections !== null && one.scenario.durability === undefined ? { kept: connections } : {};
-        const options = { runner: runnerFor(), seed, storage, ...(tool ? { tool } : {}), ...(kept ? { keepDir: kept.dir } : {}), ...shared };
-        const outcome = guarded(() => runOutside(() => judge(simulate(one.scenario, options))));
+        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...(kept ? { keepDir: kept.dir } : {}), ...shared };
+        // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
+        await resolved.beginRun();
+        let outcome: { run: RunResult } | { failure: string };
+        try {
+          outcome = await runOutside(async () => judge(await simulate(one.scenario, options)));
+        } finally {
+          await resolved.endRun(); // what the learner's code printed goes to stderr (loadRunnerOption)
+        }
         if ('run' in outcome) {
           const run: RunResult = outcome.run;
           rows.push(summaryRow(run));
@@ -123,7 +123,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
         }
       } else {
-        const result = guarded(() => runLabScenario(one, seed));
+        const result = runLabScenario(one, seed);
         rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
         if (values.json) json.push(result.json);
         else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
@@ -160,7 +160,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     return failed === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     connections?.close();
-    resolved.containment?.release();
+    await resolved.close();
     kept?.release();
   }
 }
@@ -180,9 +180,9 @@ function keptNote(kept: KeptFolder | null, given: string | undefined): string {
 }
 
 /** A runner file's constructor failing ends its run as a failure; faultlab's own errors still throw. */
-function runOutside(work: () => RunResult): { run: RunResult } | { failure: string } {
+async function runOutside(work: () => Promise<RunResult>): Promise<{ run: RunResult } | { failure: string }> {
   try {
-    return { run: work() };
+    return { run: await work() };
   } catch (error) {
     if (error instanceof RunnerConstructorError) return { failure: t('cli.run.constructorThrew', { what: error.message }) };
     throw error;

@@ -34,6 +34,20 @@ export function withLang<T>(lang: Lang, work: () => T): T {
 }
 
 /**
+ * The same for asynchronous work: the language is put back when `work` settles. The language is one for the
+ * process (or thread), so two such works must not overlap — a command runs in one language from start to end.
+ */
+export async function withLangAsync<T>(lang: Lang, work: () => Promise<T>): Promise<T> {
+  const before = current;
+  current = lang;
+  try {
+    return await work();
+  } finally {
+    current = before;
+  }
+}
+
+/**
  * The language a locale names, as POSIX looks them up: LC_ALL wins, then LC_MESSAGES, then LANG; the first
  * that is set and not empty decides. `zh_CN.UTF-8`, `zh_TW`, `zh` → Chinese; anything else → English.
  */

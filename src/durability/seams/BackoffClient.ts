@@ -31,7 +31,7 @@ export class BackoffClient implements ToolClient {
     this.#d = deps;
   }
 
-  execute(action: ToolAction, at: AttemptContext): unknown {
+  async execute(action: ToolAction, at: AttemptContext): Promise<unknown> {
     if (at.attempt > 1) {
       const { plan, clock, rng } = this.#d;
       const { delayMs, cappedMs } = backoffDelay(
@@ -49,6 +49,6 @@ export class BackoffClient implements ToolClient {
       this.#previousDelayMs = delayMs;
       clock.advance(delayMs);
     }
-    return this.#inner.execute(action, at);
+    return await this.#inner.execute(action, at);
   }
 }

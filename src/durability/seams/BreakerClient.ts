@@ -28,13 +28,13 @@ export class BreakerClient implements ToolClient {
     this.#breaker = breaker;
   }
 
-  execute(action: ToolAction, at: AttemptContext): unknown {
+  async execute(action: ToolAction, at: AttemptContext): Promise<unknown> {
     const admission = this.#breaker.beforeCall();
     if (!admission.admitted) throw new TransientError(CIRCUIT_OPEN, { definite: true, cause: admission.error });
     const { ticket } = admission;
     let value: unknown;
     try {
-      value = this.#inner.execute(action, at);
+      value = await this.#inner.execute(action, at);
     } catch (error) {
       if (isTransientError(error)) this.#breaker.afterCall(false, ticket);
       else if (isContractError(error)) this.#breaker.afterCall(true, ticket);

@@ -23,4 +23,5 @@ export const classroom = {
   'classroom.runnerArg': '<the file exporting {runner}>',
   'classroom.headline': '{scenario} ({runner}): {headline}',
   'classroom.firstProblem': 'first problem: {problem}',
+  'classroom.syncClass': 'runScenario: {name} has a synchronous step, as a learner writes it: give its file instead (runScenario(id, { runner: "path/to/LearnerRunner.ts" })), and it runs in its box as the grader runs it',
 } as const;

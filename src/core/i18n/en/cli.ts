@@ -20,7 +20,6 @@ export const cli = {
   'cli.unknownCommand': 'unknown command {name}',
   'cli.stopped': 'stopped by {signal}; temporary files removed',
   'cli.interrupted': 'stopped by {signal}',
-  'cli.strayRunnerError': "the runner file's own asynchronous code (a timer or a promise) failed, outside any step: {what} (ignored)",
 
   // ── errors.ts: how each failure is reported ──────────────────────────────────────────────────────
   'cli.error.cannotUse': 'cannot use {path}: {code}',
@@ -68,6 +67,10 @@ export const cli = {
   'cli.explore.pagesSubtitle': '{count} violation(s), each as its minimal run',
 
   // ── grade ─────────────────────────────────────────────────────────────────────────────────────────
+  'cli.grade.isolation': 'the submissions run without {missing}: a submission could reach more than its own run here (run the grader as root on Linux to close this)',
+  'cli.grade.isolation.other_user': 'a user of their own (faultlab is not root)',
+  'cli.grade.isolation.pid_namespace': 'a process namespace of their own (unshare is missing or not allowed)',
+  'cli.grade.isolation.limits': 'limits on memory, processes and files (prlimit is missing)',
   'cli.grade.intBad': '{option} must be an integer from 1 to {max}, got {given}',
   'cli.grade.noScenarios': 'no runner scenarios in {targets}',
   'cli.grade.wroteExercism': '{file} (Exercism results.json v3)',
@@ -140,6 +143,7 @@ export const cli = {
   'cli.runner.notRegular': '--runner {name} is not a regular file: give the .ts or .js file that exports the runner class',
   'cli.runner.badExtension': '--runner {name}: a runner file is TypeScript or JavaScript ({extensions}), not {ext}',
   'cli.runner.noExtension': 'a file without an extension',
+  'cli.runner.hungAtLoad': '--runner {name}: loading the file did not finish in time (does it run an endless loop when it is imported?)',
   'cli.runner.exitedAtLoad': '--runner {name}: the file called process.exit() while it was loaded; a runner file only defines its class',
   'cli.runner.syntaxAt': '--runner {name}: syntax error at {where}: {message}',
   'cli.runner.syntax': '--runner {name}: syntax error: {message}',

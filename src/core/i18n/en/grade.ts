@@ -2,7 +2,7 @@
  * The grader's diagnoses (src/grade): the mistake read from the trace, an exception, a hang or a dead
  * process, a broken scenario, the figures a run got wrong, where a run first left the reference's path, a
  * scenario explored with one added fault at every point — and the few sentences of the learner's process
- * (the determinism guard, an async step, the grader's channel) and of finding a class's submissions.
+ * (the determinism guard, the grader's channel) and of finding a class's submissions.
  */
 export const grade = {
   // ── a run's first problem (diagnose.ts) ──
@@ -142,6 +142,13 @@ export const grade = {
   'grade.explored.finding': '{schedule}: {message}',
 
   // ── the grading thread and the learner's process (worker.ts, LearnerProcess.ts, learnerHost.ts) ──
+  'grade.process.gone': "the learner's process is gone",
+  'box.gone.killed': "the learner's process was stopped at its time limit of {ms} ms ({where})",
+  'box.gone.exited': "the learner's process ended with exit code {code} ({where}) — did the code call process.exit()?",
+  'box.gone.signal': "the learner's process was killed by {signal} ({where})",
+  'box.gone.protocol': "the learner's process broke the channel ({where}): {why}",
+  'box.where.step': 'in step {step}',
+  'box.where.between': 'outside any step',
   'grade.process.loadTimeout': 'loading the file did not finish in time (does it run an endless loop when it is imported?)',
   'grade.process.goneWhileLoading': "the learner's process ended while loading the file ({exit})",
   'grade.process.killedBy': 'killed by {signal}',
@@ -158,7 +165,6 @@ export const grade = {
   'grade.process.notAnError': 'threw a non-Error value: {value}',
   'grade.determinism':
     'step() called {call}: a runner must be deterministic — the same state, the same step, or a recovery after a crash could take another path. The key comes from this.prepare(task, action); time and chance belong to the simulator.',
-  'grade.asyncStep': 'step() returned a Promise: step must be synchronous and return the state itself — remove `async` (and any `await`) from step',
 
   // ── a class's submissions (findSubmissions.ts) ──
   'grade.find.noSuchPath': '{target}: no such file or folder',

@@ -12,10 +12,6 @@ export const hint = {
   'hint.runnerError.question': 'Your step threw. Read the exception and the line it points to, then replay the scenario: the trace shows every event up to the step that threw.',
   'hint.runnerError.rule': 'Only this.execute(state) should sit inside try/catch, and only TransientError and ContractError are yours to handle; anything else (a crash included) must go through. Is state.pending null when you execute? Rule 2 must prepare it first.',
   'hint.runnerError.code': 'A step returns the state it was given (after saving). this.decide, this.prepare, this.save, this.finalize and this.execute are the only helpers you need; each is documented in src/runner/BaseRunner.ts.',
-  // async_step
-  'hint.asyncStep.question': 'Your step is async. The simulator is synchronous: step must return the state itself, not a Promise.',
-  'hint.asyncStep.rule': 'Remove `async` from step and any `await` in it: this.execute(state) returns the result directly (or throws).',
-  'hint.asyncStep.code': 'Declare it as `step(state: RunnerState): RunnerState { … }` and return this.save(state, label) or this.finalize(state, status).',
   // determinism
   'hint.determinism.question': 'Your step read the clock or rolled dice. The same state must always lead to the same step — what would a recovery after a crash do if it did not?',
   'hint.determinism.rule': 'The only key a runner needs comes from this.prepare(task, action): a hash of the intent, the same every time. Time and chance belong to the simulator, which drives them from the seed.',

@@ -23,4 +23,5 @@ export const classroom = {
   'classroom.runnerArg': '<导出 {runner} 的文件>',
   'classroom.headline': '{scenario}（{runner}）：{headline}',
   'classroom.firstProblem': '第一个问题：{problem}',
+  'classroom.syncClass': 'runScenario：{name} 的 step 是同步的（学习者的写法）：请改为传入它的文件（runScenario(id, { runner: "path/to/LearnerRunner.ts" })），它会像评分器那样在自己的盒子里运行',
 } as const;

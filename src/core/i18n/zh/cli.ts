@@ -18,7 +18,6 @@ export const cli = {
   'cli.unknownCommand': '没有 {name} 这个命令',
   'cli.stopped': '已被 {signal} 中止；临时文件已删除',
   'cli.interrupted': '已被 {signal} 中止',
-  'cli.strayRunnerError': 'Runner 文件自己的异步代码（定时器或 promise）在所有步骤之外出错：{what}（已忽略）',
 
   // ── errors.ts：每种失败如何报告 ─────────────────────────────────────────────────────────────────────
   'cli.error.cannotUse': '无法使用 {path}：{code}',
@@ -65,6 +64,10 @@ export const cli = {
   'cli.explore.pagesSubtitle': '{count} 处违例，每处一页，展示它的最小运行',
 
   // ── grade ─────────────────────────────────────────────────────────────────────────────────────────
+  'cli.grade.isolation': '提交在这里运行时没有{missing}：提交在这里能触及的不只是它自己的运行（在 Linux 上以 root 运行评分器即可补上）',
+  'cli.grade.isolation.other_user': '单独的用户（faultlab 不是以 root 运行）',
+  'cli.grade.isolation.pid_namespace': '单独的进程命名空间（缺少 unshare 或不被允许）',
+  'cli.grade.isolation.limits': '内存、进程和文件的上限（缺少 prlimit）',
   'cli.grade.intBad': '{option} 必须是 1 到 {max} 之间的整数，得到的是 {given}',
   'cli.grade.noScenarios': '{targets} 中没有 Runner 场景',
   'cli.grade.wroteExercism': '{file}（Exercism results.json v3）',
@@ -137,6 +140,7 @@ export const cli = {
   'cli.runner.notRegular': '--runner {name} 不是普通文件：请给出导出 Runner 类的那个 .ts 或 .js 文件',
   'cli.runner.badExtension': '--runner {name}：Runner 文件应是 TypeScript 或 JavaScript（{extensions}），而不是 {ext}',
   'cli.runner.noExtension': '没有扩展名的文件',
+  'cli.runner.hungAtLoad': '--runner {name}：加载文件没能在时限内完成（它在被导入时是否进入了死循环？）',
   'cli.runner.exitedAtLoad': '--runner {name}：这个文件在加载时调用了 process.exit()；Runner 文件只应定义它的类',
   'cli.runner.syntaxAt': '--runner {name}：{where} 处有语法错误：{message}',
   'cli.runner.syntax': '--runner {name}：语法错误：{message}',

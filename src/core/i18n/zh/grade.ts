@@ -1,7 +1,7 @@
 /**
  * 评分器的诊断（src/grade）：从轨迹里读出的错误做法、异常、卡死或进程死亡、失效的场景、跑错的数字、
  * 运行第一次偏离参考路径的地方、每个位置多加一个故障的探索——以及学习者进程里的几句话（确定性守卫、
- * async 的 step、评分器的通道）和查找全班提交时的提示。
+ * 评分器的通道）和查找全班提交时的提示。
  */
 export const grade = {
   // ── 一次运行的第一个问题（diagnose.ts）──
@@ -137,6 +137,13 @@ export const grade = {
   'grade.explored.finding': '{schedule}：{message}',
 
   // ── 评分线程与学习者的进程（worker.ts、LearnerProcess.ts、learnerHost.ts）──
+  'grade.process.gone': '学习者的进程已不在了',
+  'box.gone.killed': '学习者的进程到了 {ms} 毫秒的时间上限被终止（{where}）',
+  'box.gone.exited': '学习者的进程以退出码 {code} 结束（{where}）——代码是否调用了 process.exit()？',
+  'box.gone.signal': '学习者的进程被 {signal} 终止（{where}）',
+  'box.gone.protocol': '学习者的进程破坏了通道（{where}）：{why}',
+  'box.where.step': '在第 {step} 步',
+  'box.where.between': '不在任何一步之中',
   'grade.process.loadTimeout': '文件没能及时加载完（它是不是一被导入就进入了死循环？）',
   'grade.process.goneWhileLoading': '学习者的进程在加载文件时结束了（{exit}）',
   'grade.process.killedBy': '被 {signal} 杀掉',
@@ -153,7 +160,6 @@ export const grade = {
   'grade.process.notAnError': '抛出的不是 Error：{value}',
   'grade.determinism':
     'step() 调用了 {call}：Runner 必须是确定性的——同样的状态，走同样的一步，否则崩溃之后的恢复可能走上另一条路。键来自 this.prepare(task, action)；时间和随机性属于模拟器。',
-  'grade.asyncStep': 'step() 返回了一个 Promise：step 必须是同步的，直接返回状态本身——去掉 step 上的 `async`（以及所有 `await`）',
 
   // ── 全班的提交（findSubmissions.ts）──
   'grade.find.noSuchPath': '{target}：没有这个文件或文件夹',

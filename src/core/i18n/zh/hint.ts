@@ -16,10 +16,6 @@ export const hint = {
   'hint.runnerError.rule':
     'try/catch 里只该包住 this.execute(state)，而且只有 TransientError 和 ContractError 归你处理；其余一切（包括崩溃）都必须让它抛出去。执行的时候 state.pending 是不是还是 null？规则 2 得先把它准备好。',
   'hint.runnerError.code': 'step 返回的就是它拿到的那个状态（保存之后）。你需要的辅助方法只有 this.decide、this.prepare、this.save、this.finalize 和 this.execute，每一个在 src/runner/BaseRunner.ts 里都有说明。',
-  // async_step
-  'hint.asyncStep.question': '你的 step 是 async 的。模拟器是同步的：step 必须直接返回状态本身，而不是一个 Promise。',
-  'hint.asyncStep.rule': '去掉 step 上的 `async`，以及里面所有的 `await`：this.execute(state) 会直接返回结果（或者抛出异常）。',
-  'hint.asyncStep.code': '把它声明成 `step(state: RunnerState): RunnerState { … }`，最后返回 this.save(state, label) 或 this.finalize(state, status)。',
   // determinism
   'hint.determinism.question': '你的 step 读了时钟，或者掷了骰子。同样的状态必须永远走出同样的一步——不然，崩溃之后的恢复会走到哪里去？',
   'hint.determinism.rule': 'Runner 唯一需要的键来自 this.prepare(task, action)：它是意图的摘要，每次算出来都一样。时间和随机性属于模拟器，由种子驱动。',

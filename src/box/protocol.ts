@@ -1,9 +1,9 @@
 /**
- * What the grader and a learner's process say to each other (frames.ts carries it). The learner's process holds
- * only the learner's runner class: it builds instances and runs `step` when asked. Everything the runner does to
- * the world — ask the policy, save an event, send a request — comes back to the grader as a `call` and is done
- * there, on the real objects; errors come back the same way. So every figure the checks read is produced by the
- * grading process, and the learner's process can only ever answer for its own runner.
+ * What the harness and a box say to each other (frames.ts carries it). The box holds only the learner's runner
+ * class: it builds instances and runs `step` when asked. Everything the runner does to the world — ask the
+ * policy, save an event, send a request — comes back to the harness as a `call` and is done there, on the real
+ * objects; errors come back the same way. So every figure the checks read is produced outside the box, and the
+ * box can only ever answer for its own runner.
  */
 import type { RunnerState } from '../runner/state.js';
 

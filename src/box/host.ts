@@ -1,23 +1,23 @@
 /**
- * The learner's process: the only place a learner's code runs while it is graded. It loads the learner's file,
- * says `ready`, then does only what the grader asks — build a runner, run one `step` — inside the determinism
- * guard. The runner it builds gets stand-ins for its deps: each call (policy.nextAction, events.save,
- * tools.execute, …) goes to the grader and waits for the answer, so the databases, the wire, the trace and the
- * checks all stay in the grading process. An error the grader answers with is thrown here as its own kind
- * (TransientError, ContractError, the simulated Crash), and if the step lets it through, the grader is told
- * which one it was.
+ * The box: the only place a learner's code runs. It loads the learner's file, says `ready`, then does only what
+ * the harness asks — build a runner, run one `step` — inside the determinism guard. The runner it builds gets
+ * stand-ins for its deps: each call (policy.nextAction, events.save, tools.execute, …) goes to the harness and
+ * waits for the answer, so the databases, the wire, the trace and the checks all stay outside. An error the
+ * harness answers with is thrown here as its own kind (TransientError, ContractError, the simulated Crash), and
+ * if the step lets it through, the harness is told which one it was.
  *
  * Synchronous from `ready` on: the loop below never returns to the event loop, so nothing the learner's code
- * scheduled ever runs. The grader can kill this process at any moment; it keeps nothing the grader needs.
+ * scheduled ever runs. The harness can kill this process at any moment; it keeps nothing the harness needs.
  *
- * argv: <fifo to read> <fifo to write> <learner file> <language of the grade>
+ * fd 3: the channel (a socket it inherits; no path leads to it). argv: <the learner's file compiled into one
+ * module (compile.ts)> <the learner's file, as named in messages> <language of the run>
  */
-import { openSync } from 'node:fs';
 import { isLang, setLang, t } from '../core/i18n/index.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
-import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
-import { loadRunnerClass } from '../runner/load.js';
+import type { RunnerDeps, SyncRunnerClass } from '../runner/BaseRunner.js';
+import { pathToFileURL } from 'node:url';
+import { runnerClassFrom } from '../runner/load.js';
 import type { RunnerState } from '../runner/state.js';
 import { captureOutput } from './captureOutput.js';
 import { FrameChannel, ChannelClosed } from './frames.js';
@@ -25,13 +25,11 @@ import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
 
-const [toRead, toWrite, file, lang] = process.argv.slice(2) as [string, string, string, string | undefined];
-// What this process writes for the learner to read — the determinism guard's error, an async step's — is in the grade's language.
+const [compiled, file, lang] = process.argv.slice(2) as [string, string, string | undefined];
+// What this process writes for the learner to read — the determinism guard's error, an async step's — is in the run's language.
 if (isLang(lang)) setLang(lang);
-// The grader opens the same two FIFOs in the same order: ours for writing first, then its for reading.
-const writeFd = openSync(toWrite, 'w');
-const readFd = openSync(toRead, 'r');
-const channel = new FrameChannel(readFd, writeFd);
+const CHANNEL_FD = 3;
+const channel = new FrameChannel(CHANNEL_FD, CHANNEL_FD);
 
 let printed = '';
 const output = captureOutput((text) => (printed += text));
@@ -46,7 +44,7 @@ function receive(): ToLearner {
   try {
     return channel.receive() as ToLearner;
   } catch (error) {
-    if (error instanceof ChannelClosed) process.exit(0); // the grader is done with us
+    if (error instanceof ChannelClosed) exit(0); // the harness is done with us
     throw error;
   }
 }
@@ -78,12 +76,12 @@ function threw(error: unknown): FromLearner {
 function call(instance: number, target: CallTarget, method: string, args: unknown[]): unknown {
   send({ t: 'call', instance, target, method, args });
   const reply = receive();
-  if (reply.t !== 'reply') throw new Error(`faultlab: the grader answered a call with ${reply.t}`);
+  if (reply.t !== 'reply') throw new Error(`faultlab: the harness answered a call with ${reply.t}`);
   if (reply.ok) return reply.value;
   throw asError(reply.error);
 }
 
-function depsFor(instance: number): RunnerDeps {
+function depsFor(instance: number): RunnerDeps<'sync'> {
   const events = {
     // The real store returns the very state it was given; so does this one.
     save: <S extends RunnerState>(state: S, label: string): S => (call(instance, 'events', 'save', [state, label]), state),
@@ -93,25 +91,41 @@ function depsFor(instance: number): RunnerDeps {
   };
   return {
     policy: { nextAction: (state: RunnerState) => call(instance, 'policy', 'nextAction', [state]) },
-    events: events as unknown as RunnerDeps['events'],
+    events: events as unknown as RunnerDeps<'sync'>['events'],
     tools: { execute: (action, at) => call(instance, 'tools', 'execute', [action, at]) },
   };
 }
 
-let Learner: RunnerClass;
+/**
+ * process.exit is the harness's to call, not the learner's: in their code it throws where it was called — a
+ * step that calls it fails with the reason, and a file that calls it while it loads is refused — instead of
+ * ending the box. The box itself ends with the real one.
+ */
+const exit: (code?: number) => never = process.exit.bind(process);
+class RunnerExitError extends Error {
+  override readonly name = 'RunnerExitError';
+  constructor(code: unknown) {
+    super(t('cli.runner.calledExit', { code: code === undefined ? '' : String(code) }));
+  }
+}
+process.exit = ((code?: unknown) => {
+  throw new RunnerExitError(code);
+}) as typeof process.exit;
+
+let Learner: SyncRunnerClass;
 try {
-  Learner = await loadRunnerClass(file);
+  Learner = runnerClassFrom((await import(pathToFileURL(compiled).href)) as Record<string, unknown>, file) as unknown as SyncRunnerClass;
 } catch (error) {
   send({ t: 'load_error', error: thrown(error) });
-  process.exit(0);
+  exit(0);
 }
 // From here on only the learner's constructor and steps run in this process, and this loop, which needs no
 // clock and no chance: the determinism guard goes in for good.
-Learner = guardRunner(Learner, undefined, installDeterminismGuardForGood());
-send({ t: 'ready', runner: Learner.name });
+const Guarded = guardRunner(Learner, installDeterminismGuardForGood());
+send({ t: 'ready', runner: Guarded.name });
 
-const instances = new Map<number, Runner>();
-/** What the last step returned, handed back as the same object when the grader passes it on. */
+const instances = new Map<number, InstanceType<typeof Guarded>>();
+/** What the last step returned, handed back as the same object when the harness passes it on. */
 let last: unknown;
 
 for (;;) {
@@ -122,7 +136,7 @@ for (;;) {
     output.reset();
   } else if (request.t === 'build') {
     try {
-      instances.set(request.instance, new Learner(depsFor(request.instance)));
+      instances.set(request.instance, new Guarded(depsFor(request.instance)));
       send({ t: 'built' });
     } catch (error) {
       send(threw(error));
@@ -131,7 +145,9 @@ for (;;) {
     const runner = instances.get(request.instance);
     try {
       if (runner === undefined) throw new Error(`faultlab: no runner #${request.instance} in the learner's process`);
-      const returned = runner.step((request.state ?? last) as RunnerState);
+      // An async step (written as the reference is) resolves within this turn: every call it awaits answered at once.
+      const stepped = runner.step((request.state ?? last) as RunnerState);
+      const returned = stepped instanceof Promise ? await stepped : stepped;
       last = returned;
       send({ t: 'returned', state: returned });
     } catch (error) {

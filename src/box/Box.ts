@@ -1,0 +1,412 @@
+/**
+ * A box: the process a learner's runner runs in (host.ts), seen from the harness. Every command that runs a
+ * learner's code — run, explore, grade, its pages, dlq --replay, the classroom API — runs it here, and only
+ * here: the harness keeps the databases, the wire, the trace and the verdict; the box answers for `step`.
+ *
+ * The harness never blocks on a box. It sends a request and awaits the answer while the box's own calls (an
+ * event to save, a request to send) come back to be carried out on the real objects and answered. So the
+ * harness can keep time: a load or a run past its limit is ended by SIGKILL — a busy loop, a blocked system
+ * call, `execSync('sleep 50')` — and whatever was awaited is rejected with BoxGone. The box keeps nothing the
+ * harness needs; a box that is gone is replaced by a new one for the next run. This file reads real time only
+ * for those limits (the simulator never does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { Crash } from '../core/crash.js';
+import { makeTempDir, removeTempDir } from '../core/tempDir.js';
+import { compileModule, CompileError, hostModule } from './compile.js';
+import { BOX_GID, BOX_UID, isolation } from './isolation.js';
+import { chmodSync, chownSync, copyFileSync } from 'node:fs';
+import { isContractError, isTransientError } from '../inventory/errors.js';
+import type { RunnerDeps } from '../runner/BaseRunner.js';
+import type { RunnerState } from '../runner/state.js';
+import { MAX_OUTPUT_CHARS } from './captureOutput.js';
+import { encodeFrame, FrameReader } from './frames.js';
+import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
+import { currentLang, t, type Lang } from '../core/i18n/index.js';
+
+/** Heap limit of a box, so a runaway allocation ends that box, not the machine (MB). */
+const BOX_HEAP_MB = 512;
+
+/** Starting a box and loading a file with tsx takes about half a second; a cold cache on a slow machine, a few. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+/** Per run: far above what any of the 17 needs (a few milliseconds), short enough to wait out. */
+export const DEFAULT_RUN_TIMEOUT_MS = 3000;
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** How a box was lost: killed at its time limit, or ended on its own (it exited, was killed, broke the protocol). */
+export interface Loss {
+  killed: boolean;
+  /** The step of the run it was in (0: loading, building, or between runs). */
+  step: number;
+  exit: ExitInfo;
+  /** Why the harness stopped listening, when the box broke the protocol (wrote a message of its own). */
+  protocol?: string;
+}
+
+/** The box is gone: every request awaited of it is rejected with this, saying how (once the process has ended). */
+export class BoxGone extends Error {
+  override readonly name = 'BoxGone';
+  readonly loss: Loss | null;
+
+  constructor(message: string, loss: Loss | null = null) {
+    super(message);
+    this.loss = loss;
+  }
+}
+
+/** How a box was lost, in words. */
+export function describeLoss(loss: Loss, timeoutMs: number): string {
+  const where = loss.step > 0 ? t('box.where.step', { step: loss.step }) : t('box.where.between');
+  if (loss.killed) return t('box.gone.killed', { ms: timeoutMs, where });
+  if (loss.protocol !== undefined) return t('box.gone.protocol', { where, why: loss.protocol });
+  if (loss.exit.signal !== null) return t('box.gone.signal', { signal: loss.exit.signal, where });
+  return t('box.gone.exited', { code: String(loss.exit.code), where });
+}
+
+export interface BoxOptions {
+  lang?: Lang;
+  loadTimeoutMs?: number;
+  runTimeoutMs?: number;
+}
+
+export type Opened = { kind: 'ready'; box: Box; runnerName: string } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
+
+
+function thrownInfo(error: unknown): ThrownInfo {
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { name: 'Error', message: String(error) };
+}
+
+/**
+ * Every box alive in this process. When the process exits — however: the end of a command, Ctrl-C, an error — its
+ * boxes are killed with it: a box in the middle of a step never reads its channel again, so it would not notice.
+ */
+const alive = new Set<Box>();
+let exitHook = false;
+function watchExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const box of alive) box.killNow();
+  });
+}
+
+interface Waiting {
+  resolve(message: FromLearner): void;
+  reject(error: BoxGone): void;
+}
+
+export class Box {
+  readonly #child: ChildProcess;
+  readonly #socket: Socket;
+  readonly #exited: Promise<ExitInfo>;
+  readonly #runTimeoutMs: number;
+  readonly #instances = new Map<number, RunnerDeps>();
+  /** Errors sent into the learner's code during this run, by number: one that comes back out is rethrown as itself. */
+  readonly #sent = new Map<number, unknown>();
+  readonly #inbox: FromLearner[] = [];
+  #waiting: Waiting | null = null;
+  #nextInstance = 1;
+  #nextRef = 1;
+  #lastReturned: unknown = undefined;
+  #output = '';
+  #step = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #killed = false;
+  #loss: Loss | null = null;
+  #protocol: string | undefined;
+  #closed = false;
+
+  private constructor(child: ChildProcess, runTimeoutMs: number) {
+    this.#child = child;
+    this.#runTimeoutMs = runTimeoutMs;
+    this.#socket = child.stdio[3] as Socket;
+    this.#exited = new Promise<ExitInfo>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', () => resolve({ code: null, signal: null }));
+    });
+    const reader = new FrameReader(
+      (message) => this.#arrived(message),
+      (why) => this.#brokeProtocol(why),
+    );
+    this.#socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    this.#socket.on('error', () => {}); // a box that dies mid-write: its exit says what happened
+    this.#socket.on('close', () => {
+      this.#closed = true;
+      this.#tellWaiting();
+    });
+    // An idle box never keeps its harness alive: a command ends when its work does, and the box sees its channel
+    // close. While the harness waits for an answer, the channel holds the event loop (#receive).
+    child.unref();
+    this.#socket.unref();
+  }
+
+  /** Compile `file`, start a box on it and wait until its module is loaded (or the load limit passes). */
+  static async open(file: string, options: BoxOptions = {}): Promise<Opened> {
+    const lang = options.lang ?? currentLang();
+    const dir = makeTempDir('box');
+    const compiled = join(dir, 'runner.mjs');
+    try {
+      await compileModule(file, compiled);
+    } catch (error) {
+      removeTempDir(dir);
+      if (error instanceof CompileError) return { kind: 'load_error', error: { name: 'CompileError', message: error.message } };
+      throw error;
+    }
+    const walls = isolation();
+    let host = await hostModule();
+    if (walls.otherUser) {
+      // The box's user reads only its own folder: its host and its runner are copied there, and the folder is its own.
+      const own = join(dir, 'box-host.mjs');
+      copyFileSync(host, own);
+      host = own;
+      for (const path of [dir, own, compiled]) chownSync(path, BOX_UID, BOX_GID);
+      // It reaches its folder through the process's own, which it may pass through but not list.
+      chmodSync(dirname(dir), 0o711);
+    }
+    // A minimal environment: nothing of the harness's (its variables, a test runner's loader flags) reaches the
+    // learner's code; its temporary folder is its own.
+    const env = { TMPDIR: dir };
+    const { command, args } = walls.wrap([process.execPath, '--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`, host, compiled, file, lang]);
+    const child = spawn(command, args, {
+      // What the learner prints is captured inside the box and sent with each message; fd 3 is the channel.
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      env,
+      detached: true, // its own process group: what it starts can be killed with it
+    });
+    const box = new Box(child, options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+    alive.add(box);
+    watchExit();
+    void box.#exited.then(() => {
+      alive.delete(box);
+      removeTempDir(dir);
+    });
+    box.#arm(options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS);
+    let first: FromLearner;
+    try {
+      first = await box.#receive();
+    } catch {
+      return { kind: 'gone', loss: (await box.lost())! };
+    } finally {
+      box.#disarm();
+    }
+    if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner };
+    await box.dispose();
+    if (first.t === 'load_error') return { kind: 'load_error', error: first.error };
+    return { kind: 'load_error', error: { name: 'ProtocolError', message: t('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
+  }
+
+  /** True once the box is gone (it exited, was killed, or broke the protocol). */
+  get gone(): boolean {
+    return this.#loss !== null || this.#closed || this.#child.exitCode !== null || this.#child.signalCode !== null || this.#killed || this.#protocol !== undefined;
+  }
+
+  /** How the box was lost, once it is; null while it is up. Resolves when the process has really ended. */
+  async lost(): Promise<Loss | null> {
+    if (!this.gone) return null;
+    if (this.#loss === null) {
+      const step = this.#step;
+      const exit = await this.#ended();
+      this.#loss ??= { killed: this.#killed, step, exit, ...(this.#protocol !== undefined ? { protocol: this.#protocol } : {}) };
+    }
+    return this.#loss;
+  }
+
+  /** What the learner's code printed since the last call, at most MAX_OUTPUT_CHARS per run. */
+  takeOutput(): string {
+    const out = this.#output;
+    this.#output = '';
+    return out;
+  }
+
+  /** A new run: the box forgets its runners, errors are numbered afresh, and the run's time limit starts. */
+  beginRun(): void {
+    this.#instances.clear();
+    this.#sent.clear();
+    this.#lastReturned = undefined;
+    this.#step = 0;
+    this.#send({ t: 'run' });
+    this.#arm(this.#runTimeoutMs);
+  }
+
+  /** The run is over (however it ended): its time limit no longer runs. */
+  endRun(): void {
+    this.#disarm();
+  }
+
+  /** Build a runner in the box with these deps; resolves to its number. Rejects with what its constructor threw. */
+  async build(deps: RunnerDeps): Promise<number> {
+    const instance = this.#nextInstance++;
+    this.#instances.set(instance, deps);
+    this.#send({ t: 'build', instance });
+    await this.#serve();
+    return instance;
+  }
+
+  async step(instance: number, state: RunnerState): Promise<RunnerState> {
+    this.#step += 1;
+    const same = state === this.#lastReturned && state !== undefined;
+    this.#send(same ? { t: 'step', instance } : { t: 'step', instance, state });
+    const returned = (await this.#serve()) as RunnerState;
+    this.#lastReturned = returned;
+    return returned;
+  }
+
+  async dispose(): Promise<void> {
+    this.#disarm();
+    this.#kill();
+    this.#socket.destroy();
+    await this.#ended();
+  }
+
+  /** The box's end: while it is awaited, the process waits for it (an idle box holds nothing). */
+  async #ended(): Promise<ExitInfo> {
+    this.#child.ref();
+    try {
+      return await this.#exited;
+    } finally {
+      this.#child.unref();
+    }
+  }
+
+  #arm(ms: number): void {
+    this.#disarm();
+    this.#timer = setTimeout(() => {
+      this.#killed = true;
+      this.#kill();
+    }, ms);
+    this.#timer.unref();
+  }
+
+  #disarm(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Kill the box at once (its process group too), without waiting for it. */
+  killNow(): void {
+    this.#kill();
+  }
+
+  #kill(): void {
+    const pid = this.#child.pid;
+    if (pid === undefined) return;
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL'); // the group first: what the box started goes with it
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  #send(message: ToLearner): void {
+    if (this.gone) throw new BoxGone(t('grade.process.gone'));
+    this.#socket.write(encodeFrame(message));
+  }
+
+  #arrived(message: unknown): void {
+    if (typeof message !== 'object' || message === null) return this.#brokeProtocol(t('grade.process.notAnObject'));
+    const m = message as FromLearner;
+    if (typeof m.out === 'string' && this.#output.length < MAX_OUTPUT_CHARS) {
+      const room = MAX_OUTPUT_CHARS - this.#output.length;
+      this.#output += m.out.length > room ? `${m.out.slice(0, room)}\n${t('grade.process.outputCut')}\n` : m.out;
+    }
+    const waiting = this.#waiting;
+    if (waiting === null) this.#inbox.push(m);
+    else {
+      this.#waiting = null;
+      this.#socket.unref();
+      waiting.resolve(m);
+    }
+  }
+
+  #brokeProtocol(why: string): void {
+    this.#protocol ??= why;
+    this.#kill();
+    this.#tellWaiting();
+  }
+
+  /** The box is gone: whoever waits for it is told how, once the process has ended. */
+  #tellWaiting(): void {
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    if (waiting === null) return;
+    void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? t('grade.process.gone') : describeLoss(loss, this.#runTimeoutMs), loss)));
+  }
+
+  #receive(): Promise<FromLearner> {
+    const queued = this.#inbox.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (this.gone || this.#socket.destroyed) return Promise.reject(new BoxGone(t('grade.process.gone')));
+    this.#socket.ref(); // an answer is awaited: the process waits for it
+    return new Promise<FromLearner>((resolve, reject) => (this.#waiting = { resolve, reject }));
+  }
+
+  /**
+   * Answer the learner's calls until its build or step ends: resolves to what the step returned, or rejects
+   * with what it threw — the very error object, when it was one of ours (the crash above all: the harness must
+   * see its own crash come back to recover from it).
+   */
+  async #serve(): Promise<unknown> {
+    for (;;) {
+      const message = await this.#receive();
+      switch (message.t) {
+        case 'call':
+          await this.#answer(message);
+          break;
+        case 'built':
+          return undefined;
+        case 'returned':
+          return message.state;
+        case 'threw': {
+          if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
+          const info = message.error ?? { name: 'Error', message: t('grade.process.unreadable') };
+          const error = new Error(String(info.message));
+          error.name = String(info.name);
+          if (typeof info.stack === 'string') error.stack = info.stack;
+          throw error;
+        }
+        default:
+          this.#brokeProtocol(t('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
+          throw new BoxGone(t('grade.process.gone'));
+      }
+    }
+  }
+
+  /** One call of the learner's runner to its deps, carried out on the real object and answered. */
+  async #answer(message: Extract<FromLearner, { t: 'call' }>): Promise<void> {
+    const deps = this.#instances.get(message.instance);
+    const methods = CALLABLE[message.target] as readonly string[] | undefined;
+    if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
+      this.#brokeProtocol(t('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
+      throw new BoxGone(t('grade.process.gone'));
+    }
+    let value: unknown;
+    try {
+      const target = deps[message.target] as unknown as Record<string, (...args: unknown[]) => unknown>;
+      value = await target[message.method]!.apply(target, message.args);
+      if (message.target === 'events' && message.method === 'save') value = undefined; // the caller keeps its own object
+    } catch (error) {
+      const ref = this.#nextRef++;
+      this.#sent.set(ref, error);
+      this.#send({ t: 'reply', ok: false, error: wireError(ref, error) });
+      return;
+    }
+    this.#send(value === undefined ? { t: 'reply', ok: true } : { t: 'reply', ok: true, value });
+  }
+}
+
+function wireError(ref: number, error: unknown): WireError {
+  const { name, message } = thrownInfo(error);
+  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point };
+  if (isTransientError(error)) return { ref, kind: 'transient', name, message, definite: error.definite };
+  if (isContractError(error)) return { ref, kind: 'contract', name, message, code: error.code, detail: error.detail };
+  return { ref, kind: 'other', name, message };
+}

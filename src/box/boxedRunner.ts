@@ -1,0 +1,46 @@
+/**
+ * The runner class the harness is given for a learner's runner: each instance stands for one runner built in
+ * the box with the deps the harness hands this one. The harness builds runners, calls `step`, crashes and
+ * recovers as it does with any runner, and never knows the step ran elsewhere.
+ */
+import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
+import type { RunnerState } from '../runner/state.js';
+import type { Box } from './Box.js';
+
+/** The learner's constructor threw in its box (or the box was lost while it ran): that run fails with it. */
+export class RunnerConstructorError extends Error {
+  override readonly name = 'RunnerConstructorError';
+
+  constructor(cause: unknown) {
+    const what = cause instanceof Error ? `${cause.name}: ${cause.message.split('\n')[0]}` : String(cause);
+    super(what, { cause });
+  }
+}
+
+/** `box()`: the box of the run under way (the caller opens a new one when the last was lost). */
+export function boxedRunnerClass(box: () => Box, name: string): RunnerClass {
+  const Boxed = class implements Runner {
+    readonly #box: Box;
+    readonly #built: Promise<number>;
+
+    constructor(deps: RunnerDeps) {
+      this.#box = box();
+      this.#built = this.#box.build(deps);
+      this.#built.catch(() => {}); // awaited by ready(); a box lost before then is the run's to report
+    }
+
+    async ready(): Promise<void> {
+      try {
+        await this.#built;
+      } catch (error) {
+        throw new RunnerConstructorError(error);
+      }
+    }
+
+    async step(state: RunnerState): Promise<RunnerState> {
+      return this.#box.step(await this.#built, state);
+    }
+  };
+  Object.defineProperty(Boxed, 'name', { value: name });
+  return Boxed;
+}

@@ -1,0 +1,92 @@
+/**
+ * A learner's file, compiled by the harness into one ES module that a box loads: the learner's code and what
+ * it imports — the package's runner modules (`./BaseRunner.js`, `./state.js`, `../inventory/errors.js`) found
+ * next to it or, for a file handed in from another folder, in src/runner/ — bundled by esbuild with an inline
+ * source map, so a stack trace names the learner's own lines. The box then needs nothing of the checkout (it
+ * can run as a user who cannot read it) and starts without a TypeScript loader. The box's own host is compiled
+ * the same way, once per build (scripts/bundle-cli.mjs) or once per process when run from source.
+ *
+ * A file that does not compile is refused here, with esbuild's `file:line:column: ERROR: …` — before any box
+ * is started.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { makeTempDir } from '../core/tempDir.js';
+import { PACKAGE_ROOT } from '../core/paths.js';
+import { dynamicImport } from '../core/dynamicImport.js';
+
+/** A runner file that does not compile: esbuild's message, with the place. */
+export class CompileError extends Error {
+  override readonly name = 'CompileError';
+}
+
+type Esbuild = typeof import('esbuild');
+
+let esbuild: Promise<Esbuild> | null = null;
+const load = (): Promise<Esbuild> => (esbuild ??= dynamicImport<Esbuild>('esbuild'));
+
+/** Where the package's runner modules are, as source (a bundle is compiled from the TypeScript itself). */
+const RUNNER_HOME = join(PACKAGE_ROOT, 'src', 'runner');
+
+/**
+ * Relative imports that find nothing next to the submission are resolved again from src/runner/, as if the
+ * file stood there; `faultlab` is this package. Everything else resolves as esbuild resolves it.
+ */
+function submissionImports(folder: string): import('esbuild').Plugin {
+  return {
+    name: 'faultlab-submission-imports',
+    setup(build) {
+      build.onResolve({ filter: /^faultlab$/ }, () => ({ path: join(PACKAGE_ROOT, 'src', 'index.ts') }));
+      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === 'again' || args.importer === '' || dirname(args.importer) !== folder) return undefined;
+        const here = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'again' });
+        if (here.errors.length === 0) return here;
+        const home = await build.resolve(args.path, { kind: args.kind, resolveDir: RUNNER_HOME, pluginData: 'again' });
+        return home.errors.length === 0 ? home : here;
+      });
+    },
+  };
+}
+
+/** Compile `entry` and what it imports into one ES module at `outFile`. Throws CompileError when it does not compile. */
+export async function compileModule(entry: string, outFile: string): Promise<void> {
+  const { build } = await load();
+  try {
+    await build({
+      entryPoints: [entry],
+      outfile: outFile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'inline',
+      // A native addon cannot be bundled: a runner that imports the whole package gets it from its place.
+      external: ['better-sqlite3', 'tsx', 'tsx/*', 'esbuild'],
+      plugins: [submissionImports(dirname(entry))],
+      // Code that needs `require` (a CommonJS dependency bundled into an ES module) finds it.
+      banner: { js: "import { createRequire as __faultlabRequire } from 'node:module'; const require = __faultlabRequire(import.meta.url);" },
+      logLevel: 'silent',
+      absWorkingDir: '/', // a message's file is then its absolute path
+      write: true,
+    });
+  } catch (error) {
+    const failure = error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> };
+    const first = failure.errors?.[0];
+    if (first === undefined) throw error;
+    const where = first.location ? `/${first.location.file.replace(/^\//, '')}:${first.location.line}:${first.location.column + 1}: ` : '';
+    throw new CompileError(`${where}ERROR: ${first.text}`);
+  }
+}
+
+/** The box's host as one module: the build's, or compiled once for this process when faultlab runs from source. */
+let host: Promise<string> | null = null;
+export function hostModule(): Promise<string> {
+  const built = join(PACKAGE_ROOT, 'dist', 'bundle', 'box-host.mjs');
+  if (!import.meta.url.endsWith('.ts') && existsSync(built)) return Promise.resolve(built);
+  host ??= (async () => {
+    const out = join(makeTempDir('host'), 'box-host.mjs');
+    await compileModule(join(PACKAGE_ROOT, 'src', 'box', 'host.ts'), out);
+    return out;
+  })();
+  return host;
+}

@@ -1,0 +1,137 @@
+/**
+ * One message at a time between the harness and a box: JSON, prefixed by its length (4 bytes, little-endian),
+ * over the one socket the box inherits as its file descriptor 3 (it has no path to find). The box reads and
+ * writes it synchronously (FrameChannel): it blocks in `read` until the harness answers — or until the harness's
+ * end closes, which ends the wait with ChannelClosed and the box with it. The harness reads its end as a stream
+ * (FrameReader) and never blocks: while a box thinks, the harness's event loop runs its timers.
+ */
+import { closeSync, readSync, writeSync } from 'node:fs';
+import { t } from '../core/i18n/index.js';
+
+/** Larger frames are refused: a runner's state is a few kilobytes, and a bogus length must not make us allocate. */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+/** The other side is gone (end of file, a broken pipe) or broke the framing. */
+export class ChannelClosed extends Error {
+  override readonly name = 'ChannelClosed';
+}
+
+const RETRY_CODES = new Set(['EINTR', 'EAGAIN']);
+
+function retrying<T>(io: () => T): T {
+  for (;;) {
+    try {
+      return io();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (RETRY_CODES.has(code)) continue;
+      if (code === 'EPIPE' || code === 'EBADF') throw new ChannelClosed(`the other side closed the channel (${code})`);
+      throw error;
+    }
+  }
+}
+
+export class FrameChannel {
+  readonly #in: number;
+  readonly #out: number;
+  readonly #head = Buffer.alloc(4);
+  #open = true;
+
+  /** `inFd` and `outFd`: blocking descriptors (the same socket, inherited, for a box). */
+  constructor(inFd: number, outFd: number) {
+    this.#in = inFd;
+    this.#out = outFd;
+  }
+
+  send(message: unknown): void {
+    const frame = encodeFrame(message);
+    let written = 0;
+    while (written < frame.length) written += retrying(() => writeSync(this.#out, frame, written, frame.length - written));
+  }
+
+  /** The next message; blocks until it has come whole. */
+  receive(): unknown {
+    this.#fill(this.#head);
+    const length = this.#head.readUInt32LE(0);
+    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+    const body = Buffer.allocUnsafe(length);
+    this.#fill(body);
+    try {
+      return JSON.parse(body.toString('utf8')) as unknown;
+    } catch {
+      throw new ChannelClosed(t('grade.process.frameNotJson'));
+    }
+  }
+
+  close(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    for (const fd of [this.#in, this.#out]) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  #fill(buffer: Buffer): void {
+    let offset = 0;
+    while (offset < buffer.length) {
+      const n = retrying(() => readSync(this.#in, buffer, offset, buffer.length - offset, null));
+      if (n === 0) throw new ChannelClosed('the other side closed the channel (end of file)');
+      offset += n;
+    }
+  }
+}
+
+/** A frame as bytes: what FrameChannel.send writes, for the harness's side to write on its stream. */
+export function encodeFrame(message: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  if (body.length > MAX_FRAME_BYTES) throw new RangeError(`a message of ${body.length} bytes is over the limit of ${MAX_FRAME_BYTES}`);
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32LE(body.length, 0);
+  body.copy(frame, 4);
+  return frame;
+}
+
+/**
+ * The harness's side: chunks in, whole messages out, in order. A frame too long or not JSON breaks the channel
+ * (`onBroken`): a box that writes something else is not listened to again.
+ */
+export class FrameReader {
+  #pending: Buffer = Buffer.alloc(0);
+  #broken = false;
+  readonly #onMessage: (message: unknown) => void;
+  readonly #onBroken: (why: string) => void;
+
+  constructor(onMessage: (message: unknown) => void, onBroken: (why: string) => void) {
+    this.#onMessage = onMessage;
+    this.#onBroken = onBroken;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#broken) return;
+    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    while (this.#pending.length >= 4) {
+      const length = this.#pending.readUInt32LE(0);
+      if (length > MAX_FRAME_BYTES) return this.#break(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+      if (this.#pending.length < 4 + length) return;
+      const body = this.#pending.subarray(4, 4 + length);
+      this.#pending = this.#pending.subarray(4 + length);
+      let message: unknown;
+      try {
+        message = JSON.parse(body.toString('utf8'));
+      } catch {
+        return this.#break(t('grade.process.frameNotJson'));
+      }
+      this.#onMessage(message);
+    }
+  }
+
+  #break(why: string): void {
+    this.#broken = true;
+    this.#pending = Buffer.alloc(0);
+    this.#onBroken(why);
+  }
+}

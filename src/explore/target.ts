@@ -1,0 +1,22 @@
+/**
+ * What an exploration runs: the runner (and the tool it meets), the seed and the storage of every schedule,
+ * and, for a runner in a box, what each run needs around it (src/target/runners.ts).
+ */
+import type { StorageKind } from '../core/storage.js';
+import type { ToolClass } from '../inventory/InventoryTool.js';
+import type { RunnerClass } from '../runner/BaseRunner.js';
+import type { OpenedRunner, RunHooks } from '../target/runners.js';
+
+export interface Target {
+  runner: RunnerClass;
+  tool?: ToolClass;
+  seed: number;
+  storage: StorageKind;
+  /** A runner in a box: each run begins and ends through these. */
+  hooks?: RunHooks;
+}
+
+/** An opened runner as the target of an exploration with this seed and storage. */
+export function targetOf(opened: OpenedRunner, seed: number, storage: StorageKind): Target {
+  return { runner: opened.runner, ...(opened.tool ? { tool: opened.tool } : {}), seed, storage, ...(opened.hooks ? { hooks: opened.hooks } : {}) };
+}

@@ -1,0 +1,150 @@
+/**
+ * What a run runs: the runner under test and the tool it meets, named the way every command names them —
+ * `reference`, `learner` (src/runner/LearnerRunner.ts), `mutant:NAME` (a deliberately broken runner or
+ * store, src/mutants/catalogue.ts) or the path of a .ts/.js file exporting a runner class. This is the one
+ * loader for runners: a file is a learner's code, and it runs in a box (src/box), whatever command runs it.
+ * A RunnerSource is data, so it can cross to a worker thread; `openRunner` turns it into a runner there.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { Box, describeLoss, DEFAULT_RUN_TIMEOUT_MS, type BoxOptions, type Loss } from '../box/Box.js';
+import { boxedRunnerClass } from '../box/boxedRunner.js';
+import type { ThrownInfo } from '../box/protocol.js';
+import { t } from '../core/i18n/index.js';
+import type { ToolClass } from '../inventory/InventoryTool.js';
+import { MUTANTS, mutantNamed } from '../mutants/catalogue.js';
+import type { RunnerClass } from '../runner/BaseRunner.js';
+import { RunnerLoadError } from '../runner/load.js';
+import { LEARNER_FILE } from '../core/paths.js';
+import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+
+export type RunnerSource =
+  | { kind: 'reference' }
+  /** A .ts/.js file exporting a runner class (the learner's, or any other). */
+  | { kind: 'file'; file: string }
+  /** One of the deliberately broken runners or stores of src/mutants/catalogue.ts. */
+  | { kind: 'mutant'; name: string };
+
+/** What a run of a runner left outside the trace: what its code printed, and how its box was lost, if it was. */
+export interface RunEnd {
+  output: string;
+  loss: Loss | null;
+}
+
+/** Around each run of a runner: what a box needs (a new process if the last was lost, the run's time limit, its output). */
+export interface RunHooks {
+  beginRun(): Promise<void>;
+  endRun(): Promise<RunEnd>;
+}
+
+export interface OpenedRunner extends RunHooks {
+  runner: RunnerClass;
+  /** A deliberately broken store goes with some mutants. */
+  tool?: ToolClass;
+  /** What to call it in messages: `reference`, `learner`, `mutant:NAME` or the path as given. */
+  label: string;
+  /** The runner's file, absolute, when it came from one. */
+  file?: string;
+  source: RunnerSource;
+  /** The runner class's own name (for a file: the class its box found). */
+  name: string;
+  /** Only a box needs these: null for the reference and the mutants. */
+  hooks: RunHooks | null;
+  /** The box's process ends (nothing to do for a runner in this thread). */
+  close(): Promise<void>;
+}
+
+/** A runner file that could not be loaded in its box: what it threw, or how the box was lost while loading. */
+export class RunnerLoadFailed extends Error {
+  override readonly name = 'RunnerLoadFailed';
+  readonly thrown: ThrownInfo | null;
+  readonly loss: Loss | null;
+
+  constructor(message: string, thrown: ThrownInfo | null, loss: Loss | null) {
+    super(message);
+    this.thrown = thrown;
+    this.loss = loss;
+  }
+}
+
+/** The source a `--runner` value names; throws RunnerLoadError for an unknown mutant. */
+export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
+  if (name === undefined || name === 'reference') return { kind: 'reference' };
+  if (name.startsWith('mutant:')) {
+    const mutant = name.slice('mutant:'.length);
+    if (mutantNamed(mutant) === undefined) {
+      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: MUTANTS.map((m) => `mutant:${m.name}`).join(', ') }));
+    }
+    return { kind: 'mutant', name: mutant };
+  }
+  return { kind: 'file', file: name === 'learner' ? LEARNER_FILE : isAbsolute(name) ? name : resolve(cwd, name) };
+}
+
+/** How a source is named in messages, as the user gave it. */
+export function labelOf(name: string | undefined): string {
+  return name === undefined ? 'reference' : name;
+}
+
+const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ output: '', loss: null }) };
+
+/**
+ * A runner, ready to be run: the reference and the mutants in this thread; a file in a box of its own, opened
+ * now (so that a file that does not load is known before anything runs) and again after it is lost. Throws
+ * RunnerLoadError when the source names nothing (an unknown mutant, no such file), RunnerLoadFailed when the
+ * file's module could not be loaded in its box.
+ */
+export interface OpenOptions extends BoxOptions {
+  /** Told what the learner's code prints — while it loads, and in each run — as soon as a run ends (then endRun says ''). */
+  onOutput?: (text: string) => void;
+}
+
+export async function openRunner(source: RunnerSource, label: string, options: OpenOptions = {}): Promise<OpenedRunner> {
+  if (source.kind === 'reference') return { runner: ReferenceRunner, label, source, name: ReferenceRunner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
+  if (source.kind === 'mutant') {
+    const mutant = mutantNamed(source.name);
+    if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
+    return { runner: mutant.runner, tool: mutant.tool, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
+  }
+  const file = source.file;
+  if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file }));
+  const timeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  const open = async (): Promise<{ box: Box; name: string }> => {
+    const opened = await Box.open(file, options);
+    if (opened.kind === 'ready') return { box: opened.box, name: opened.runnerName };
+    if (opened.kind === 'load_error') throw new RunnerLoadFailed(opened.error.message, opened.error, null);
+    throw new RunnerLoadFailed(describeLoss(opened.loss, options.loadTimeoutMs ?? timeoutMs), null, opened.loss);
+  };
+  const forward = (box: Box): string => {
+    const output = box.takeOutput();
+    if (options.onOutput === undefined || output === '') return output;
+    options.onOutput(output);
+    return '';
+  };
+  let current = await open();
+  forward(current.box);
+  const hooks: RunHooks = {
+    async beginRun() {
+      if (current.box.gone) {
+        await current.box.dispose();
+        current = await open();
+        forward(current.box);
+      }
+      current.box.beginRun();
+    },
+    async endRun() {
+      current.box.endRun();
+      const loss = await current.box.lost();
+      return { output: forward(current.box), loss };
+    },
+  };
+  return {
+    runner: boxedRunnerClass(() => current.box, current.name),
+    label,
+    file,
+    source,
+    name: current.name,
+    hooks,
+    ...hooks,
+    close: () => current.box.dispose(),
+  };
+}
