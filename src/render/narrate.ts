@@ -3,8 +3,9 @@
  * of text runs with a tone (what the words mean: a refusal, a warning, the database), and a lane (whose side
  * the line belongs to: the runner, its event store, the wire, the tool, the tool's database). The terminal
  * paints tones with chalk and ignores lanes; the HTML timeline turns tones into classes and lanes into
- * columns. One more event kind is one more function in NARRATORS; a kind it does not know is still told,
- * as a plain line, never dropped and never a crash.
+ * columns. What the runner believed and what the tool truly did at each event are read from the run's
+ * analysis (src/check/analysis.ts), never rebuilt here. One more event kind is one more function in
+ * NARRATORS; a kind it does not know is still told, as a plain line, never dropped and never a crash.
  */
 import type { RunResult } from '../check/RunResult.js';
 import { describeFault } from '../faults/types.js';
