@@ -134,7 +134,9 @@ export interface Analysis {
 
 export function analyze(run: Run): Analysis {
   const log = logEntries(run);
-  const labelOf = new Map(log.map((entry) => [entry.seq, entry.label]));
+  // Only a recovery needs a record's label by its number: looked up then.
+  let labelOf: Map<number, string> | null = null;
+  const labelAt = (seq: number) => (labelOf ??= new Map(log.map((entry) => [entry.seq, entry.label]))).get(seq) ?? '';
   const events: EventView[] = [];
   const attempts: Attempt[] = [];
   const requestsPerDelivery = [0];
@@ -168,7 +170,7 @@ export function analyze(run: Run): Analysis {
         break;
       }
       case 'recovered': {
-        const label = event.seq === null ? '' : (labelOf.get(event.seq) ?? '');
+        const label = event.seq === null ? '' : labelAt(event.seq);
         saved = event.state === null ? null : { seq: event.seq ?? 0, label, parsed: parseLabel(label), state: event.state, how: 'recovered', at: index, delivery };
         up = true;
         toldSince = [];
@@ -221,21 +223,8 @@ export function analyze(run: Run): Analysis {
     }
     const attempt = current;
     if (attempt !== null) attempt.end = index;
-    events.push({
-      index,
-      event,
-      delivery,
-      up,
-      before,
-      saved,
-      attempt,
-      ...(toldBefore !== undefined ? { toldBefore } : {}),
-      ...(truth !== undefined ? { truth } : {}),
-      unsaved,
-      rows: rows.length - 1,
-      rowsChanged,
-      logReach,
-    });
+    // One shape for every view (the optional fields left undefined): this pass runs for every explored schedule.
+    events.push({ index, event, delivery, up, before, saved, attempt, toldBefore, truth, unsaved, rows: rows.length - 1, rowsChanged, logReach });
     // The runner is told, or the process dies: nothing after belongs to this attempt.
     if (current !== null && ((event.type === 'reply' && event.by === 'runner' && event.delivered) || event.type === 'crash')) current = null;
   });
@@ -264,8 +253,8 @@ function newAttempt(event: TraceEventOf<'request'>, at: number, ordinal: number,
     at,
     ordinal,
     action: event.action,
-    ...(event.call !== undefined ? { call: event.call } : {}),
-    ...(event.attempt !== undefined ? { attempt: event.attempt } : {}),
+    call: event.call,
+    attempt: event.attempt,
     delivery,
     decision: saved?.state.decisions ?? 0,
     saved,
@@ -303,13 +292,12 @@ function dbEffect(event: TraceEventOf<'db'>): Effect {
  * budget at 0, so its calls come after the calls of the deliveries before it.
  */
 function logEntries(run: Run): LogEntry[] {
-  const before = run.replays.map((r) => r.callsBefore);
   let delivery = 0;
+  let offset = 0;
   return run.log.map(({ seq, label, state }) => {
     const parsed = parseLabel(label);
-    if (parsed.kind === 'replay') delivery += 1;
-    const call = state.calls + before.slice(0, delivery).reduce((a, b) => a + b, 0);
-    return { seq, label, parsed, state, delivery, call };
+    if (parsed.kind === 'replay') offset += run.replays[delivery++]?.callsBefore ?? 0;
+    return { seq, label, parsed, state, delivery, call: state.calls + offset };
   });
 }
 
