@@ -3,10 +3,10 @@
  * any fault schedule; the scenario's own figures are checked separately (a new fault may change them).
  * Every message says what was expected, what happened, and why that breaks the rule.
  */
-import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.js';
+import { isTerminal, type ToolAction } from '../runner/state.js';
 import { canonicalJson, sameJson } from '../core/canonical.js';
 import type { Run } from '../sim/Run.js';
-import type { TraceEventOf } from '../sim/events.js';
+import { analyze, type Analysis } from './analysis.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
 import { t } from '../core/i18n/index.js';
@@ -35,28 +35,6 @@ function verdict(id: InvariantId, problems: string[], expected: unknown, actual:
 
 const short = shortKey;
 const same = sameJson;
-
-/** The attempts recorded in the log, grouped by the decision they belong to. */
-function attemptsByDecision(run: Run): Map<number, Array<{ seq: number; state: RunnerState }>> {
-  const groups = new Map<number, Array<{ seq: number; state: RunnerState }>>();
-  for (const event of run.log) {
-    if (event.label !== 'attempt_started' || event.state.pending == null) continue;
-    const group = groups.get(event.state.decisions) ?? [];
-    group.push(event);
-    groups.set(event.state.decisions, group);
-  }
-  return groups;
-}
-
-/**
- * An attempt's call number across the whole scenario, as the wire counts it: a replay of a dead letter starts
- * its own budget at 0, so its calls come after the calls of the deliveries before it.
- */
-function globalCall(run: Run): (event: { seq: number; state: RunnerState }) => number {
-  const starts = run.log.filter((e) => e.label.startsWith('replay:')).map((e) => e.seq);
-  const before = run.replays.map((r) => r.callsBefore);
-  return ({ seq, state }) => state.calls + before.slice(0, starts.filter((start) => start <= seq).length).reduce((a, b) => a + b, 0);
-}
 
 /** 1. One ledger row per key; stock and version conserved against the ledger; no more receipts than intents. */
 export function inv1(run: Run): Check {
@@ -97,24 +75,12 @@ export function inv1(run: Run): Check {
   return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, t('check.inv1.ok'));
 }
 
-/**
- * Requests the runner put on the wire, per delivery of the task: the run, then each replay of a dead letter
- * (which starts a fresh budget). Read from the trace, the wire's own record, whatever the runner counts.
- */
-function wireRequestsPerDelivery(run: Run): number[] {
-  const counts = [0];
-  for (const event of run.trace) {
-    if (event.type === 'replay') counts.push(0);
-    else if (event.type === 'request' && event.by === 'runner' && event.delivery === undefined) counts[counts.length - 1]! += 1;
-  }
-  return counts;
-}
-
 /** 2. The budget: neither the runner's own count nor its real requests on the wire exceed max_calls. */
-export function inv2(run: Run): Check {
+export function inv2(run: Run, analysis: Analysis = analyze(run)): Check {
   const max = run.scenario.task.max_calls;
   const logged = Math.max(0, ...run.log.map((e) => e.state.calls), run.state?.calls ?? 0);
-  const perDelivery = wireRequestsPerDelivery(run);
+  // Per delivery of the task (the run, then each replay of a dead letter, which starts a fresh budget), as the wire counted them.
+  const perDelivery = analysis.requestsPerDelivery;
   const wire = Math.max(...perDelivery);
   const actual = Math.max(logged, wire);
   const problems: string[] = [];
@@ -129,36 +95,31 @@ export function inv2(run: Run): Check {
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
-export function inv3(run: Run): Check {
+export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: string[] = [];
-  const call = globalCall(run);
-  for (const [decision, attempts] of attemptsByDecision(run)) {
+  for (const [decision, attempts] of analysis.attemptsByDecision) {
     const first = attempts[0]!;
     for (const attempt of attempts.slice(1)) {
       const pending = attempt.state.pending!;
       if (!same(first.state.pending, pending)) {
         const keyChanged = first.state.pending!.args.key !== pending.args.key;
-        const which = { name: pending.name, decision, call: call(attempt) };
+        const which = { name: pending.name, decision, call: attempt.call };
         problems.push(
           keyChanged
-            ? t('check.inv3.keyChanged', { ...which, key: short(pending.args.key), firstCall: call(first), firstKey: short(first.state.pending!.args.key) })
+            ? t('check.inv3.keyChanged', { ...which, key: short(pending.args.key), firstCall: first.call, firstKey: short(first.state.pending!.args.key) })
             : t('check.inv3.argsChanged', { ...which, from: canonicalJson(first.state.pending!.args), to: canonicalJson(pending.args) }),
         );
       }
     }
   }
-  let persisted: ToolAction | null = null;
-  for (const event of run.trace) {
-    if (event.type === 'saved') persisted = event.state.pending;
-    else if (event.type === 'recovered') persisted = event.state?.pending ?? null;
-    else if (event.type === 'request' && event.by === 'runner' && event.delivery === undefined) {
-      if (persisted === null) {
-        problems.push(t('check.inv3.notPersisted', { call: String(event.call), name: event.action.name }));
-      } else if (!same(persisted, event.action)) {
-        problems.push(
-          t('check.inv3.sentOther', { call: String(event.call), name: event.action.name, args: canonicalJson(event.action.args), saved: persisted.name, savedArgs: canonicalJson(persisted.args) }),
-        );
-      }
+  for (const sent of analysis.attempts) {
+    const persisted = sent.pending;
+    if (persisted === null) {
+      problems.push(t('check.inv3.notPersisted', { call: String(sent.call), name: sent.action.name }));
+    } else if (!same(persisted, sent.action)) {
+      problems.push(
+        t('check.inv3.sentOther', { call: String(sent.call), name: sent.action.name, args: canonicalJson(sent.action.args), saved: persisted.name, savedArgs: canonicalJson(persisted.args) }),
+      );
     }
   }
   return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', t('check.inv3.ok'));
@@ -187,13 +148,11 @@ export function inv4(run: Run): Check {
 }
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
-export function inv5(run: Run): Check {
+export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: string[] = [];
-  const requests: Array<TraceEventOf<'request'>> = [];
   let refused: Array<{ action: ToolAction; attempt: number | undefined; code: string | undefined }> = [];
-  for (const event of run.trace) {
+  for (const { event, attempt: sent } of analysis.events) {
     if (event.type === 'request' && event.by === 'runner') {
-      requests.push(event);
       const retried = refused.find((r) => same(r.action, event.action) && (event.attempt ?? 0) > (r.attempt ?? 0));
       if (retried) {
         problems.push(t('check.inv5.retried', { name: event.action.name, attempt: String(event.attempt), code: String(retried.code) }));
@@ -204,19 +163,19 @@ export function inv5(run: Run): Check {
     const code = event.outcome.error.code;
     if (event.changedData) problems.push(t('check.inv5.changedData', { tool: event.tool, code: String(code) }));
     if (event.receiptExisted) problems.push(t('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
-    const request = event.by === 'runner' ? requests.at(-1) : undefined;
-    if (request && event.delivered) refused.push({ action: request.action, attempt: request.attempt, code });
+    // The refusal answers the attempt's last request on the wire: for a duplicate delivery, the second (it has no attempt number).
+    if (event.by === 'runner' && sent !== null && event.delivered) refused.push({ action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code });
   }
   return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', t('check.inv5.ok'));
 }
 
 /** 6. `succeeded` means each reserve intent has exactly one ledger row, and the runner observed that very receipt. */
-export function inv6(run: Run): Check {
+export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: string[] = [];
   const state = run.state;
   if (state?.status === 'succeeded') {
     let lastReceipt: unknown;
-    for (const [decision, attempts] of attemptsByDecision(run)) {
+    for (const [decision, attempts] of analysis.attemptsByDecision) {
       const pending = attempts[0]!.state.pending!;
       if (pending.name !== 'reserve') continue;
       const keys = new Set(attempts.map((a) => a.state.pending!.args.key));
@@ -257,5 +216,6 @@ export function inv7(run: Run, options: InvariantOptions): Check {
 }
 
 export function checkInvariants(run: Run, options: InvariantOptions): Check[] {
-  return [inv1(run), inv2(run), inv3(run), inv4(run), inv5(run), inv6(run), inv7(run, options)];
+  const analysis = analyze(run);
+  return [inv1(run), inv2(run, analysis), inv3(run, analysis), inv4(run), inv5(run, analysis), inv6(run, analysis), inv7(run, options)];
 }

@@ -1,19 +1,21 @@
 /**
- * Where a learner's run first parts from the reference run of the same scenario and seed. Both traces are
- * read as the moments that matter — each persisted event (its label and its state), each request the
- * runner put on the wire, a crash, an exception, the end — and compared in order. Time and step numbers
+ * Where a learner's run first parts from the reference run of the same scenario and seed. Both runs are
+ * read from their analyses (src/check/analysis.ts) as the moments that matter — each persisted event (its
+ * label and its state), each request the runner put on the wire, a crash, an exception, the end — and
+ * compared in order. Time and step numbers
  * are not compared: taking more steps for the same events is no mistake.
  */
 import type { RunnerState, ToolAction } from '../runner/state.js';
 import { canonicalJson } from '../core/canonical.js';
 import type { RunResult } from '../check/RunResult.js';
-import type { TraceEvent } from '../sim/events.js';
+import { analyze } from '../check/analysis.js';
+import { LABEL_PREFIX, type Label } from '../check/label.js';
 import { shortKey } from '../core/key.js';
 import { formatAction, formatValue } from '../render/format.js';
 import { t } from '../core/i18n/index.js';
 
 type Moment =
-  | { kind: 'saved'; step: number; seq: number; label: string; state: RunnerState }
+  | { kind: 'saved'; step: number; seq: number; label: string; parsed: Label; state: RunnerState }
   | { kind: 'sent'; step: number; action: ToolAction }
   | { kind: 'crash'; step: number; message: string }
   | { kind: 'threw'; step: number; name: string; message: string }
@@ -27,11 +29,12 @@ export interface Divergence {
   text: string;
 }
 
-function moments(trace: readonly TraceEvent[]): Moment[] {
+/** The moments of a run, read from its analysis: each save (its label parsed), each attempt on the wire, a crash, an exception, the end. */
+function moments(run: RunResult): Moment[] {
   const out: Moment[] = [];
-  for (const event of trace) {
-    if (event.type === 'saved') out.push({ kind: 'saved', step: event.step, seq: event.seq, label: event.label, state: event.state });
-    else if (event.type === 'request' && event.by === 'runner' && event.delivery !== 2) out.push({ kind: 'sent', step: event.step, action: event.action });
+  for (const { event, index, attempt, saved } of analyze(run).events) {
+    if (event.type === 'saved') out.push({ kind: 'saved', step: event.step, seq: event.seq, label: event.label, parsed: saved!.parsed, state: event.state });
+    else if (attempt?.at === index) out.push({ kind: 'sent', step: event.step, action: attempt.action });
     else if (event.type === 'crash') out.push({ kind: 'crash', step: event.step, message: event.message });
     else if (event.type === 'runner_error') out.push({ kind: 'threw', step: event.step, name: event.errorName, message: event.message });
     else if (event.type === 'finished') out.push({ kind: 'end', step: event.step, status: event.status, steps: event.steps });
@@ -44,15 +47,19 @@ const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 /** A saved event in a few words: the label, and what it carries. */
 function savedDetail(m: Extract<Moment, { kind: 'saved' }>): string {
   const st = m.state;
-  if (m.label === 'prepared') return t('grade.diverge.detail.paren', { text: formatAction(st.pending) });
-  if (m.label === 'attempt_started') return t('grade.diverge.detail.attempt', { name: st.pending?.name ?? t('grade.diverge.noPendingAction'), attempts: st.attempts, calls: st.calls });
-  if (m.label.startsWith('transient:')) {
-    if (st.status === 'retry_exhausted') return t('grade.diverge.detail.paren', { text: 'retry_exhausted' });
-    return st.pending ? t('grade.diverge.detail.pending', { name: st.pending.name }) : t('grade.diverge.detail.nothingPending');
+  switch (m.parsed.kind) {
+    case 'prepared':
+      return t('grade.diverge.detail.paren', { text: formatAction(st.pending) });
+    case 'attempt_started':
+      return t('grade.diverge.detail.attempt', { name: st.pending?.name ?? t('grade.diverge.noPendingAction'), attempts: st.attempts, calls: st.calls });
+    case 'transient':
+      if (st.status === 'retry_exhausted') return t('grade.diverge.detail.paren', { text: 'retry_exhausted' });
+      return st.pending ? t('grade.diverge.detail.pending', { name: st.pending.name }) : t('grade.diverge.detail.nothingPending');
+    case 'observed':
+      return '';
+    default:
+      return st.result?.error ? t('grade.diverge.detail.paren', { text: shortened(st.result.error, ERROR_CHARS) }) : '';
   }
-  if (m.label === 'observed') return '';
-  if (st.result?.error) return t('grade.diverge.detail.paren', { text: shortened(st.result.error, ERROR_CHARS) });
-  return '';
 }
 
 /** Error messages inside a divergence are cut to this: the problem line above has them whole. */
@@ -68,7 +75,7 @@ function did(m: Exclude<Moment, { kind: 'end' }> | undefined): string {
   if (m === undefined) return t('grade.diverge.nothingMore');
   switch (m.kind) {
     case 'saved':
-      return t('grade.diverge.saved', { label: shortened(m.label, ERROR_CHARS + 'transient:'.length), detail: savedDetail(m) });
+      return t('grade.diverge.saved', { label: shortened(m.label, ERROR_CHARS + LABEL_PREFIX.transient.length), detail: savedDetail(m) });
     case 'sent':
       return t('grade.diverge.sent', { action: formatAction(m.action) });
     case 'crash':
@@ -124,8 +131,8 @@ function heading(step: number, seq: number | undefined): string {
 
 /** The first moment where the two runs differ, or null when the learner's run follows the reference's to the end. */
 export function firstDivergence(reference: RunResult, learner: RunResult): Divergence | null {
-  const ref = moments(reference.trace);
-  const mine = moments(learner.trace);
+  const ref = moments(reference);
+  const mine = moments(learner);
   for (let i = 0; i < Math.max(ref.length, mine.length); i++) {
     const r = ref[i];
     const m = mine[i];
@@ -155,7 +162,7 @@ export function firstDivergence(reference: RunResult, learner: RunResult): Diver
  * learner knows what their step was supposed to do (null when the reference had finished by then).
  */
 export function referenceStep(reference: RunResult, step: number, ended: 'hung' | 'died' = 'hung'): string | null {
-  const done = moments(reference.trace).filter((m): m is Exclude<Moment, { kind: 'end' }> => m.step === step && m.kind !== 'end');
+  const done = moments(reference).filter((m): m is Exclude<Moment, { kind: 'end' }> => m.step === step && m.kind !== 'end');
   if (done.length === 0) return null;
   const said = done.map((m) => did(m)).join(t('grade.diverge.then'));
   return t(ended === 'hung' ? 'grade.diverge.hung' : 'grade.diverge.died', { step, did: said });

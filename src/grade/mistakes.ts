@@ -1,6 +1,6 @@
 /**
- * The classic mistakes of the exercise, read from a run's trace — what the runner saved, what it put on the
- * wire, what it was told — so that a failing scenario is diagnosed as the mistake that made it fail, not only
+ * The classic mistakes of the exercise, read from the run's analysis (src/check/analysis.ts) — what the runner
+ * had saved, what it put on the wire, what it was told — so that a failing scenario is diagnosed as the mistake that made it fail, not only
  * as the invariant it broke. Each mistake says which checks it explains: a run that broke invariant 5 is
  * diagnosed as "a ContractError retried" even if the same run also shows an earlier, harmless slip.
  *
@@ -11,7 +11,8 @@ import { shortKey } from '../core/key.js';
 import { formatAction } from '../render/format.js';
 import { t, type MessageKey } from '../core/i18n/index.js';
 import type { Run } from '../sim/Run.js';
-import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.js';
+import { isTerminal, type ToolAction } from '../runner/state.js';
+import { analyze, type Analysis, type Attempt, type Saved } from '../check/analysis.js';
 
 export const MISTAKE_IDS = [
   'crash_caught',
@@ -50,60 +51,51 @@ export interface Mistake {
   at: number;
 }
 
-const describeSaved = (seq: number | null, label: string | null) => (seq === null ? t('grade.mistake.nothingSaved') : `#${seq} ${label}`);
+/** `#12 attempt_started`, or `#12 recovered` for a record read back after a crash, or that nothing was saved. */
+const describeSaved = (saved: Saved | null) => (saved === null ? t('grade.mistake.nothingSaved') : `#${saved.seq} ${saved.how === 'recovered' ? 'recovered' : saved.label}`);
 
 /** Every mistake the trace shows, each at its first occurrence, in trace order. */
-export function findMistakes(run: Run): Mistake[] {
+export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mistake[] {
   const found = new Map<MistakeId, Mistake>();
   const note = (id: MistakeId, at: number, message: string, title = t(MISTAKES[id].title)) => {
     if (!found.has(id)) found.set(id, { id, title, message, at });
   };
   const max = run.scenario.task.max_calls;
-  let persisted: RunnerState | null = null;
-  let persistedAt: { seq: number | null; label: string | null } = { seq: null, label: null };
   const firstSent = new Map<number, { action: ToolAction; call: number | undefined }>();
-  let lastSent: ToolAction | null = null;
+  /** The last refusal the runner was told of: sending that very action again is retrying it. */
   let refused: { action: ToolAction; code: string } | null = null;
-  let transient: { definite: boolean; tool: string; attempt: number } | null = null;
-  let requests = 0;
 
-  run.trace.forEach((event, at) => {
+  for (const { index: at, event, attempt: sent, saved: now, toldBefore } of analysis.events) {
     switch (event.type) {
       case 'saved': {
-        if (transient !== null) afterTransient(event.state, event.label, at);
-        persisted = event.state;
-        persistedAt = { seq: event.seq, label: event.label };
+        // The first save after a TransientError (the last one told since the previous save or recovery).
+        const failure = toldBefore?.findLast((a) => a.told?.outcome.ok === false && a.told.outcome.error.class === 'TransientError');
+        if (failure !== undefined) afterTransient(failure, now!, at);
         break;
       }
-      case 'recovered':
-        persisted = event.state;
-        persistedAt = { seq: event.seq, label: 'recovered' };
-        transient = null;
-        break;
       case 'crash_caught':
         note('crash_caught', at, t('grade.mistake.crashCaught', { how: event.how }));
         break;
       case 'request': {
-        if (event.by !== 'runner' || event.delivery !== undefined) break;
-        requests += 1;
-        const action = event.action;
-        lastSent = action;
-        const call = event.call ?? requests;
-        const what = event.attempt !== undefined ? t('grade.mistake.callAttempt', { call, name: action.name, attempt: event.attempt }) : t('grade.mistake.call', { call, name: action.name });
+        if (sent === null || sent.at !== at) break;
+        const action = sent.action;
+        const requests = sent.ordinal;
+        const call = sent.call ?? requests;
+        const what = sent.attempt !== undefined ? t('grade.mistake.callAttempt', { call, name: action.name, attempt: sent.attempt }) : t('grade.mistake.call', { call, name: action.name });
+        // Every request of the trace counts, replays included.
         if (requests > max) {
           note('budget_checked_late', at, t('grade.mistake.budgetCheckedLate', { what, requests, max }));
         }
-        const saved = persisted as RunnerState | null;
+        const saved = sent.saved?.state ?? null;
         if (saved === null || saved.pending === null) {
-          note('saved_late', at, t('grade.mistake.savedLate.nothingPending', { what, saved: describeSaved(persistedAt.seq, persistedAt.label) }));
+          note('saved_late', at, t('grade.mistake.savedLate.nothingPending', { what, saved: describeSaved(sent.saved) }));
         } else if (!sameJson(saved.pending, action)) {
           differs(at, what, t('grade.mistake.whose.saved'), saved.pending, action);
-        } else if (event.call !== undefined && event.attempt !== undefined && (saved.calls !== event.call || saved.attempts !== event.attempt)) {
-          note('saved_late', at, t('grade.mistake.savedLate.notCounted', { what, saved: describeSaved(persistedAt.seq, persistedAt.label), calls: saved.calls, attempts: saved.attempts }));
+        } else if (sent.call !== undefined && sent.attempt !== undefined && (saved.calls !== sent.call || saved.attempts !== sent.attempt)) {
+          note('saved_late', at, t('grade.mistake.savedLate.notCounted', { what, saved: describeSaved(sent.saved), calls: saved.calls, attempts: saved.attempts }));
         }
-        const decision = saved?.decisions ?? 0;
-        const first = firstSent.get(decision);
-        if (first === undefined) firstSent.set(decision, { action, call: event.call });
+        const first = firstSent.get(sent.decision);
+        if (first === undefined) firstSent.set(sent.decision, { action, call: sent.call });
         else if (!sameJson(first.action, action) && first.action.name === action.name) {
           differs(at, what, t('grade.mistake.whose.first', { call: first.call ?? '?' }), first.action, action);
         }
@@ -113,14 +105,13 @@ export function findMistakes(run: Run): Mistake[] {
         break;
       }
       case 'reply': {
-        if (event.by !== 'runner' || !event.delivered || event.outcome.ok) break;
+        if (sent === null || sent.told?.at !== at || event.outcome.ok) break;
         const error = event.outcome.error;
-        if (error.class === 'ContractError' && lastSent !== null) refused = { action: lastSent, code: error.code ?? t('grade.mistake.aRefusal') };
-        if (error.class === 'TransientError') transient = { definite: error.certainty === 'definite', tool: event.tool, attempt: (persisted as RunnerState | null)?.attempts ?? 0 };
+        if (error.class === 'ContractError') refused = { action: sent.action, code: error.code ?? t('grade.mistake.aRefusal') };
         break;
       }
     }
-  });
+  }
   return [...found.values()].sort((a, b) => a.at - b.at);
 
   /** Two versions of one pending action, `before` as `whose` had it: the key alone changed, or the args. */
@@ -135,9 +126,10 @@ export function findMistakes(run: Run): Mistake[] {
   }
 
   /** The first save after a TransientError: the action must stay pending, and the run go on (or end retry_exhausted). */
-  function afterTransient(state: RunnerState, label: string, at: number): void {
-    const failure = transient!;
-    transient = null;
+  function afterTransient(failed: Attempt, saved: Saved, at: number): void {
+    const { state, label } = saved;
+    const definite = failed.told?.outcome.ok === false && failed.told.outcome.error.certainty === 'definite';
+    const failure = { definite, tool: failed.action.name };
     const told = t(failure.definite ? 'grade.mistake.told.definite' : 'grade.mistake.told.indefinite', { tool: failure.tool });
     const title = t(failure.definite ? 'grade.mistake.transientAsFailure.title' : MISTAKES.lost_reply_as_failure.title);
     if (isTerminal(state.status) && state.status !== 'retry_exhausted') {
@@ -145,7 +137,7 @@ export function findMistakes(run: Run): Mistake[] {
     } else if (state.status === 'retry_exhausted' && state.attempts <= state.task.max_retries) {
       const left = state.task.max_retries + 1 - state.attempts;
       note('lost_reply_as_failure', at, t('grade.mistake.gaveUpEarly', { told, attempts: state.attempts, left, max: state.task.max_retries }), title);
-    } else if (state.pending === null && label !== 'observed') {
+    } else if (state.pending === null && saved.parsed.kind !== 'observed') {
       note('pending_dropped', at, t(failure.definite ? 'grade.mistake.pendingDropped.definite' : 'grade.mistake.pendingDropped.indefinite', { told, label }));
     }
   }
@@ -155,8 +147,8 @@ export function findMistakes(run: Run): Mistake[] {
  * The mistake that explains a failed run: among those it shows, the earliest that explains one of the checks
  * that failed; when only figures failed, the earliest of all. Null when the trace shows none.
  */
-export function explainingMistake(run: Run, failedChecks: readonly string[]): Mistake | null {
-  const mistakes = findMistakes(run);
+export function explainingMistake(run: Run, failedChecks: readonly string[], analysis: Analysis = analyze(run)): Mistake | null {
+  const mistakes = findMistakes(run, analysis);
   const breaking = failedChecks.filter((id) => id === 'crash_caught' || id.startsWith('inv'));
   if (breaking.length === 0) return mistakes[0] ?? null;
   return mistakes.find((m) => MISTAKES[m.id].explains.some((id) => breaking.includes(id))) ?? null;

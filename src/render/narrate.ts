@@ -3,8 +3,9 @@
  * of text runs with a tone (what the words mean: a refusal, a warning, the database), and a lane (whose side
  * the line belongs to: the runner, its event store, the wire, the tool, the tool's database). The terminal
  * paints tones with chalk and ignores lanes; the HTML timeline turns tones into classes and lanes into
- * columns. One more event kind is one more function in NARRATORS; a kind it does not know is still told,
- * as a plain line, never dropped and never a crash.
+ * columns. What the runner believed and what the tool truly did at each event are read from the run's
+ * analysis (src/check/analysis.ts), never rebuilt here. One more event kind is one more function in
+ * NARRATORS; a kind it does not know is still told, as a plain line, never dropped and never a crash.
  */
 import type { RunResult } from '../check/RunResult.js';
 import { describeFault } from '../faults/types.js';
@@ -14,7 +15,8 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../sim/events.js'
 import type { DurabilityEvent } from '../durability/events.js';
 import { describeDurabilityEvent } from './durabilityEvent.js';
 import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
-import { isEmptyDiff } from '../inventory/snapshot.js';
+import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
+import type { Label } from '../check/label.js';
 import { t } from '../core/i18n/index.js';
 import type { Tone } from './tone.js';
 
@@ -43,72 +45,71 @@ export interface Line {
 interface Ctx {
   run: RunResult;
   key: KeyFormat;
-  /** The state the runner last saved (or recovered): what it believes. */
-  previous: RunnerState | null;
-  /** The last thing the database really did for the runner in this step: the truth behind an indefinite error. */
-  truth: string | null;
   /** The last refusal the runner was told of, to flag an attempt that repeats it. */
   refusedBy: string | null;
-  /** A replay of a dead letter is under way: its ledger hit on attempt 1 is the point, not a shared key. */
-  replaying: boolean;
-  /** The runner's request now at the tool is the network's second delivery of the same request (duplicate_delivery). */
-  secondDelivery: boolean;
 }
 
-type Narrator<E> = (event: E, index: number, ctx: Ctx) => Line[];
+/** Each narrator reads its event and the run's analysis at that event (what was saved, told, true). */
+type Narrator<E> = (event: E, index: number, ctx: Ctx, at: EventView) => Line[];
+
+/**
+ * The state the runner believes as an event happens: what it last saved or read back, in this delivery of the
+ * task — a replay's fresh runner has read nothing of the run before it.
+ */
+function believed(at: EventView): RunnerState | null {
+  const saved = at.before;
+  return saved !== null && saved.delivery === at.delivery ? saved.state : null;
+}
 
 const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
-  saved: (event, i, ctx) => {
-    if (event.label === 'prepared') ctx.replaying = false;
-    const lines = savedLines(event, i, ctx);
-    if (event.label === 'attempt_started' || event.state.pending === null) ctx.refusedBy = null;
-    ctx.previous = event.state;
-    ctx.truth = null;
+  saved: (event, i, ctx, at) => {
+    const label = at.saved!.parsed;
+    const lines = savedLines(event, label, i, ctx, believed(at));
+    if (label.kind === 'attempt_started' || event.state.pending === null) ctx.refusedBy = null;
     return lines;
   },
-  request: (event, i, ctx) => {
-    if (event.by === 'runner') ctx.secondDelivery = event.delivery === 2;
+  request: (event, i, ctx, at) => {
     if (event.by === 'other') return [note(i, 'wire', [t('trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
     if (event.delivery === 2) return [note(i, 'wire', [t('trace.secondDelivery'), 'other'])];
-    if (ctx.previous?.pending && formatAction(ctx.previous.pending) !== formatAction(event.action)) {
+    const previous = believed(at);
+    if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
       return [note(i, 'wire', [t('trace.sentDiffers', { action: formatAction(event.action, ctx.key) }), 'bad'])];
     }
     return [];
   },
-  db: (event, i, ctx) => {
+  db: (event, i, ctx, at) => {
     const who = event.by === 'other' ? t('trace.otherClientColon') : '';
+    const truth = at.truth!;
     const lines: Line[] = [];
-    if (event.ledgerHit) {
-      lines.push(note(i, 'db', [t('trace.ledgerHit', { who, receipt: event.ledgerHit.receiptId }), 'db']));
-      if (event.by === 'runner' && ctx.previous?.attempts === 1 && ctx.replaying) {
+    if (truth.kind === 'ledger') {
+      lines.push(note(i, 'db', [t('trace.ledgerHit', { who, receipt: truth.receiptId }), 'db']));
+      const attempt = event.by === 'runner' ? at.attempt : null;
+      const first = believed(at)?.attempts === 1;
+      // The network's second delivery of this very request meets the receipt its first delivery wrote.
+      const secondDelivery = attempt?.secondAt !== undefined && attempt.secondAt < i;
+      if (attempt !== null && first && attempt.replayOf !== null) {
         lines.push(note(i, 'db', [`  ${t('trace.replayFindsReceipt')}`, 'ok']));
-      } else if (event.by === 'runner' && ctx.previous?.attempts === 1 && !ctx.secondDelivery) {
+      } else if (attempt !== null && first && !secondDelivery) {
         // A first attempt that meets its own key is two intents sharing one — unless the network delivered it twice.
         lines.push(note(i, 'db', [`  ${t('trace.sharedKey')}`, 'warn']));
       }
-      if (event.by === 'runner') ctx.truth = t('trace.truth.committedEarlier', { receipt: event.ledgerHit.receiptId });
-    } else if (event.committed) {
-      lines.push(note(i, 'db', [t('trace.dbCommitted', { who, diff: formatDiff(event.diff) }), 'db']));
-      if (event.by === 'runner') ctx.truth = isEmptyDiff(event.diff) ? t('trace.truth.nothingChanged') : t('trace.truth.committed', { diff: formatDiff(event.diff) });
-    } else {
+    } else if (truth.kind === 'rolled_back') {
       lines.push(note(i, 'db', [t('trace.dbUncommitted', { who, diff: formatDiff(event.diff) }), 'db']));
-      ctx.truth = t('trace.truth.rolledBack');
+    } else {
+      lines.push(note(i, 'db', [t('trace.dbCommitted', { who, diff: formatDiff(event.diff) }), 'db']));
     }
-    if (event.committed && !event.ledgerHit && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0 && event.tool === 'reserve') {
-      lines.push(note(i, 'db', [`  ${t('trace.noReceipt')}`, 'badStrong']));
-      if (event.by === 'runner') ctx.truth = t('trace.truth.noLedgerRow', { diff: formatDiff(event.diff) });
-    }
+    if (truth.kind === 'no_receipt') lines.push(note(i, 'db', [`  ${t('trace.noReceipt')}`, 'badStrong']));
     return lines;
   },
   fault: (event, i) => [note(i, faultLane(event.fault.kind), [t('trace.fault', { fault: describeFault(event.fault), note: faultNote(event) }), 'fault'])],
-  reply: (event, i, ctx) => {
-    const lines = replyLines(event, i, ctx);
+  reply: (event, i, ctx, at) => {
+    const lines = replyLines(event, i, at);
     if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? t('trace.aContractError');
     return lines;
   },
-  crash: (event, i, ctx) => {
+  crash: (event, i, _ctx, at) => {
     const lines = [note(i, 'runner', [t('trace.crash', { point: event.point, message: event.message }), 'badStrong'])];
-    if (ctx.truth !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.neverSaw', { truth: ctx.truth })}`, 'bad']), truth: true });
+    if (at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.neverSaw', { truth: truthText(at.unsaved) })}`, 'bad']), truth: true });
     return lines;
   },
   recovered: (event, i, ctx) => {
@@ -120,7 +121,6 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
         : st.pending
           ? t('trace.recovered.pending', { name: st.pending.name, attempts: st.attempts, calls: st.calls })
           : t('trace.recovered.nothingPending', { calls: st.calls });
-    ctx.previous = st;
     return [{ event: i, lane: 'runner', t: event.t, parts: [[t('trace.recovered', { runner: ctx.run.runner, where, what }), 'okStrong']] }];
   },
   crash_caught: (event, i) => [note(i, 'runner', [t('trace.crashCaught', { how: event.how }), 'badStrong'])],
@@ -129,13 +129,26 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [t('trace.stopped', { steps: event.steps, status: event.status }), 'bad'])] : [],
   pillar: (event, i) => pillarLines(event.event, i),
   replay: (event, i, ctx) => {
-    ctx.previous = null;
-    ctx.replaying = true;
     const text = t('trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
     return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
   },
 };
 
+/** What the tool truly did for the runner, which the runner has not recorded: said under a crash or an indefinite error. */
+function truthText(truth: DbTruth): string {
+  switch (truth.kind) {
+    case 'ledger':
+      return t('trace.truth.committedEarlier', { receipt: truth.receiptId });
+    case 'unchanged':
+      return t('trace.truth.nothingChanged');
+    case 'changed':
+      return t('trace.truth.committed', { diff: formatDiff(truth.diff) });
+    case 'no_receipt':
+      return t('trace.truth.noLedgerRow', { diff: formatDiff(truth.diff) });
+    case 'rolled_back':
+      return t('trace.truth.rolledBack');
+  }
+}
 
 /** Where a pillar speaks: the breaker and the backoff are the runner's client, the dead letters its database. */
 function pillarLane(e: DurabilityEvent): Lane {
@@ -157,13 +170,14 @@ function pillarLines(e: DurabilityEvent, i: number): Line[] {
 
 /** Tell a whole run: the lines of every event, in order. */
 export function narrate(run: RunResult): Line[] {
-  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), previous: null, truth: null, refusedBy: null, replaying: false, secondDelivery: false };
-  return run.trace.flatMap((event, i) => narrateEvent(event, i, ctx));
+  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), refusedBy: null };
+  return analyze(run).events.flatMap((at) => narrateEvent(at, ctx));
 }
 
-function narrateEvent(event: TraceEvent, index: number, ctx: Ctx): Line[] {
+function narrateEvent(at: EventView, ctx: Ctx): Line[] {
+  const { event, index } = at;
   const narrator = (NARRATORS as unknown as Record<string, Narrator<TraceEvent> | undefined>)[event.type];
-  if (narrator !== undefined) return narrator(event, index, ctx);
+  if (narrator !== undefined) return narrator(event, index, ctx, at);
   // An event kind this renderer was not taught: shown as it is, so nothing the simulator said is hidden.
   const { type, t: _t, step: _s, ...rest } = event as { type: string; t: number; step: number };
   return [note(index, 'runner', [`${type}: ${JSON.stringify(rest)}`, 'dim'])];
@@ -193,52 +207,69 @@ function faultLane(kind: string): Lane {
   return 'wire';
 }
 
-function labelTone(label: string, state: RunnerState): Tone {
-  if (label === 'succeeded') return 'okStrong';
-  if (state.status !== 'running' && !label.startsWith('transient:')) return 'badStrong';
-  if (label.startsWith('transient:')) return 'warn';
-  if (label === 'observed') return 'ok';
-  if (label === 'prepared') return 'prepared';
-  if (label === 'attempt_started') return 'attempt';
+function labelTone(label: Label, state: RunnerState): Tone {
+  if (label.kind === 'terminal' && label.status === 'succeeded') return 'okStrong';
+  if (state.status !== 'running' && label.kind !== 'transient') return 'badStrong';
+  if (label.kind === 'transient') return 'warn';
+  if (label.kind === 'observed') return 'ok';
+  if (label.kind === 'prepared') return 'prepared';
+  if (label.kind === 'attempt_started') return 'attempt';
   return 'plain';
 }
 
 /** `attempt 2` stays on one line when the text wraps. */
 const glue = (text: string) => text.replaceAll(' ', GLUE);
 
-function savedLines(event: TraceEventOf<'saved'>, i: number, ctx: Ctx): Line[] {
-  const { run, previous, refusedBy } = ctx;
+/** A saved event's line: its columns, and what the label means for the runner's state (`previous`: what it held before). */
+function savedLines(event: TraceEventOf<'saved'>, label: Label, i: number, ctx: Ctx, previous: RunnerState | null): Line[] {
+  const { run, refusedBy } = ctx;
   const st = event.state;
   const parts: Part[] = [];
   const extra: Line[] = [];
-  if (event.label === 'started') parts.push([t('trace.task', { id: st.task.id }), 'plain']);
-  else if (event.label.startsWith('replay:')) parts.push([`${t('trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t('trace.attemptZero'))}`, 'plain']);
-  else if (event.label === 'prepared') {
-    parts.push([formatAction(st.pending, ctx.key), 'plain']);
-    const made = keyNote(st, run);
-    if (made !== null) extra.push(note(i, 'runner', [made.text, made.tone], [String(st.pending!.args.key), made.tone === 'bad' ? 'bad' : 'plain']));
-  } else if (event.label === 'attempt_started') {
-    const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
-    parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· ${t('trace.attempt', { n: st.attempts })}`)}`, 'plain']);
-    if (changed) parts.push([t('trace.keyChanged'), 'badStrong']);
-    if (refusedBy !== null) parts.push([t('trace.retriedAfterRefusal', { code: refusedBy }), 'badStrong']);
-    if (st.calls > st.task.max_calls) parts.push([t('trace.overBudget', { calls: st.calls, max: st.task.max_calls }), 'badStrong']);
-  } else if (event.label === 'observed') {
-    // The action just observed: the one pending before, or else the observation that changed.
-    const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
-    parts.push([name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed', 'plain']);
-  } else if (event.label.startsWith('transient:')) {
-    const lostName = previous?.pending?.name ?? t('trace.theAction');
-    if (st.pending === null) parts.push([t(lostName === 'reserve' ? 'trace.droppedMaybeDone' : 'trace.dropped', { name: lostName }), 'bad']);
-    else if (st.status === 'retry_exhausted') {
-      parts.push([t(st.pending.name === 'reserve' ? 'trace.exhaustedMaybeDone' : 'trace.exhausted', { attempts: st.attempts, name: st.pending.name }), 'warn']);
-    } else parts.push([`${t('trace.staysPending', { name: st.pending.name })} ${glue(t('trace.attemptOf', { n: st.attempts, of: st.task.max_retries + 1 }))}`, 'plain']);
-  } else if (st.status === 'budget_exhausted') {
-    const next = st.pending ? t('trace.budget.retryOf', { name: st.pending.name }) : t('trace.budget.nextAction');
-    parts.push([t('trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
-  } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
-  else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t('trace.attempt', { n: st.attempts }))}`, 'plain']);
-  const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(event.label, st), calls: st.calls }, parts };
+  switch (label.kind) {
+    case 'started':
+      parts.push([t('trace.task', { id: st.task.id }), 'plain']);
+      break;
+    case 'replay':
+      parts.push([`${t('trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t('trace.attemptZero'))}`, 'plain']);
+      break;
+    case 'prepared': {
+      parts.push([formatAction(st.pending, ctx.key), 'plain']);
+      const made = keyNote(st, run);
+      if (made !== null) extra.push(note(i, 'runner', [made.text, made.tone], [String(st.pending!.args.key), made.tone === 'bad' ? 'bad' : 'plain']));
+      break;
+    }
+    case 'attempt_started': {
+      const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
+      parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· ${t('trace.attempt', { n: st.attempts })}`)}`, 'plain']);
+      if (changed) parts.push([t('trace.keyChanged'), 'badStrong']);
+      if (refusedBy !== null) parts.push([t('trace.retriedAfterRefusal', { code: refusedBy }), 'badStrong']);
+      if (st.calls > st.task.max_calls) parts.push([t('trace.overBudget', { calls: st.calls, max: st.task.max_calls }), 'badStrong']);
+      break;
+    }
+    case 'observed': {
+      // The action just observed: the one pending before, or else the observation that changed.
+      const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
+      parts.push([name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed', 'plain']);
+      break;
+    }
+    case 'transient': {
+      const lostName = previous?.pending?.name ?? t('trace.theAction');
+      if (st.pending === null) parts.push([t(lostName === 'reserve' ? 'trace.droppedMaybeDone' : 'trace.dropped', { name: lostName }), 'bad']);
+      else if (st.status === 'retry_exhausted') {
+        parts.push([t(st.pending.name === 'reserve' ? 'trace.exhaustedMaybeDone' : 'trace.exhausted', { attempts: st.attempts, name: st.pending.name }), 'warn']);
+      } else parts.push([`${t('trace.staysPending', { name: st.pending.name })} ${glue(t('trace.attemptOf', { n: st.attempts, of: st.task.max_retries + 1 }))}`, 'plain']);
+      break;
+    }
+    default:
+      // A terminal status, or a label of the runner's own: told by the state it saved.
+      if (st.status === 'budget_exhausted') {
+        const next = st.pending ? t('trace.budget.retryOf', { name: st.pending.name }) : t('trace.budget.nextAction');
+        parts.push([t('trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
+      } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
+      else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t('trace.attempt', { n: st.attempts }))}`, 'plain']);
+  }
+  const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(label, st), calls: st.calls }, parts };
   return [head, ...extra];
 }
 
@@ -252,7 +283,7 @@ function keyNote(state: RunnerState, run: RunResult): { text: string; tone: Tone
   return action.args.key === derived ? { text: t('trace.key.made'), tone: 'dim' } : { text: t('trace.key.notDerived'), tone: 'bad' };
 }
 
-function replyLines(event: TraceEventOf<'reply'>, i: number, ctx: Ctx): Line[] {
+function replyLines(event: TraceEventOf<'reply'>, i: number, at: EventView): Line[] {
   const who = event.by === 'other' ? t('trace.otherClient') : '';
   if (event.outcome.ok) {
     const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
@@ -267,7 +298,7 @@ function replyLines(event: TraceEventOf<'reply'>, i: number, ctx: Ctx): Line[] {
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
   if (!event.delivered) parts.push([t('trace.neverDelivered'), 'dim']);
   const lines = [note(i, 'wire', ...parts)];
-  if (e.certainty === 'indefinite' && ctx.truth !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.cannotKnow', { truth: ctx.truth })}`, 'warn']), truth: true });
+  if (e.certainty === 'indefinite' && at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.cannotKnow', { truth: truthText(at.unsaved) })}`, 'warn']), truth: true });
   if (event.changedData) lines.push(note(i, 'db', [`  ${t('trace.refusalChanged')}`, 'badStrong']));
   if (event.receiptExisted) lines.push(note(i, 'db', [`  ${t('trace.refusedDespiteReceipt')}`, 'badStrong']));
   return lines;

@@ -1,8 +1,8 @@
 /**
  * Where a failed check shows on the timeline: the moment a failing invariant first became true of the run,
  * so the page can mark it at that step. The checks themselves (src/check) judge the finished run; this only
- * points at the moment, reading the same trace — the database rows as they were then (moments.ts), the saved
- * states, the requests. A check with no better place (a figure, the end state) points at the end.
+ * points at the moment, reading the same analysis (src/check/analysis.ts) — the database rows as they were
+ * then, the saved states, the attempts and what they were told. A check with no better place (a figure, the end state) points at the end.
  */
 import type { RunResult } from '../../check/RunResult.js';
 import type { Check } from '../../check/types.js';
@@ -41,36 +41,28 @@ const LOCATORS: Record<string, Locator> = {
     );
     return i === -1 ? null : i;
   },
-  inv3_same_key_same_args: (run) => {
+  inv3_same_key_same_args: (_run, { analysis }) => {
     const first = new Map<number, ToolAction>();
-    let persisted: ToolAction | null = null;
-    for (const [i, e] of run.trace.entries()) {
-      if (e.type === 'saved') {
-        persisted = e.state.pending;
-        if (e.label === 'attempt_started' && e.state.pending) {
-          const was = first.get(e.state.decisions);
-          if (was === undefined) first.set(e.state.decisions, e.state.pending);
-          else if (!same(was, e.state.pending)) return i;
+    for (const { index, event, saved, attempt } of analysis.events) {
+      if (event.type === 'saved') {
+        if (saved!.parsed.kind === 'attempt_started' && event.state.pending) {
+          const was = first.get(event.state.decisions);
+          if (was === undefined) first.set(event.state.decisions, event.state.pending);
+          else if (!same(was, event.state.pending)) return index;
         }
-      } else if (e.type === 'recovered') persisted = e.state?.pending ?? null;
-      else if (e.type === 'request' && e.by === 'runner' && e.delivery === undefined && (persisted === null || !same(persisted, e.action))) return i;
+      } else if (attempt?.at === index && (attempt.pending === null || !same(attempt.pending, attempt.action))) return index;
     }
     return null;
   },
   inv4_log_rebuilds_state: (run) => lastIndex(run, (e) => e.type === 'saved'),
-  inv5_contract_error_changes_nothing: (run) => {
+  inv5_contract_error_changes_nothing: (_run, { analysis }) => {
     let refused: Array<{ action: ToolAction; attempt: number }> = [];
-    let last: ToolAction | null = null;
-    let lastAttempt = 0;
-    for (const [i, e] of run.trace.entries()) {
-      if (e.type === 'request' && e.by === 'runner') {
-        if (refused.some((r) => same(r.action, e.action) && (e.attempt ?? 0) > r.attempt)) return i;
-        last = e.action;
-        lastAttempt = e.attempt ?? 0;
-      }
-      if (e.type === 'reply' && !e.outcome.ok && e.outcome.error.class === 'ContractError') {
-        if (e.changedData || e.receiptExisted) return i;
-        if (e.by === 'runner' && e.delivered && last !== null) refused = [...refused, { action: last, attempt: lastAttempt }];
+    for (const { index, event, attempt } of analysis.events) {
+      if (event.type === 'request' && event.by === 'runner' && refused.some((r) => same(r.action, event.action) && (event.attempt ?? 0) > r.attempt)) return index;
+      if (event.type === 'reply' && !event.outcome.ok && event.outcome.error.class === 'ContractError') {
+        if (event.changedData || event.receiptExisted) return index;
+        // The refusal answers the attempt's last request: for a duplicate delivery, the second (it has no attempt number).
+        if (event.by === 'runner' && event.delivered && attempt !== null) refused = [...refused, { action: attempt.action, attempt: (attempt.secondAt === undefined ? attempt.attempt : undefined) ?? 0 }];
       }
     }
     return null;

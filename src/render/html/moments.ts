@@ -1,14 +1,15 @@
 /**
  * The run as the timeline steps through it: one moment per trace event, each with what was true right after
  * it — the tool's committed rows, how far the runner's event log reached, what the runner held in memory.
- * All derived from the trace alone (pure): the tool's rows are the scenario's initial inventory with every
- * committed `db` diff applied in order (the harness reads the database around every delivery, so the diffs
- * are the whole story; a change inside a transaction that a crash rolled back is never applied), and the
- * log is the run's committed log cut at the last event saved so far.
+ * All read from the run's analysis (src/check/analysis.ts), a pure function of the trace: the tool's rows
+ * are the initial inventory with every committed diff applied in order (a change a crash rolled back is
+ * never applied), the log is the run's committed log cut at the last event saved so far, and the runner
+ * holds what it last saved or read back, nothing while its process is down.
  */
+import { analyze, type Analysis } from '../../check/analysis.js';
 import type { RunResult } from '../../check/RunResult.js';
 import { canonicalJson } from '../../core/canonical.js';
-import type { ItemRow, LedgerRow, ToolSnapshot } from '../../inventory/snapshot.js';
+import type { ToolSnapshot } from '../../inventory/snapshot.js';
 import type { RunnerState } from '../../runner/state.js';
 
 export interface Moment {
@@ -22,7 +23,7 @@ export interface Moment {
   logSeq: number;
   /** The event number this moment saved, if it saved one. */
   savedSeq?: number;
-  /** Index into `runnerStates`, or -1 while the process is down (between a crash and the recovery). */
+  /** Index into `runnerStates`, or -1 while the process is down (between a crash and the recovery) or holds nothing. */
   runner: number;
 }
 
@@ -30,17 +31,12 @@ export interface Timeline {
   moments: Moment[];
   dbStates: ToolSnapshot[];
   runnerStates: RunnerState[];
-}
-
-export function initialSnapshot(run: RunResult): ToolSnapshot {
-  const items: ItemRow[] = Object.entries(run.scenario.inventory.items)
-    .map(([item_id, st]) => ({ item_id, available: st.available, version: st.version }))
-    .sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
-  return { items, ledger: [] };
+  /** The analysis the timeline was read from (the check locator reads it too). */
+  analysis: Analysis;
 }
 
 export function timelineOf(run: RunResult): Timeline {
-  const dbStates: ToolSnapshot[] = [initialSnapshot(run)];
+  const analysis = analyze(run);
   const runnerStates: RunnerState[] = [];
   const runnerIndex = new Map<string, number>();
   const stateIndex = (state: RunnerState) => {
@@ -52,36 +48,13 @@ export function timelineOf(run: RunResult): Timeline {
     }
     return i;
   };
-  let db = 0;
-  let logSeq = 0;
-  let runner = -1;
-  const moments: Moment[] = run.trace.map((event, index) => {
-    let dbChanged = false;
-    let savedSeq: number | undefined;
-    if (event.type === 'db' && event.committed && !event.ledgerHit) {
-      const { stock, ledgerAdded, ledgerRemoved } = event.diff;
-      if (stock.length + ledgerAdded.length + ledgerRemoved.length > 0) {
-        const before = dbStates[db]!;
-        const items = before.items.map((row) => {
-          const change = stock.find((s) => s.item === row.item_id);
-          return change ? { item_id: row.item_id, available: change.available[1], version: change.version[1] } : row;
-        });
-        for (const s of stock) if (!items.some((row) => row.item_id === s.item)) items.push({ item_id: s.item, available: s.available[1], version: s.version[1] });
-        const removed = new Set(ledgerRemoved.map((row) => row.key));
-        const ledger: LedgerRow[] = [...before.ledger.filter((row) => !removed.has(row.key)), ...ledgerAdded];
-        db = dbStates.push({ items, ledger }) - 1;
-        dbChanged = true;
-      }
-    } else if (event.type === 'saved') {
-      savedSeq = event.seq;
-      logSeq = Math.max(logSeq, event.seq);
-      runner = stateIndex(event.state);
-    } else if (event.type === 'crash') {
-      runner = -1;
-    } else if (event.type === 'recovered') {
-      runner = event.state === null ? -1 : stateIndex(event.state);
-    }
-    return { index, db, dbChanged, logSeq, runner, ...(savedSeq !== undefined ? { savedSeq } : {}) };
+  // A held state is looked up once, where the runner came to hold it (a save or a recovery).
+  let held: { saved: object; index: number } | null = null;
+  const heldIndex = (saved: { state: RunnerState }) => (held?.saved === saved ? held.index : (held = { saved, index: stateIndex(saved.state) }).index);
+  const moments: Moment[] = analysis.events.map((at) => {
+    const runner = at.up && at.saved !== null ? heldIndex(at.saved) : -1;
+    const savedSeq = at.event.type === 'saved' ? at.event.seq : undefined;
+    return { index: at.index, db: at.rows, dbChanged: at.rowsChanged, logSeq: at.logReach, runner, ...(savedSeq !== undefined ? { savedSeq } : {}) };
   });
-  return { moments, dbStates, runnerStates };
+  return { moments, dbStates: analysis.rows, runnerStates, analysis };
 }
