@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { Crash } from '../core/crash.js';
 import { makeTempDir, removeTempDir } from '../core/tempDir.js';
 import { compileModule, CompileError, hostModule } from './compile.js';
-import { BOX_GID, BOX_UID, isolation } from './isolation.js';
+import { BOX_GID, BOX_UID, isolation, type Isolation } from './isolation.js';
 import { chmodSync, chownSync, copyFileSync } from 'node:fs';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
@@ -123,12 +123,12 @@ export class Box {
   #protocol: string | undefined;
   #closed = false;
 
-  private constructor(child: ChildProcess, runTimeoutMs: number) {
+  private constructor(child: ChildProcess, runTimeoutMs: number, walls: Isolation) {
     this.#child = child;
     this.#runTimeoutMs = runTimeoutMs;
     this.#socket = child.stdio[3] as Socket;
     this.#exited = new Promise<ExitInfo>((resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => resolve(walls.exit(code, signal)));
       child.once('error', () => resolve({ code: null, signal: null }));
     });
     const reader = new FrameReader(
@@ -180,7 +180,7 @@ export class Box {
       env,
       detached: true, // its own process group: what it starts can be killed with it
     });
-    const box = new Box(child, options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+    const box = new Box(child, options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, walls);
     alive.add(box);
     watchExit();
     void box.#exited.then(() => {

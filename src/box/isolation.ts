@@ -12,6 +12,7 @@
  * plainly, what isolation a command did not have.
  */
 import { spawnSync } from 'node:child_process';
+import { constants } from 'node:os';
 
 /** The unprivileged user and group a box runs as when faultlab is root. */
 export const BOX_UID = 65534;
@@ -29,6 +30,8 @@ export interface Isolation {
   limits: boolean;
   /** The command that starts `argv` inside the walls. */
   wrap(argv: readonly string[]): { command: string; args: string[] };
+  /** How the box ended, read through the walls: in a namespace its waiting shell exits with 128 + a signal's number. */
+  exit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null };
 }
 
 function works(command: string, args: string[]): boolean {
@@ -45,7 +48,9 @@ export function isolation(): Isolation {
   const prlimit = ['prlimit', `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc}`, `--nofile=${LIMITS.nofile}`, '--'];
   // Its own death signal again: a change of user clears the one it inherited.
   const setpriv = ['setpriv', `--reuid=${BOX_UID}`, `--regid=${BOX_GID}`, '--clear-groups', '--pdeathsig=KILL'];
-  const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc'];
+  // The namespace's first process is a shell that only waits: its init (pid 1) ignores signals it has no
+  // handler for, so a box that is pid 1 could not even kill itself. The shell ends with 128 + the signal.
+  const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '/bin/sh', '-c', '"$@"', 'sh'];
   // Whatever else it gets, a box dies with the process that started it: a harness killed outright (SIGKILL)
   // leaves no box running, even one in the middle of a step that never reads its channel again.
   const dies = ['setpriv', '--pdeathsig=KILL', '--'];
@@ -61,6 +66,11 @@ export function isolation(): Isolation {
     wrap(argv) {
       const all = [...prefix, ...argv];
       return { command: all[0]!, args: all.slice(1) };
+    },
+    exit(code, signal) {
+      if (!pidNamespace || code === null || code <= 128) return { code, signal };
+      const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] as NodeJS.Signals | undefined;
+      return name === undefined ? { code, signal } : { code: null, signal: name };
     },
   };
   return found;

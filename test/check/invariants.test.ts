@@ -13,50 +13,50 @@ const scenarios = loadScenarios();
 const byId = (id: string) => scenarios.find((s) => s.id === id)!;
 
 describe('invariants', () => {
-  it('hold for the reference runner on all 17 scenarios', () => {
+  it('hold for the reference runner on all 17 scenarios', async () => {
     for (const s of scenarios) {
-      const broken = judged(s, { storage: 'memory' }).checks.filter((c) => c.kind === 'invariant' && !c.passed);
+      const broken = (await judged(s, { storage: 'memory' })).checks.filter((c) => c.kind === 'invariant' && !c.passed);
       expect(broken, s.id).toEqual([]);
     }
   });
 
-  it('hold for the flawed runner with no flaw switched on (the mutants differ only by their flaw)', () => {
+  it('hold for the flawed runner with no flaw switched on (the mutants differ only by their flaw)', async () => {
     class NoFlaw extends FlawedRunner {
       protected readonly flaws = {};
     }
-    for (const s of scenarios) expect(judged(s, { runner: NoFlaw, storage: 'memory' }).passed, s.id).toBe(true);
+    for (const s of scenarios) expect((await judged(s, { runner: NoFlaw, storage: 'memory' })).passed, s.id).toBe(true);
   });
 
   describe.each(MUTANTS.map((m) => [m.name, m] as const))('mutant %s', (_name, mutant) => {
-    it(`is caught by ${mutant.caughtBy.invariant} on ${mutant.caughtBy.scenario}`, () => {
-      const run = judged(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
+    it(`is caught by ${mutant.caughtBy.invariant} on ${mutant.caughtBy.scenario}`, async () => {
+      const run = await judged(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
       const check = run.checks.find((c) => c.id === mutant.caughtBy.invariant)!;
       expect(check.passed).toBe(false);
       expect(check.message.length).toBeGreaterThan(40); // a sentence that teaches, not a code
     });
   });
 
-  it.each(INVARIANTS.map((inv) => inv.id))('%s catches at least one mutant', (id) => {
+  it.each(INVARIANTS.map((inv) => inv.id))('%s catches at least one mutant', async (id) => {
     expect(MUTANTS.filter((m) => m.caughtBy.invariant === id).map((m) => m.name)).not.toEqual([]);
   });
 
-  it('name the mistake in their messages', () => {
-    const message = (name: string) => {
+  it('name the mistake in their messages', async () => {
+    const message = async (name: string) => {
       const m = MUTANTS.find((x) => x.name === name)!;
-      return judged(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' }).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
+      return (await judged(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' })).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
     };
-    expect(message('new_key_per_attempt')).toBe(
+    expect(await message('new_key_per_attempt')).toBe(
       'reserve (decision 4) at call 5 used key lost_reply:reserve:attempt-5, but its first attempt (call 4) used lost_reply:reserve:attempt-4: a retry must reuse the key made when the action was prepared',
     );
-    expect(message('version_before_ledger')).toMatch(/ContractError STALE_VERSION to a request whose effect is already committed under the same key and fingerprint/);
-    expect(message('receipt_outside_transaction')).toBe(
+    expect(await message('version_before_ledger')).toMatch(/ContractError STALE_VERSION to a request whose effect is already committed under the same key and fingerprint/);
+    expect(await message('receipt_outside_transaction')).toBe(
       "camera is 2 (v1) but 3 (v0) minus the ledger's 0 in 0 row(s) gives 3 (v0): an effect without a receipt — the effect and its receipt must commit in one transaction",
     );
-    expect(message('contract_error_retried')).toMatch(/tried reserve again \(attempt 2\) after ContractError STALE_VERSION: a contract error is never retried/);
-    expect(message('no_budget_check')).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
-    expect(message('pending_dropped_after_transient')).toMatch(/no reserve observation/);
-    expect(message('finish_not_saved')).toMatch(/differs from the runner's final state in status \(log: "running", runner: "succeeded"\)/);
-    expect(message('waits_for_lost_reply')).toBe(
+    expect(await message('contract_error_retried')).toMatch(/tried reserve again \(attempt 2\) after ContractError STALE_VERSION: a contract error is never retried/);
+    expect(await message('no_budget_check')).toBe('the runner put 5 requests on the wire with max_calls 4: the budget must be checked before every attempt, retries included');
+    expect(await message('pending_dropped_after_transient')).toMatch(/no reserve observation/);
+    expect(await message('finish_not_saved')).toMatch(/differs from the runner's final state in status \(log: "running", runner: "succeeded"\)/);
+    expect(await message('waits_for_lost_reply')).toBe(
       'no terminal status after 100 steps (bound 100): status is still running with reserve still pending after 1 attempt(s) — the run stopped making progress',
     );
   });
@@ -67,7 +67,7 @@ describe('invariant 1 also counts receipts against intents', () => {
     // A runner that re-sends an exhausted reserve under a new key AND a fresh version would take a second camera.
     const { ReferenceRunner } = await import('../../src/runner/ReferenceRunner.js');
     const s = byId('lost_reply');
-    const run = judged(s, { runner: ReferenceRunner, storage: 'memory' });
+    const run = await judged(s, { runner: ReferenceRunner, storage: 'memory' });
     expect(run.checks.find((c) => c.id === 'inv1_one_effect_per_intent')?.passed).toBe(true);
     // Forge the end state a double effect would leave: two receipts for the task's one reserve intent.
     const forged = { ...run, db: { ...run.db, ledger: [...run.db.ledger, { ...run.db.ledger[0]!, key: 'lost_reply:reserve:another' }], items: run.db.items.map((i) => (i.item_id === 'camera' ? { ...i, available: 1, version: 2 } : i)) } };

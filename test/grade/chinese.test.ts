@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLang } from '../../src/core/i18n/index.js';
+import { withLang, withLangAsync } from '../../src/core/i18n/index.js';
 import { expectRun, RunAssertionError } from '../../src/index.js';
 import { judge } from '../../src/check/verdict.js';
 import { displayWidth } from '../../src/render/format.js';
@@ -17,7 +17,7 @@ import { HINT_LEVELS, hintsFor, PROBLEM_IDS } from '../../src/grade/hints.js';
 import { LESSON_FILES, lessonFor, ZH_EXERCISE_SECTIONS } from '../../src/grade/lessons.js';
 import { loadScenario, loadScenarios } from '../../src/scenario/load.js';
 import { simulate } from '../../src/sim/simulate.js';
-import { LearnerRunner as NewKey } from '../fixtures/learners/NewKeyPerAttempt.js';
+import { runScenario } from '../../src/classroom/runScenario.js';
 import { unwrapped } from '../lessons/lessonCommand.js';
 import { parseLesson } from '../lessons/lessonDoc.js';
 import { faultlab, learner, mistake, ROOT, SOLUTION, STUB, submissionsFolder, tmp } from './helpers.js';
@@ -161,14 +161,14 @@ describe('a class graded in Chinese', () => {
 });
 
 describe('the hint ladder in Chinese', () => {
-  it.each(PROBLEM_IDS)('%s: three distinct hints, written in Chinese', (id) => {
+  it.each(PROBLEM_IDS)('%s: three distinct hints, written in Chinese', async (id) => {
     const zh = withLang('zh', () => hintsFor(id, HINT_LEVELS));
     expect(zh).toHaveLength(3);
     expect(new Set(zh).size).toBe(3);
     for (const hint of zh) expect(hint.split('\n')[0], hint).toMatch(CJK);
   });
 
-  it('keeps the code of every third hint as English has it: only the words around it, and its comments, are Chinese', () => {
+  it('keeps the code of every third hint as English has it: only the words around it, and its comments, are Chinese', async () => {
     const code = (hint: string) => hint.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.replace(/\s*\/\/.*$/, ''));
     for (const id of PROBLEM_IDS) {
       const [en, zh] = [hintsFor(id, HINT_LEVELS)[2]!, withLang('zh', () => hintsFor(id, HINT_LEVELS))[2]!];
@@ -185,26 +185,26 @@ describe('lesson links in Chinese', () => {
   };
   const targets = [...PROBLEM_IDS.map((id) => lessonFor(id, 'happy_path', 'zh')), ...loadScenarios().map((s) => lessonFor(null, s.id, 'zh'))];
 
-  it.each([...new Set(targets)])('%s is a Chinese lesson, down to the heading', (target) => {
+  it.each([...new Set(targets)])('%s is a Chinese lesson, down to the heading', async (target) => {
     const [file, anchor] = target.split('#') as [string, string | undefined];
     expect(file.startsWith('zh/')).toBe(true);
     expect(slugsOf(file).length).toBeGreaterThan(0);
     if (anchor !== undefined) expect(slugsOf(file)).toContain(anchor);
   });
 
-  it('names every section of the Chinese lesson 8 that the grader links to', () => {
+  it('names every section of the Chinese lesson 8 that the grader links to', async () => {
     expect(slugsOf(`zh/${LESSON_FILES.exercise}`)).toEqual(expect.arrayContaining(Object.values(ZH_EXERCISE_SECTIONS)));
   });
 
-  it('points a mistake to the same lesson in both languages', () => {
+  it('points a mistake to the same lesson in both languages', async () => {
     for (const id of PROBLEM_IDS) expect(lessonFor(id, 'happy_path', 'zh').split('#')[0], id).toBe(`zh/${lessonFor(id, 'happy_path', 'en').split('#')[0]}`);
   });
 });
 
 describe('the classroom assertions in Chinese', () => {
-  it("read like the grader's Chinese report: the headline, the mistake, the replay and the Chinese lesson", () => {
-    const message = withLang('zh', () => {
-      const run = judge(simulate(loadScenario('lost_reply'), { runner: NewKey, seed: 42, storage: 'memory' }));
+  it("read like the grader's Chinese report: the headline, the mistake, the replay and the Chinese lesson", async () => {
+    const message = await withLangAsync('zh', async () => {
+      const run = await runScenario('lost_reply', { runner: 'test/fixtures/learners/NewKeyPerAttempt.ts' });
       try {
         expectRun(run).toEndWith('succeeded');
       } catch (error) {
@@ -217,7 +217,7 @@ describe('the classroom assertions in Chinese', () => {
     expect(lines[0]).toBe('lost_reply（LearnerRunner）：预期运行以 succeeded 结束，实际以 tool_error 结束');
     expect(lines[1]).toMatch(/^第一个问题：inv3 · 重试时换了新键——第 5 次调用（reserve 第 2 次尝试）用的键是 lost_reply:reserve:call-5，/);
     expect(lines).toContain('数字：status 预期 succeeded，实际 tool_error · pending 预期 null，实际 reserve');
-    expect(lines.at(-2)).toBe("重放：npx faultlab run scenarios/lost_reply.yaml --runner '<导出 LearnerRunner 的文件>' --lang zh");
+    expect(lines.at(-2)).toBe('重放：npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts --lang zh');
     expect(lines.at(-1)).toBe('课程：lessons/zh/02-idempotency-keys.md#每次重试都原样沿用');
   });
 });

@@ -252,20 +252,27 @@ describe('code that breaks more than a step', () => {
     );
   });
 
-  it('a step that ends its process: that scenario errors, and the next one gets a fresh process', async () => {
+  it('a step that calls process.exit: that scenario errors with the reason, and the box goes on', async () => {
     const file = tmpFile('Exits.mjs', 'export class LearnerRunner { constructor() {} step(state) { if (state.task.id === "read_only") process.exit(3); return state; } }\n');
     const grade = await gradeSubmission(file, { scenarios: scenarios('read_only', 'happy_path'), cwd: tmp, explore: false });
-    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'process_died', title: 'the process ended in step 1' } });
-    expect(grade.scenarios[0]!.problem!.message).toBe("the learner's process exited with code 3 in step 1 — did the code call process.exit()?");
-    // the second scenario ran in a new process: its runner returned the state unchanged until the step bound
+    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'runner_error', title: 'RunnerExitError at step 1' } });
+    expect(grade.scenarios[0]!.problem!.message).toContain('the runner called process.exit(3): a runner returns the state from step(); it never ends the process');
+    // the second scenario: its runner returned the state unchanged until the step bound
     expect(grade.scenarios[1]).toMatchObject({ status: 'fail', problem: { id: 'inv7_run_terminates' } });
   });
 
-  it('an async step: refused with the reason, not a puzzling "returned {}"', async () => {
+  it('a step that kills its own process: that scenario errors, and the next one gets a fresh process', async () => {
+    const file = tmpFile('Kills.mjs', 'export class LearnerRunner { constructor() {} step(state) { if (state.task.id === "read_only") process.kill(process.pid, "SIGKILL"); return state; } }\n');
+    const grade = await gradeSubmission(file, { scenarios: scenarios('read_only', 'happy_path'), cwd: tmp, explore: false });
+    expect(grade.scenarios[0]).toMatchObject({ status: 'error', problem: { id: 'process_died', title: 'the process ended in step 1' } });
+    expect(grade.scenarios[0]!.problem!.message).toMatch(/^the learner's process was killed by SIGKILL in step 1/);
+    expect(grade.scenarios[1]).toMatchObject({ status: 'fail', problem: { id: 'inv7_run_terminates' } });
+  });
+
+  it('an async step, written as the reference is, is graded like any other', async () => {
     const file = tmpFile('Async.mjs', 'export class LearnerRunner { async step(state) { return state; } }\n');
     const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, explore: false });
-    expect(grade.scenarios[0]!.problem).toMatchObject({ id: 'async_step' });
-    expect(grade.scenarios[0]!.problem!.message).toContain('step() returned a Promise: step must be synchronous');
+    expect(grade.scenarios[0]).toMatchObject({ status: 'fail', problem: { id: 'inv7_run_terminates' } });
   });
 });
 

@@ -11,7 +11,10 @@ import { MISTAKE_IDS } from '../../src/grade/mistakes.js';
 import { EXERCISE_SECTIONS, LESSON_FILES, lessonFor } from '../../src/grade/lessons.js';
 import type { ProblemId } from '../../src/grade/types.js';
 import { loadScenario, loadScenarios } from '../../src/scenario/load.js';
-import { LearnerRunner as Skeleton } from '../fixtures/learners/Skeleton.js';
+import { runScenario } from '../../src/classroom/runScenario.js';
+
+/** The skeleton the hint gives, as a learner's file: it runs in its box. */
+const SKELETON = 'test/fixtures/learners/Skeleton.ts';
 import { parseLesson } from '../lessons/lessonDoc.js';
 import { ROOT } from './helpers.js';
 import { judged } from '../support.js';
@@ -20,11 +23,11 @@ const PROBLEMS: ProblemId[] = PROBLEM_IDS;
 const MISTAKES: ProblemId[] = [...MISTAKE_IDS];
 
 describe('the hint ladder', () => {
-  it('has a ladder for every kind of problem, each classic mistake among them', () => {
+  it('has a ladder for every kind of problem, each classic mistake among them', async () => {
     expect(PROBLEMS).toEqual(expect.arrayContaining([...MISTAKES, 'process_died', 'not_explored', 'timeout', 'load_error', 'inv1_one_effect_per_intent', 'reference_fails']));
   });
 
-  it.each(PROBLEMS)('has three distinct hints for %s, and --hint N shows the first N', (id) => {
+  it.each(PROBLEMS)('has three distinct hints for %s, and --hint N shows the first N', async (id) => {
     const all = hintsFor(id, HINT_LEVELS);
     expect(all).toHaveLength(3);
     expect(new Set(all).size).toBe(3);
@@ -32,14 +35,14 @@ describe('the hint ladder', () => {
     expect(hintsFor(id, 2)).toEqual(all.slice(0, 2));
   });
 
-  it('keeps its promise: the skeleton of the third hint, as a learner would type it, passes happy_path and read_only', () => {
+  it('keeps its promise: the skeleton of the third hint, as a learner would type it, passes happy_path and read_only', async () => {
     const code = hintsFor('not_implemented', 3)[2]!.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
     const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'learners', 'Skeleton.ts'), 'utf8');
     const body = fixture.slice(fixture.indexOf('step(state: RunnerState): RunnerState {')).split('\n').map((line) => line.trim()).filter(Boolean);
     expect(body.slice(1, 1 + code.length)).toEqual(code); // the fixture is the hint, line for line
     expect(hintsFor('not_implemented', 1)[0]).toContain('That alone passes happy_path and read_only');
-    for (const id of ['happy_path', 'read_only']) expect(judged(loadScenario(id), { runner: Skeleton }).passed, id).toBe(true);
-    expect(judged(loadScenario('transient_read'), { runner: Skeleton }).passed).toBe(false); // the error handling is still to come
+    for (const id of ['happy_path', 'read_only']) expect((await runScenario(id, { runner: SKELETON })).passed, id).toBe(true);
+    expect((await runScenario('transient_read', { runner: SKELETON })).passed).toBe(false); // the error handling is still to come
   });
 });
 
@@ -51,17 +54,17 @@ describe('lesson links', () => {
   };
   const targets = [...PROBLEMS.map((id) => lessonFor(id, 'happy_path')), ...loadScenarios().map((s) => lessonFor(null, s.id))];
 
-  it.each([...new Set(targets)])('%s exists, down to the heading', (target) => {
+  it.each([...new Set(targets)])('%s exists, down to the heading', async (target) => {
     const [file, anchor] = target.split('#') as [string, string | undefined];
     expect(existsSync(join(ROOT, 'lessons', file)), `lessons/${file}`).toBe(true);
     if (anchor !== undefined) expect(slugsOf(file)).toContain(anchor);
   });
 
-  it('names every section of lesson 8 that the grader links to', () => {
+  it('names every section of lesson 8 that the grader links to', async () => {
     expect(slugsOf(LESSON_FILES.exercise)).toEqual(expect.arrayContaining(Object.values(EXERCISE_SECTIONS)));
   });
 
-  it('points each classic mistake to the lesson that gives its reason', () => {
+  it('points each classic mistake to the lesson that gives its reason', async () => {
     expect(Object.fromEntries(MISTAKES.map((id) => [id, lessonFor(id, 'happy_path')]))).toEqual({
       crash_caught: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
       new_key_per_attempt: '02-idempotency-keys.md#reused-unchanged-by-every-retry',
@@ -74,7 +77,7 @@ describe('lesson links', () => {
     });
   });
 
-  it('points a broken rule to its reason and a scenario without one to its story', () => {
+  it('points a broken rule to its reason and a scenario without one to its story', async () => {
     expect(lessonFor('inv3_same_key_same_args', 'lost_reply')).toBe('02-idempotency-keys.md#reused-unchanged-by-every-retry');
     expect(lessonFor('status', 'crash_before_commit')).toBe('04-one-transaction.md');
     expect(lessonFor(null, 'payload_conflict')).toBe('03-fingerprint-and-version.md');

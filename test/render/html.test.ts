@@ -18,14 +18,14 @@ import { run } from '../support.js';
 const SEVENTEEN = loadScenarios().map((s) => s.id);
 
 describe('the rows as they were then', () => {
-  it.each(SEVENTEEN)('%s: replaying the trace’s committed diffs on the initial inventory ends at the real final database', (id) => {
-    const r = run(id);
+  it.each(SEVENTEEN)('%s: replaying the trace’s committed diffs on the initial inventory ends at the real final database', async (id) => {
+    const r = await run(id);
     const timeline = timelineOf(r);
     expect(timeline.dbStates[timeline.moments.at(-1)!.db]).toEqual(r.db);
   });
 
-  it('lost_reply: no ledger row before the commit at step 4, one after, still one after the retry’s ledger hit', () => {
-    const r = run('lost_reply');
+  it('lost_reply: no ledger row before the commit at step 4, one after, still one after the retry’s ledger hit', async () => {
+    const r = await run('lost_reply');
     const { moments, dbStates } = timelineOf(r);
     const commit = r.trace.findIndex((e) => e.type === 'db' && e.committed && !e.ledgerHit);
     expect(r.trace[commit]!.step).toBe(4);
@@ -35,8 +35,8 @@ describe('the rows as they were then', () => {
     expect(moments.filter((m) => m.dbChanged)).toHaveLength(1);
   });
 
-  it('crash_before_commit: the change inside the rolled-back transaction never reaches the rows', () => {
-    const r = run('crash_before_commit');
+  it('crash_before_commit: the change inside the rolled-back transaction never reaches the rows', async () => {
+    const r = await run('crash_before_commit');
     const { moments, dbStates } = timelineOf(r);
     const crash = r.trace.findIndex((e) => e.type === 'crash');
     expect(dbStates[moments[crash]!.db]!.items.find((i) => i.item_id === 'camera')!.available).toBe(3);
@@ -45,8 +45,8 @@ describe('the rows as they were then', () => {
 });
 
 describe('where a failing invariant broke', () => {
-  it('puts inv3 of a runner that makes a new key per attempt at its second attempt, whose key is not the first one’s (step 5)', () => {
-    const r = run('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
+  it('puts inv3 of a runner that makes a new key per attempt at its second attempt, whose key is not the first one’s (step 5)', async () => {
+    const r = await run('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
     const at = locateChecks(r, timelineOf(r));
     const inv3 = [...at].find(([check]) => check.id === 'inv3_same_key_same_args')!;
     const event = r.trace[inv3[1]]!;
@@ -57,26 +57,26 @@ describe('where a failing invariant broke', () => {
     expect(page).toMatch(new RegExp(`id="m${inv3[1]}"[^]*?<div class="span broke">inv3 every attempt of a pending action used its key and args: `));
   });
 
-  it('puts inv1 of a store that writes the receipt outside the transaction at the commit that lost conservation', () => {
+  it('puts inv1 of a store that writes the receipt outside the transaction at the commit that lost conservation', async () => {
     const mutant = mutantNamed('receipt_outside_transaction')!;
-    const r = run('crash_before_commit', { runner: mutant.runner, tool: mutant.tool! });
+    const r = await run('crash_before_commit', { runner: mutant.runner, tool: mutant.tool! });
     const [, index] = [...locateChecks(r, timelineOf(r))].find(([check]) => check.id === 'inv1_one_effect_per_intent')!;
     expect(r.trace[index]).toMatchObject({ type: 'db', committed: true });
   });
 });
 
 describe('a page', () => {
-  it('is the same bytes for the same run, and names nothing to fetch', () => {
-    const page = renderRunHtml(run('crash_after_commit'));
-    expect(renderRunHtml(run('crash_after_commit'))).toBe(page);
+  it('is the same bytes for the same run, and names nothing to fetch', async () => {
+    const page = renderRunHtml(await run('crash_after_commit'));
+    expect(renderRunHtml(await run('crash_after_commit'))).toBe(page);
     expect(page).not.toMatch(/https?:\/\//);
     expect(page).not.toMatch(/\b(src|href)="(?!#)/); // no external script, style, image or font
     expect(page).toContain(`default-src 'none'`);
     expect(page).toContain('<div class="cut" role="separator">');
   });
 
-  it('shows an event kind it was not taught as a plain line, in the text trace and on the page, instead of failing', () => {
-    const r = run('happy_path');
+  it('shows an event kind it was not taught as a plain line, in the text trace and on the page, instead of failing', async () => {
+    const r = await run('happy_path');
     const odd = { type: 'weather', t: 5, step: 1, forecast: 'rain' } as unknown as TraceEvent;
     const pillar = {
       type: 'pillar',
@@ -92,9 +92,9 @@ describe('a page', () => {
     expect(renderRunHtml(strange)).toContain('weather: {&quot;forecast&quot;:&quot;rain&quot;}');
   });
 
-  it('for a grade, pairs the two runs step by step up to the divergence and folds the rest', () => {
-    const reference = run('lost_reply');
-    const learner = run('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
+  it('for a grade, pairs the two runs step by step up to the divergence and folds the rest', async () => {
+    const reference = await run('lost_reply');
+    const learner = await run('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
     const page = renderGradeHtml(reference, learner, { step: 4, seq: 12, text: 'step 4 (#12): your reserve has a new key' });
     expect(page.match(/ data-moment data-when/g)).toHaveLength(5); // steps 0–4
     expect(page).toContain('<div class="diverge">step 4 (#12): your reserve has a new key</div>');
