@@ -7,6 +7,16 @@ import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
 import type { Box } from './Box.js';
 
+/**
+ * A runner in a box touches no database of the harness's (its every call is carried out by the harness), so the
+ * connections its runs used may serve the next run (src/sim/keptConnections.ts): a mark on its class says so.
+ */
+export const IN_A_BOX = Symbol.for('faultlab.inABox');
+
+export function isInABox(runner: unknown): boolean {
+  return typeof runner === 'function' && (runner as unknown as Record<symbol, unknown>)[IN_A_BOX] === true;
+}
+
 /** The learner's constructor threw in its box (or the box was lost while it ran): that run fails with it. */
 export class RunnerConstructorError extends Error {
   override readonly name = 'RunnerConstructorError';
@@ -42,5 +52,6 @@ export function boxedRunnerClass(box: () => Box, name: string): RunnerClass {
     }
   };
   Object.defineProperty(Boxed, 'name', { value: name });
+  Object.defineProperty(Boxed, IN_A_BOX, { value: true });
   return Boxed;
 }

@@ -10,7 +10,7 @@
  * is started.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { makeTempDir } from '../core/tempDir.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { dynamicImport } from '../core/dynamicImport.js';
@@ -29,16 +29,18 @@ const load = (): Promise<Esbuild> => (esbuild ??= dynamicImport<Esbuild>('esbuil
 const RUNNER_HOME = join(PACKAGE_ROOT, 'src', 'runner');
 
 /**
- * Relative imports that find nothing next to the submission are resolved again from src/runner/, as if the
- * file stood there; `faultlab` is this package. Everything else resolves as esbuild resolves it.
+ * A relative import that finds nothing next to the file importing it — the submission, or another file of the
+ * learner's it imports — is resolved again from src/runner/, as if that file stood there; `faultlab` is this
+ * package. The package's own modules resolve as they are; everything else as esbuild resolves it.
  */
-function submissionImports(folder: string): import('esbuild').Plugin {
+function submissionImports(): import('esbuild').Plugin {
+  const own = join(PACKAGE_ROOT, 'src') + '/';
   return {
     name: 'faultlab-submission-imports',
     setup(build) {
       build.onResolve({ filter: /^faultlab$/ }, () => ({ path: join(PACKAGE_ROOT, 'src', 'index.ts') }));
       build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-        if (args.pluginData === 'again' || args.importer === '' || dirname(args.importer) !== folder) return undefined;
+        if (args.pluginData === 'again' || args.importer === '' || args.importer.startsWith(own)) return undefined;
         const here = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'again' });
         if (here.errors.length === 0) return here;
         const home = await build.resolve(args.path, { kind: args.kind, resolveDir: RUNNER_HOME, pluginData: 'again' });
@@ -62,7 +64,7 @@ export async function compileModule(entry: string, outFile: string): Promise<voi
       sourcemap: 'inline',
       // A native addon cannot be bundled: a runner that imports the whole package gets it from its place.
       external: ['better-sqlite3', 'tsx', 'tsx/*', 'esbuild'],
-      plugins: [submissionImports(dirname(entry))],
+      plugins: [submissionImports()],
       // Code that needs `require` (a CommonJS dependency bundled into an ES module) finds it.
       banner: { js: "import { createRequire as __faultlabRequire } from 'node:module'; const require = __faultlabRequire(import.meta.url);" },
       logLevel: 'silent',

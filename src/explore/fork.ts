@@ -5,9 +5,11 @@
  * boundary (src/sim/checkpoint.ts), and starts each child from the last pause before its fault's point: the
  * child's run is the one a fresh start would give, without running the shared steps again.
  *
- * Only for a runner that keeps nothing between steps — the reference runner on the real tool — since a
- * paused run does not carry a runner instance; anything else (a learner's runner, a mutant) runs each
- * schedule from the start. Only in memory, and not for the pillars' scenarios (their stores are not paused).
+ * Only for a runner that keeps nothing between steps, since a paused run does not carry a runner instance: the
+ * reference runner on the real tool; and a learner's runner in its box once it has shown it (a runner may keep
+ * things in its instance, which a resumed run would not have): its scenario as written, resumed from every one of
+ * its pauses, must give the very same run — else every schedule of that runner runs from the start. A mutant
+ * always runs from the start. Only in memory, and not for the pillars' scenarios (their stores are not paused).
  */
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
@@ -16,6 +18,7 @@ import type { Checkpoint } from '../sim/checkpoint.js';
 import { KeptConnections, mayKeepConnections } from '../sim/keptConnections.js';
 import type { Target } from './target.js';
 import { runForVerdict } from './runSchedule.js';
+import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 
 /** A run with the pauses a child can start from, in the order they were taken. */
 export interface Paused {
@@ -26,6 +29,9 @@ export interface Paused {
 export function forkable(scenario: Scenario, target: Target): boolean {
   return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined;
 }
+
+/** A run's outcome, all of it: what a resumed run must repeat exactly. */
+const whole = (run: RunResult) => JSON.stringify([run.trace, run.log, run.state, run.db, run.steps, run.crashes, run.runnerError, run.runnerRequests]);
 
 /** Run `added` on top of the scenario's faults (from `from`, if given), keeping every pause. */
 export async function runPaused(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Promise<Paused> {
@@ -75,6 +81,8 @@ function firstChance(run: RunResult, fault: FaultSpec): number {
 export class Bases {
   readonly #target: Target;
   readonly #paused = new Map<Scenario, Paused | null>();
+  /** A runner that is not the reference must show it keeps nothing between steps; once it does not, no fork. */
+  #provenStepless: boolean | null = null;
   /** The connections every forked run of this thread starts on, restored to its starting rows. */
   readonly kept = new KeptConnections();
 
@@ -86,10 +94,23 @@ export class Bases {
   async of(scenario: Scenario): Promise<Paused | null> {
     let paused = this.#paused.get(scenario);
     if (paused === undefined) {
-      paused = forkable(scenario, this.#target) ? await runPaused(scenario, [], this.#target, null, this.kept) : null;
+      paused = forkable(scenario, this.#target) && this.#provenStepless !== false ? await runPaused(scenario, [], this.#target, null, this.kept) : null;
+      if (paused !== null && this.#target.runner !== ReferenceRunner && !(await this.#resumesTheSame(scenario, paused))) {
+        this.#provenStepless = false;
+        paused = null;
+      }
       this.#paused.set(scenario, paused);
     }
     return paused;
+  }
+
+  /** The scenario as written, resumed from each of its pauses with a new runner instance: the same run every time? */
+  async #resumesTheSame(scenario: Scenario, paused: Paused): Promise<boolean> {
+    const expected = whole(paused.run);
+    for (const checkpoint of paused.checkpoints) {
+      if (whole(await runFrom(scenario, [], this.#target, checkpoint, this.kept)) !== expected) return false;
+    }
+    return true;
   }
 
   close(): void {

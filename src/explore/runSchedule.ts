@@ -53,7 +53,7 @@ export async function simulateWith(scenario: Scenario, added: readonly FaultSpec
       ...fork,
     });
   } finally {
-    await target.hooks?.endRun();
+    if (target.hooks) target.ended = await target.hooks.endRun();
   }
 }
 

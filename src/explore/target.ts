@@ -5,7 +5,7 @@
 import type { StorageKind } from '../core/storage.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
-import type { OpenedRunner, RunHooks } from '../target/runners.js';
+import type { OpenedRunner, RunEnd, RunHooks } from '../target/runners.js';
 
 export interface Target {
   runner: RunnerClass;
@@ -14,6 +14,8 @@ export interface Target {
   storage: StorageKind;
   /** A runner in a box: each run begins and ends through these. */
   hooks?: RunHooks;
+  /** How the last run ended outside its trace (what the box printed, whether it was lost): set after each run. */
+  ended?: RunEnd;
 }
 
 /** An opened runner as the target of an exploration with this seed and storage. */

@@ -17,6 +17,8 @@ import { findingFor } from '../explore/findings.js';
 import { verdictOf } from '../explore/runSchedule.js';
 import { Tally } from '../explore/tally.js';
 import { targetOf } from '../explore/target.js';
+import { Bases, resumePoint, runFrom } from '../explore/fork.js';
+import { MAX_STEPS } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
@@ -77,6 +79,34 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   return { kind: 'done', run, output, durationMs };
 }
 
+/**
+ * The schedules of a scenario start from the pauses of its run as written (src/explore/fork.ts), as `faultlab
+ * explore` runs them, once the learner's runner has shown it keeps nothing between steps (Bases checks that,
+ * per scenario); else, and with a step bound of its own, each runs from the start.
+ */
+let bases: Bases | null = null;
+
+/** One explored schedule, forked from the pause before its fault when it may be. */
+async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
+  const target = targetOf(opened!, job.seed, 'memory');
+  bases ??= new Bases(target);
+  const paused = job.maxSteps === MAX_STEPS ? await bases.of(scenario) : null;
+  if (paused === null) return runOne(scenario, added);
+  const started = performance.now();
+  let run: RunResult | null = null;
+  let error: unknown = null;
+  try {
+    run = await runFrom(scenario, added, target, resumePoint(paused, added[0]!), bases.kept);
+  } catch (e) {
+    error = e;
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const { output, loss } = target.ended ?? { output: '', loss: null };
+  if (loss !== null) return lostRun(loss, output, durationMs);
+  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
+  return { kind: 'done', run, output, durationMs };
+}
+
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
   const started = performance.now();
   const tally = new Tally();
@@ -84,7 +114,7 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
   let broke = 0;
   let stopped: Explored['stopped'] = null;
   for (const added of depthOneSchedules(base)) {
-    const outcome = await runOne(scenario, added);
+    const outcome = await runExplored(scenario, added);
     if (outcome.kind !== 'done') {
       stopped = { schedule: added, outcome };
       break;
@@ -160,5 +190,6 @@ try {
 } catch (error) {
   post({ type: 'failed', error: thrown(error) });
 } finally {
+  (bases as Bases | null)?.close();
   await (opened as OpenedRunner | null)?.close();
 }

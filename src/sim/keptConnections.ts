@@ -19,14 +19,15 @@ import { EVENT_SCHEMA, writeEventRows, type EventRow } from '../runner/EventStor
 import type { Inventory } from '../scenario/types.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+import { isInABox } from '../box/boxedRunner.js';
 
 /**
  * Whether a runner and a tool keep nothing of a run once it is over, so that the next run may use the
- * connections they used: the reference runner on the real tool. A learner's runner, a mutant or a broken
- * store might hold on to a statement or a connection, so each of their runs opens its own.
+ * connections they used: the reference runner, or a runner in a box (it never touches a database), on the real
+ * tool. A mutant or a broken store might hold on to a statement or a connection, so each of their runs opens its own.
  */
 export function mayKeepConnections(runner: unknown, tool: unknown): boolean {
-  return runner === ReferenceRunner && (tool === undefined || tool === InventoryTool);
+  return (runner === ReferenceRunner || isInABox(runner)) && (tool === undefined || tool === InventoryTool);
 }
 
 /** The committed content of a run's two databases. */

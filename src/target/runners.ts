@@ -105,7 +105,7 @@ export async function openRunner(source: RunnerSource, label: string, options: O
     if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
     return { runner: mutant.runner, tool: mutant.tool, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
   }
-  const file = source.file;
+  const file = resolve(source.file);
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file }));
   const timeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   const open = async (): Promise<{ box: Box; name: string }> => {

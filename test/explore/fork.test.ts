@@ -11,6 +11,8 @@ import type { Checkpoint } from '../../src/sim/checkpoint.js';
 import { simulate } from '../../src/sim/simulate.js';
 import { mutantNamed } from '../../src/mutants/catalogue.js';
 import { byId, mutantTarget, reference, seventeen } from './helpers.js';
+import { openRunner } from '../../src/target/runners.js';
+import { targetOf } from '../../src/explore/target.js';
 
 describe('a forked schedule', () => {
   it('is the run a fresh start gives, for every depth-1 schedule of the 17 scenarios', async () => {
@@ -77,4 +79,35 @@ describe('a forked schedule', () => {
     expect(checkpoints.length).toBeGreaterThan(5);
     await expect(simulate(byId('happy_path'), { storage: 'file', onCheckpoint: () => {} })).rejects.toThrow(/in-memory/);
   });
+});
+
+describe('forking a learner’s runner in its box', () => {
+  it('forks once the runner has shown it keeps nothing between steps, and gives the runs a fresh start gives', async () => {
+    const opened = await openRunner({ kind: 'file', file: 'test/fixtures/learners/solution/LearnerRunner.ts' }, 'solution');
+    try {
+      const target = targetOf(opened, 42, 'memory');
+      const bases = new Bases(target);
+      const scenario = byId('lost_reply');
+      const base = (await bases.of(scenario))!;
+      expect(base).not.toBeNull();
+      for (const [fault] of depthOneSchedules(base.run).slice(0, 12)) {
+        expect(await runFrom(scenario, [fault!], target, resumePoint(base, fault!), bases.kept)).toEqual(await runForVerdict(scenario, [fault!], target));
+      }
+      bases.close();
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  it('runs every schedule from the start for a runner that keeps something in its instance between steps', async () => {
+    const opened = await openRunner({ kind: 'file', file: 'test/fixtures/learners/stateful/LearnerRunner.ts' }, 'stateful');
+    try {
+      const bases = new Bases(targetOf(opened, 42, 'memory'));
+      expect(await bases.of(byId('happy_path'))).toBeNull();
+      expect(await bases.of(byId('lost_reply'))).toBeNull(); // once shown, for every scenario
+      bases.close();
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
 });
