@@ -3,6 +3,7 @@
  * any fault schedule; the scenario's own figures are checked separately (a new fault may change them).
  * Every message says what was expected, what happened, and why that breaks the rule.
  */
+import type { RunnerState } from '../runner/state.js';
 import { isTerminal, type ToolAction } from '../runner/state.js';
 import { canonicalJson, sameJson } from '../core/canonical.js';
 import type { Run } from '../sim/Run.js';
@@ -125,26 +126,34 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
   return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', t('check.inv3.ok'));
 }
 
-/** 4. Rebuilding from the log gives the final state: nothing the runner holds was left unsaved. */
+/** Where two states differ: the fields, and the first one's values. */
+function stateDiff(logged: RunnerState, held: RunnerState): { fields: string; log: string; runner: string } {
+  const fields = Object.keys({ ...logged, ...held }).filter((k) => !same((logged as unknown as Record<string, unknown>)[k], (held as unknown as Record<string, unknown>)[k]));
+  const f = fields[0]!;
+  return {
+    fields: fields.join(', '),
+    log: String(canonicalJson((logged as unknown as Record<string, unknown>)[f])),
+    runner: String(canonicalJson((held as unknown as Record<string, unknown>)[f])),
+  };
+}
+
+/**
+ * 4. The log rebuilds the runner's state at every moment: after every step, what the step left is what a crash
+ * then would rebuild (its last committed event) — and so at the end. Nothing the runner holds was left unsaved.
+ */
 export function inv4(run: Run): Check {
   const rebuilt = run.log.at(-1)?.state ?? null;
   const problems: string[] = [];
+  for (const { step, seq, logged, returned } of run.unsaved ?? []) {
+    if (logged === null) problems.push(t('check.inv4.nothingSaved', { step }));
+    else problems.push(t('check.inv4.unsavedStep', { step, seq: seq ?? 0, ...stateDiff(logged, returned) }));
+  }
   if (run.state === null || rebuilt === null) {
     problems.push(t('check.inv4.noState'));
   } else if (!same(rebuilt, run.state)) {
-    const fields = Object.keys({ ...rebuilt, ...run.state }).filter(
-      (k) => !same((rebuilt as unknown as Record<string, unknown>)[k], (run.state as unknown as Record<string, unknown>)[k]),
-    );
-    const f = fields[0]!;
-    problems.push(
-      t('check.inv4.differs', {
-        fields: fields.join(', '),
-        log: String(canonicalJson((rebuilt as unknown as Record<string, unknown>)[f])),
-        runner: String(canonicalJson((run.state as unknown as Record<string, unknown>)[f])),
-      }),
-    );
+    problems.push(t('check.inv4.differs', stateDiff(rebuilt, run.state)));
   }
-  return verdict('inv4_log_rebuilds_state', problems, 'log = final state', problems.length === 0 ? 'equal' : 'different', t('check.inv4.ok'));
+  return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', t('check.inv4.ok'));
 }
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */

@@ -28,6 +28,7 @@ const LADDERS: Record<ProblemId, HintBase> = {
   budget_checked_late: 'budgetCheckedLate',
   saved_late: 'savedLate',
   pending_dropped: 'pendingDropped',
+  cleared_after_save: 'clearedAfterSave',
   lost_reply_as_failure: 'lostReplyAsFailure',
   load_error: 'loadError',
   inv1_one_effect_per_intent: 'inv1OneEffectPerIntent',

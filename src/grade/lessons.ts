@@ -84,6 +84,7 @@ const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   saved_late: [L.transaction, 'gap'],
   pending_dropped: [L.lostContact, 'lostReplyRecovered'],
   lost_reply_as_failure: [L.errors, 'timeout'],
+  cleared_after_save: exercise('rule6'),
   inv1_one_effect_per_intent: [L.keys],
   inv2_call_budget: [L.errors, 'budgets'],
   inv3_same_key_same_args: [L.keys, 'reusedKey'],

@@ -23,6 +23,7 @@ export const MISTAKE_IDS = [
   'saved_late',
   'pending_dropped',
   'lost_reply_as_failure',
+  'cleared_after_save',
 ] as const;
 
 export type MistakeId = (typeof MISTAKE_IDS)[number];
@@ -40,6 +41,7 @@ export const MISTAKES: Record<MistakeId, { title: MessageKey; explains: readonly
   },
   pending_dropped: { title: 'grade.mistake.pendingDropped.title', explains: ['inv6_success_has_receipt', 'inv1_one_effect_per_intent'] },
   lost_reply_as_failure: { title: 'grade.mistake.lostReplyAsFailure.title', explains: [] },
+  cleared_after_save: { title: 'grade.mistake.clearedAfterSave.title', explains: ['inv4_log_rebuilds_state', 'inv1_one_effect_per_intent', 'inv2_call_budget'] },
 };
 
 export interface Mistake {
@@ -111,6 +113,14 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
         break;
       }
     }
+  }
+  // A step that saved the observation with the action still pending, then cleared pending in memory only: the
+  // log says "pending" until the next save, and a crash in between sends the action again.
+  for (const { step, seq, logged, returned } of run.unsaved ?? []) {
+    if (logged?.pending == null || returned.pending !== null || seq === null) continue;
+    const at = run.trace.findIndex((event) => event.type === 'saved' && event.seq === seq);
+    note('cleared_after_save', at, t('grade.mistake.clearedAfterSave', { step, seq, action: formatAction(logged.pending) }));
+    break;
   }
   return [...found.values()].sort((a, b) => a.at - b.at);
 

@@ -45,6 +45,20 @@ export interface Run {
   replays: ReplayRecord[];
   /** The dead-letter table at the end (empty without a `durability.dlq` block). */
   dlq: DlqRow[];
+  /**
+   * The steps after which the runner held a state its log would not rebuild — a crash at that moment would lose
+   * it: the state the step returned and the last one it had committed (in order; empty for a runner that saves
+   * every change). The log must rebuild the state at every moment, not only at the end (invariant 4).
+   */
+  unsaved: UnsavedStep[];
+}
+
+export interface UnsavedStep {
+  step: number;
+  /** The last committed event at that moment (null: nothing saved yet). */
+  seq: number | null;
+  logged: RunnerState | null;
+  returned: RunnerState;
 }
 
 export interface ReplayRecord {

@@ -18,6 +18,7 @@ import type { FiredAt } from '../faults/FaultPlan.js';
 import type { KnownEvent } from '../runner/EventStore.js';
 import type { RunnerState } from '../runner/state.js';
 import type { TraceEvent } from './events.js';
+import type { UnsavedStep } from './Run.js';
 import type { WireCounters } from './FaultyNetwork.js';
 import type { Content } from './keptConnections.js';
 
@@ -38,6 +39,10 @@ export interface Checkpoint {
   /** Where each planned fault fired, in plan order (null: not yet). */
   readonly fired: ReadonlyArray<FiredAt | null>;
   readonly counters: Readonly<WireCounters>;
+  /** The runner's last committed event at the pause (the world's `lastSaved`). */
+  readonly lastSaved: { seq: number; json: string; state: RunnerState } | null;
+  /** The runner's steps so far that left a state its log would not rebuild. */
+  readonly unsaved: readonly UnsavedStep[];
   /** The events the harness saw committed so far (the log read at the end reuses their states). */
   readonly committed: ReadonlyMap<number, KnownEvent>;
   /** Both databases' committed rows. */

@@ -17,7 +17,7 @@
  * the clock, the fault plan, the wire's counters, the trace (world.ts).
  */
 import { RESTART_MS } from '../core/defaults.js';
-import { jsonCopy } from '../core/canonical.js';
+import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { t } from '../core/i18n/index.js';
 import type { Storage } from '../core/storage.js';
@@ -104,6 +104,7 @@ export class RunnerProcess {
     this.current = await this.#build();
     const last = await this.current.events.lastEvent(world.committed);
     const state = last?.state ?? null;
+    world.lastSaved = last === null ? null : { seq: last.seq, json: canonicalJson(last.state), state: last.state };
     world.trace.emit({ type: 'recovered', seq: last?.seq ?? null, state: state === null ? null : jsonCopy(state) });
     return { seq: last?.seq ?? null, state };
   }
@@ -123,6 +124,7 @@ export class RunnerProcess {
     // Commit point 2: the listener hears of an event only once its INSERT committed — then a crash may strike.
     const onSaved = (event: LoggedEvent, json: string) => {
       world.committed.set(event.seq, { label: event.label, json, state: event.state });
+      world.lastSaved = { seq: event.seq, json, state: event.state };
       trace.emit({ type: 'saved', seq: event.seq, label: event.label, state: event.state });
       world.flushHeld();
       const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);

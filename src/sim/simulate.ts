@@ -11,7 +11,7 @@
  * what lets one scheduler drive several actors and an asynchronous database client sit under the same
  * harness (docs/architecture.md). `judge` (src/check/verdict.ts) turns the Run into a RunResult.
  */
-import { jsonCopy } from '../core/canonical.js';
+import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { t } from '../core/i18n/index.js';
 import type { Storage, StorageKind } from '../core/storage.js';
@@ -30,7 +30,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
-import type { DlqRow, ReplayRecord, Run, RunnerFailure } from './Run.js';
+import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
 import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
 
@@ -137,6 +137,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       maxSteps: run.maxSteps,
       replays: run.replays,
       dlq: dlq === null ? [] : dlq.list().map(dlqRow),
+      unsaved: run.unsaved,
     };
   } finally {
     storage.dispose();
@@ -150,6 +151,7 @@ class Drive {
   crashes: number;
   runnerError: RunnerFailure | null = null;
   readonly replays: ReplayRecord[] = [];
+  readonly unsaved: UnsavedStep[];
   #first: (() => Promise<RunnerState>) | null = null;
 
   constructor(
@@ -163,6 +165,7 @@ class Drive {
     this.state = resume ? jsonCopy(resume.state) : null;
     this.steps = resume?.steps ?? 0;
     this.crashes = resume?.crashes ?? 0;
+    this.unsaved = resume ? [...resume.unsaved] : [];
   }
 
   /** The first save of the run (its `started`, or a replay's first event), made inside the loop so a crash after it is recovered. */
@@ -201,6 +204,11 @@ class Drive {
           return;
         }
         this.state = returned;
+        // The state the step leaves must be one a crash now would rebuild: its last committed event.
+        const saved = world.lastSaved;
+        if (saved === null || canonicalJson(returned) !== saved.json) {
+          this.unsaved.push({ step: this.steps, seq: saved?.seq ?? null, logged: saved === null ? null : jsonCopy(saved.state), returned: jsonCopy(returned) });
+        }
       } catch (error) {
         const crashed = runnerProcess.crashed;
         if (crashed !== null) {
@@ -252,6 +260,8 @@ class Drive {
       fired: world.plan.faults.map((fault) => fault.firedAt),
       counters: { ...world.counters },
       committed: new Map(world.committed),
+      lastSaved: world.lastSaved,
+      unsaved: [...this.unsaved],
       // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
       content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
     };

@@ -13,6 +13,7 @@ import { FaultPlan } from '../faults/FaultPlan.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { KnownEvent } from '../runner/EventStore.js';
 import type { Scenario } from '../scenario/types.js';
+import type { RunnerState } from '../runner/state.js';
 import { CountingRng, type Checkpoint } from './checkpoint.js';
 import type { WireCounters } from './FaultyNetwork.js';
 import { TraceRecorder } from './TraceRecorder.js';
@@ -31,6 +32,8 @@ export interface World {
   committed: Map<number, KnownEvent>;
   /** The DLQ record being replayed (the harness is the operator replaying it: this outlives a crash). */
   replaying: string | null;
+  /** The runner's last committed event as the harness saw it (saved, or read back after a crash): its seq and JSON. */
+  lastSaved: { seq: number; json: string; state: RunnerState } | null;
   /** What the DLQ says inside a save's transaction, shown after the event it commits with. */
   held: DurabilityEvent[];
   flushHeld(): void;
@@ -63,6 +66,7 @@ export function newWorld(scenario: Scenario, seed: number, extraFaults: readonly
     pillars,
     committed: new Map<number, KnownEvent>(resume?.committed),
     replaying: null,
+    lastSaved: resume?.lastSaved ?? null,
     held,
     flushHeld: () => held.splice(0).forEach(toTrace),
     toTrace,

@@ -25,7 +25,7 @@ const FIXTURES = [
   'RetriesContractErrors.ts',
   'Skeleton.ts',
   'class/catches-everything/LearnerRunner.ts',
-  ...['args-changed-on-retry', 'attempt-saved-late', 'budget-checked-late', 'contract-error-retried', 'crash-caught', 'lost-reply-as-failure', 'new-key-per-attempt', 'pending-dropped'].map(
+  ...['args-changed-on-retry', 'attempt-saved-late', 'budget-checked-late', 'contract-error-retried', 'crash-caught', 'lost-reply-as-failure', 'new-key-per-attempt', 'observed-before-clearing', 'pending-dropped'].map(
     (m) => `mistakes/${m}/LearnerRunner.ts`,
   ),
 ];

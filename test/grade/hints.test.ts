@@ -71,6 +71,7 @@ describe('lesson links', () => {
       args_changed_on_retry: '03-fingerprint-and-version.md#the-fingerprint-does-the-key-still-mean-the-same-request',
       contract_error_retried: '06-which-errors-to-retry.md#a-contract-error-does-not-get-better-with-time',
       budget_checked_late: '06-which-errors-to-retry.md#budgets-attempts-retries-and-calls',
+      cleared_after_save: '08-the-exercise.md#rule-6-record-what-the-tool-answered',
       saved_late: '04-one-transaction.md#the-gap-the-runners-save-is-another-transaction',
       pending_dropped: '05-losing-contact-after-commit.md#example-1-the-reply-is-lost-the-retry-recovers-it',
       lost_reply_as_failure: '06-which-errors-to-retry.md#a-timeout-does-not-prove-that-nothing-happened',

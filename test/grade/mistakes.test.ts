@@ -92,6 +92,15 @@ const CASES: Case[] = [
     hint: 'Your step ended the run on a TransientError.',
   },
   {
+    fixture: 'observed-before-clearing',
+    scenario: 'happy_path',
+    id: 'cleared_after_save',
+    title: 'inv4 · pending cleared after the save',
+    message: /^step 1 saved #4 with search_docs\(query=camera\) still pending, then cleared pending without saving again: .* a crash right after #4 makes a new runner send it again/,
+    lesson: 'lessons/08-the-exercise.md#rule-6-record-what-the-tool-answered',
+    hint: 'Your step saved the observation while the action was still pending.',
+  },
+  {
     fixture: 'crash-caught',
     scenario: 'crash_after_commit',
     id: 'crash_caught',

@@ -29,10 +29,12 @@ export const check = {
   'check.inv3.sentOther': 'call {call} sent {name} {args} but the saved pending action is {saved} {savedArgs}: send exactly what was persisted',
   'check.inv3.ok': 'every attempt carried its pending action unchanged',
 
-  'check.inv4.title': 'the event log rebuilds the final state',
+  'check.inv4.title': 'the event log rebuilds the state after every step',
+  'check.inv4.unsavedStep': "after step {step} the runner held a state its log would not rebuild: its last event #{seq} differs in {fields} (log: {log}, runner: {runner}) — a crash right then loses that; save after every change, before the step returns",
+  'check.inv4.nothingSaved': 'after step {step} the runner held a state with nothing saved: a crash right then loses all of it',
   'check.inv4.noState': 'there is no final state to compare with the log',
   'check.inv4.differs': "the state rebuilt from the event log differs from the runner's final state in {fields} (log: {log}, runner: {runner}): save after every change, or a crash loses it",
-  'check.inv4.ok': 'the last logged state is the final state',
+  'check.inv4.ok': 'the log rebuilds the state after every step',
 
   'check.inv5.title': 'a ContractError is final and changes nothing',
   'check.inv5.retried':

@@ -20,6 +20,8 @@ export const grade = {
   'grade.mistake.argsChangedOnRetry.title': 'args changed on a retry',
   'grade.mistake.contractErrorRetried.title': 'a ContractError retried',
   'grade.mistake.budgetCheckedLate.title': 'the budget checked late, or never',
+  'grade.mistake.clearedAfterSave.title': 'pending cleared after the save',
+  'grade.mistake.clearedAfterSave': 'step {step} saved #{seq} with {action} still pending, then cleared pending without saving again: until the next save the log says the action is pending, and a crash right after #{seq} makes a new runner send it again — clear pending first, then save the observation',
   'grade.mistake.savedLate.title': 'an attempt sent before it was saved',
   'grade.mistake.pendingDropped.title': 'pending dropped after a TransientError',
   'grade.mistake.lostReplyAsFailure.title': 'a lost reply treated as a failure',

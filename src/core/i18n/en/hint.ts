@@ -56,6 +56,10 @@ export const hint = {
   'hint.savedLate.question': 'A request left before your step saved it. If the process died while that request was on the wire, what would the new runner find in the log?',
   'hint.savedLate.rule': 'Save first, then send: the action with its key as prepared (rule 2), then the attempt counted — calls and attempts — as attempt_started (rule 4), both before this.execute. The tool commits in its own transaction; your save is another one (lesson 4, the gap).',
   'hint.savedLate.code': 'The order of one attempt:\n  state.calls += 1;\n  state.attempts += 1;\n  this.save(state, \'attempt_started\');\n  const result = this.execute(state);',
+  // cleared_after_save
+  'hint.clearedAfterSave.question': 'Your step saved the observation while the action was still pending. If the process died right after that save, what would a new runner read back from the log?',
+  'hint.clearedAfterSave.rule': 'The log must rebuild your state at every moment, not only at the end: every change is saved before the step returns. A success records the observation and clears pending in one state, saved as observed (rule 6).',
+  'hint.clearedAfterSave.code': 'Both changes, then one save:\n  state.observations[state.pending.name] = result;\n  state.pending = null;\n  return this.save(state, \'observed\');',
   // pending_dropped
   'hint.pendingDropped.question': 'After a TransientError your step let go of the pending action. Did the effect surely not happen?',
   'hint.pendingDropped.rule': 'A TransientError keeps the action pending (rule 5): after a lost reply the effect may have happened, and only a retry with the same key can fetch its receipt. Pending is cleared by a success only (rule 6).',

@@ -24,10 +24,12 @@ export const check = {
   'check.inv3.sentOther': '第 {call} 次调用发出的是 {name} {args}，可保存的待定动作是 {saved} {savedArgs}：持久化了什么，就原样发送什么',
   'check.inv3.ok': '每次尝试都原样携带了待定动作',
 
-  'check.inv4.title': '事件日志能重建出最终状态',
+  'check.inv4.title': '事件日志在每一步之后都能重建出状态',
+  'check.inv4.unsavedStep': '第 {step} 步之后，Runner 持有的状态是它的日志重建不出来的：最后一个事件 #{seq} 在 {fields} 上不同（日志：{log}，Runner：{runner}）——那一刻一次崩溃就会丢掉它；每次改变之后、step 返回之前都要保存',
+  'check.inv4.nothingSaved': '第 {step} 步之后，Runner 持有的状态一点都没有保存：那一刻一次崩溃就会全部丢掉',
   'check.inv4.noState': '没有最终状态可以和日志比较',
   'check.inv4.differs': '由事件日志重建的状态与 Runner 的最终状态在 {fields} 上不一致（日志：{log}，Runner：{runner}）：每次改变之后都要保存，否则一次崩溃就会把它丢掉',
-  'check.inv4.ok': '日志中最后的状态就是最终状态',
+  'check.inv4.ok': '每一步之后，日志都能重建出状态',
 
   'check.inv5.title': 'ContractError 是最终结果，且什么都不改变',
   'check.inv5.retried': 'Runner 收到 ContractError {code} 之后又尝试了 {name}（第 {attempt} 次尝试）：契约错误永不重试 —— 同样的请求只会得到同样的拒绝，白白耗费预算',

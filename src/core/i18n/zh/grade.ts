@@ -19,6 +19,8 @@ export const grade = {
   'grade.mistake.argsChangedOnRetry.title': '重试时改了参数',
   'grade.mistake.contractErrorRetried.title': '重试了 ContractError',
   'grade.mistake.budgetCheckedLate.title': '预算检查得太晚，或者根本没查',
+  'grade.mistake.clearedAfterSave.title': '保存之后才清除待定动作',
+  'grade.mistake.clearedAfterSave': '第 {step} 步保存 #{seq} 时 {action} 仍是待定的，然后没有再保存就清除了待定动作：直到下一次保存之前，日志都说这个动作还待定，#{seq} 之后立刻崩溃的话，新的 Runner 会再发一次——先清除待定动作，再保存观察结果',
   'grade.mistake.savedLate.title': '尝试还没保存就发出去了',
   'grade.mistake.pendingDropped.title': 'TransientError 之后丢掉了待定动作',
   'grade.mistake.lostReplyAsFailure.title': '把回复丢失当成了失败',

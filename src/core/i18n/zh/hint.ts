@@ -69,6 +69,10 @@ export const hint = {
   'hint.savedLate.rule':
     '先保存，再发送：先把带着键的动作保存为 prepared（规则 2），再把这次尝试计上数——calls 和 attempts——保存为 attempt_started（规则 4），两样都在 this.execute 之前。工具在它自己的事务里提交；你的保存是另一个事务（第 4 课讲的那段空窗）。',
   'hint.savedLate.code': "一次尝试的顺序：\n  state.calls += 1;\n  state.attempts += 1;\n  this.save(state, 'attempt_started');\n  const result = this.execute(state);",
+  // cleared_after_save
+  'hint.clearedAfterSave.question': '你的 step 保存观察结果时，动作还是待定的。要是进程就在这次保存之后死了，新的 Runner 会从日志里读回什么？',
+  'hint.clearedAfterSave.rule': '日志必须在任何时刻都能重建出你的状态，而不只是在最后：每个改变都要在 step 返回之前保存。成功时，把观察结果记下并清除待定动作，作为同一个状态保存为 observed（规则 6）。',
+  'hint.clearedAfterSave.code': "两处改动，然后一次保存：\n  state.observations[state.pending.name] = result;\n  state.pending = null;\n  return this.save(state, 'observed');",
   // pending_dropped
   'hint.pendingDropped.question': '遇到 TransientError 之后，你的 step 把待定动作放掉了。效果真的肯定没有发生吗？',
   'hint.pendingDropped.rule':
