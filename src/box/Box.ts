@@ -16,8 +16,7 @@ import { dirname, join } from 'node:path';
 import { Crash } from '../core/crash.js';
 import { makeTempDir, removeTempDir } from '../core/tempDir.js';
 import { compileModule, CompileError, hostModule } from './compile.js';
-import { BOX_GID, BOX_UID, isolation, type Isolation } from './isolation.js';
-import { chmodSync, chownSync, copyFileSync } from 'node:fs';
+import { isolation, type Isolation } from './isolation.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
@@ -160,20 +159,9 @@ export class Box {
       throw error;
     }
     const walls = isolation();
-    let host = await hostModule();
-    if (walls.otherUser) {
-      // The box's user reads only its own folder: its host and its runner are copied there, and the folder is its own.
-      const own = join(dir, 'box-host.mjs');
-      copyFileSync(host, own);
-      host = own;
-      for (const path of [dir, own, compiled]) chownSync(path, BOX_UID, BOX_GID);
-      // It reaches its folder through the process's own, which it may pass through but not list.
-      chmodSync(dirname(dir), 0o711);
-    }
-    // A minimal environment: nothing of the harness's (its variables, a test runner's loader flags) reaches the
-    // learner's code; its temporary folder is its own.
-    const env = { TMPDIR: dir };
-    const { command, args } = walls.wrap([process.execPath, '--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`, host, compiled, file, lang]);
+    // A minimal environment (TMPDIR alone): nothing of the harness's (its variables, a test runner's loader flags)
+    // reaches the learner's code; its temporary folder is its own.
+    const { command, args, env } = walls.start({ dir, host: await hostModule(), runner: compiled }, ['--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`], [file, lang]);
     const child = spawn(command, args, {
       // What the learner prints is captured inside the box and sent with each message; fd 3 is the channel.
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],

@@ -5,14 +5,13 @@
  * runs are held in a step (test/cli/fixtures/Gate.ts) or caught with their databases open.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { gateFolder } from './gates.js';
 
 const root = mkdtempSync(join(tmpdir(), 'faultlab-signals-'));
-// A box may run as another user: it passes through this folder to the gates, which it may write.
-chmodSync(root, 0o711);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let runs = 0;
 
@@ -32,9 +31,8 @@ function waitFor(ready: () => boolean, what: string): void {
 interface Started {
   child: ChildProcess;
   tmp: string;
-  /** Written by the Gate runner once the run is in its first step. */
-  ready: string;
-  gate: string;
+  /** The gate's token (test/cli/fixtures/Gate.ts): its box writes `gate-<token>.ready` once the run is in its first step. */
+  token: string;
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
@@ -43,13 +41,9 @@ function start(args: string[]): Started {
   runs += 1;
   const tmp = join(root, `tmp-${runs}`);
   mkdirSync(tmp);
-  const gates = join(root, `gates-${runs}`);
-  mkdirSync(gates);
-  chmodSync(gates, 0o777);
-  const ready = join(gates, 'ready');
-  const gate = join(gates, 'open');
-  const runner = join(gates, 'Gate.ts');
-  writeFileSync(runner, `import { gated } from ${JSON.stringify(join(import.meta.dirname, 'fixtures', 'Gate.ts'))};\nexport const LearnerRunner = gated(${JSON.stringify(ready)}, ${JSON.stringify(gate)});\n`);
+  const token = `signals-${process.pid}-${runs}`;
+  const runner = join(root, `Gate-${runs}.ts`);
+  writeFileSync(runner, `import { gated } from ${JSON.stringify(join(import.meta.dirname, 'fixtures', 'Gate.ts'))};\nexport const LearnerRunner = gated(${JSON.stringify(token)});\n`);
   const child = spawn(process.execPath, ['bin/faultlab.js', ...args.map((arg) => (arg === GATE ? runner : arg))], {
     env: { ...process.env, TMPDIR: tmp },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -57,7 +51,7 @@ function start(args: string[]): Started {
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((done) => child.on('close', (code, signal) => done({ code, signal, stderr })));
-  return { child, tmp, ready, gate, ended };
+  return { child, tmp, token, ended };
 }
 
 /** Where a gated run's runner goes: a file of its own per run (start). */
@@ -67,7 +61,7 @@ const GATED_RUN = ['run', 'happy_path', '--storage', 'file', '--runner', GATE];
 /** A run held in its first step, its temporary folder made and its databases open. */
 function heldRun(): Started {
   const run = start(GATED_RUN);
-  waitFor(() => existsSync(run.ready), 'the run to reach its first step');
+  waitFor(() => gateFolder(run.token) !== null, 'the run to reach its first step');
   expect(ours(run.tmp)).toHaveLength(1);
   return run;
 }
@@ -85,7 +79,7 @@ describe('a run stopped by a signal', () => {
   it('SIGTERM removes the temporary folder and exits 143, once the step in hand returns', async () => {
     const run = heldRun();
     run.child.kill('SIGTERM');
-    writeFileSync(run.gate, ''); // the step returns; the signal is handled before the run is reported
+    writeFileSync(join(gateFolder(run.token)!, `gate-${run.token}.open`), ''); // the step returns; the signal is handled before the run is reported
     const end = await run.ended;
     expect(end.code).toBe(143);
     expect(end.stderr).toContain('stopped by SIGTERM; temporary files removed');

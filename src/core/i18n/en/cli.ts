@@ -70,6 +70,7 @@ export const cli = {
   'cli.grade.isolation': 'the submissions run without {missing}: a submission could reach more than its own run here (run the grader as root on Linux to close this)',
   'cli.grade.isolation.other_user': 'a user of their own (faultlab is not root)',
   'cli.grade.isolation.pid_namespace': 'a process namespace of their own (unshare is missing or not allowed)',
+  'cli.grade.isolation.own_root': 'a root of their own, where they see only their own files (faultlab is not root, or mount namespaces are not allowed)',
   'cli.grade.isolation.limits': 'limits on memory, processes and files (prlimit is missing)',
   'cli.grade.intBad': '{option} must be an integer from 1 to {max}, got {given}',
   'cli.grade.noScenarios': 'no runner scenarios in {targets}',

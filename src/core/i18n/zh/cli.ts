@@ -67,6 +67,7 @@ export const cli = {
   'cli.grade.isolation': '提交在这里运行时没有{missing}：提交在这里能触及的不只是它自己的运行（在 Linux 上以 root 运行评分器即可补上）',
   'cli.grade.isolation.other_user': '单独的用户（faultlab 不是以 root 运行）',
   'cli.grade.isolation.pid_namespace': '单独的进程命名空间（缺少 unshare 或不被允许）',
+  'cli.grade.isolation.own_root': '只看得见自己文件的独立根目录（faultlab 不是以 root 运行，或不允许挂载命名空间）',
   'cli.grade.isolation.limits': '内存、进程和文件的上限（缺少 prlimit）',
   'cli.grade.intBad': '{option} 必须是 1 到 {max} 之间的整数，得到的是 {given}',
   'cli.grade.noScenarios': '{targets} 中没有 Runner 场景',
