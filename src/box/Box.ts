@@ -21,7 +21,8 @@ import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
 import { MAX_OUTPUT_CHARS } from './captureOutput.js';
-import { encodeFrame, FrameReader } from './frames.js';
+import { encodeFrame, FrameReader, MAX_BOX_FRAME_BYTES } from './frames.js';
+import { callProblem, LearnerValueError, stateProblem } from './learnerValues.js';
 import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
 import { currentLang, t, type Lang } from '../core/i18n/index.js';
 
@@ -133,6 +134,7 @@ export class Box {
     const reader = new FrameReader(
       (message) => this.#arrived(message),
       (why) => this.#brokeProtocol(why),
+      MAX_BOX_FRAME_BYTES,
     );
     this.#socket.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#socket.on('error', () => {}); // a box that dies mid-write: its exit says what happened
@@ -242,6 +244,10 @@ export class Box {
     const same = state === this.#lastReturned && state !== undefined;
     this.#send(same ? { t: 'step', instance } : { t: 'step', instance, state });
     const returned = (await this.#serve()) as RunnerState;
+    // A value that is no state at all (undefined, a number) is the harness's to report as such; one that looks
+    // like a state must be one whole, before any of faultlab's code reads it.
+    const problem = typeof returned === 'object' && returned !== null && typeof returned.status === 'string' ? stateProblem(returned) : null;
+    if (problem !== null) throw new LearnerValueError(t('box.value.stepReturned', { problem }));
     this.#lastReturned = returned;
     return returned;
   }
@@ -375,6 +381,15 @@ export class Box {
     if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
       this.#brokeProtocol(t('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
       throw new BoxGone(t('grade.process.gone'));
+    }
+    const problem = callProblem(message.target, message.method, message.args);
+    if (problem !== null) {
+      // Thrown into the learner's code where it made the call: if it lets it through, its run fails with it.
+      const ref = this.#nextRef++;
+      const error = new LearnerValueError(t('box.value.call', { call: `${message.target}.${message.method}()`, problem }));
+      this.#sent.set(ref, error);
+      this.#send({ t: 'reply', ok: false, error: wireError(ref, error) });
+      return;
     }
     let value: unknown;
     try {

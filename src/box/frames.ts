@@ -7,9 +7,22 @@
  */
 import { closeSync, readSync, writeSync } from 'node:fs';
 import { t } from '../core/i18n/index.js';
+import { printable } from '../scenario/ScenarioError.js';
 
 /** Larger frames are refused: a runner's state is a few kilobytes, and a bogus length must not make us allocate. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/**
+ * What a box may send in one message: a state, a call's arguments, and what the learner printed (at most
+ * MAX_OUTPUT_CHARS a run). The harness keeps every state of a run in its trace: a box must not make it keep gigabytes.
+ */
+export const MAX_BOX_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * A frame's text holds a character a terminal would act on: a C0 control but the newline and the tab (JSON
+ * writes those as \u00XX, \b, \f, \r), DEL, a C1 control, a line or paragraph separator (JSON writes those raw).
+ */
+const UNPRINTABLE = /\\u00[01][0-9a-f]|\\u007f|\\[bfr]|[\u007f-\u009f\u2028\u2029]/i;
+const cleaned = (_key: string, value: unknown) => (typeof value === 'string' ? printable(value) : value);
 
 /** The other side is gone (end of file, a broken pipe) or broke the framing. */
 export class ChannelClosed extends Error {
@@ -35,16 +48,19 @@ export class FrameChannel {
   readonly #in: number;
   readonly #out: number;
   readonly #head = Buffer.alloc(4);
+  readonly #maxSend: number;
   #open = true;
 
-  /** `inFd` and `outFd`: blocking descriptors (the same socket, inherited, for a box). */
-  constructor(inFd: number, outFd: number) {
+  /** `inFd` and `outFd`: blocking descriptors (the same socket, inherited, for a box); `maxSend`: the longest frame the other side takes. */
+  constructor(inFd: number, outFd: number, maxSend = MAX_FRAME_BYTES) {
     this.#in = inFd;
     this.#out = outFd;
+    this.#maxSend = maxSend;
   }
 
+  /** Throws, having written nothing, when the message cannot be encoded (JSON.stringify throws) or is too long. */
   send(message: unknown): void {
-    const frame = encodeFrame(message);
+    const frame = encodeFrame(message, this.#maxSend);
     let written = 0;
     while (written < frame.length) written += retrying(() => writeSync(this.#out, frame, written, frame.length - written));
   }
@@ -86,9 +102,9 @@ export class FrameChannel {
 }
 
 /** A frame as bytes: what FrameChannel.send writes, for the harness's side to write on its stream. */
-export function encodeFrame(message: unknown): Buffer {
+export function encodeFrame(message: unknown, max = MAX_FRAME_BYTES): Buffer {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
-  if (body.length > MAX_FRAME_BYTES) throw new RangeError(`a message of ${body.length} bytes is over the limit of ${MAX_FRAME_BYTES}`);
+  if (body.length > max) throw new RangeError(t('grade.process.frameTooLong', { length: body.length, max }));
   const frame = Buffer.allocUnsafe(4 + body.length);
   frame.writeUInt32LE(body.length, 0);
   body.copy(frame, 4);
@@ -104,10 +120,13 @@ export class FrameReader {
   #broken = false;
   readonly #onMessage: (message: unknown) => void;
   readonly #onBroken: (why: string) => void;
+  readonly #max: number;
 
-  constructor(onMessage: (message: unknown) => void, onBroken: (why: string) => void) {
+  /** `max`: the longest frame taken from the other side (a box's are shorter than the harness's). */
+  constructor(onMessage: (message: unknown) => void, onBroken: (why: string) => void, max = MAX_FRAME_BYTES) {
     this.#onMessage = onMessage;
     this.#onBroken = onBroken;
+    this.#max = max;
   }
 
   push(chunk: Buffer): void {
@@ -115,13 +134,16 @@ export class FrameReader {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     while (this.#pending.length >= 4) {
       const length = this.#pending.readUInt32LE(0);
-      if (length > MAX_FRAME_BYTES) return this.#break(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+      if (length > this.#max) return this.#break(t('grade.process.frameTooLong', { length, max: this.#max }));
       if (this.#pending.length < 4 + length) return;
       const body = this.#pending.subarray(4, 4 + length);
       this.#pending = this.#pending.subarray(4 + length);
       let message: unknown;
       try {
-        message = JSON.parse(body.toString('utf8'));
+        // Every string a box sends is made printable as it arrives (its error text, what it printed, its labels):
+        // no escape code of a learner's reaches a teacher's terminal, whatever prints it later.
+        const text = body.toString('utf8');
+        message = UNPRINTABLE.test(text) ? JSON.parse(text, cleaned) : JSON.parse(text);
       } catch {
         return this.#break(t('grade.process.frameNotJson'));
       }

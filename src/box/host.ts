@@ -17,10 +17,11 @@ import { Crash, type CrashPoint } from '../core/crash.js';
 import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
 import type { RunnerDeps, SyncRunnerClass } from '../runner/BaseRunner.js';
 import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import { runnerClassFrom } from '../runner/load.js';
 import type { RunnerState } from '../runner/state.js';
 import { captureOutput } from './captureOutput.js';
-import { FrameChannel, ChannelClosed } from './frames.js';
+import { FrameChannel, ChannelClosed, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
@@ -29,15 +30,16 @@ const [compiled, file, lang] = process.argv.slice(2) as [string, string, string 
 // What this process writes for the learner to read — the determinism guard's error, an async step's — is in the run's language.
 if (isLang(lang)) setLang(lang);
 const CHANNEL_FD = 3;
-const channel = new FrameChannel(CHANNEL_FD, CHANNEL_FD);
+const channel = new FrameChannel(CHANNEL_FD, CHANNEL_FD, MAX_BOX_FRAME_BYTES);
 
 let printed = '';
 const output = captureOutput((text) => (printed += text));
 
+/** Send `message` with what was printed since the last; throws, having written nothing, if it cannot be encoded. */
 function send(message: FromLearner): void {
   const out = printed;
-  printed = '';
   channel.send(out === '' ? message : { ...message, out });
+  printed = printed.slice(out.length); // a toJSON of the learner's may have printed meanwhile
 }
 
 function receive(): ToLearner {
@@ -49,9 +51,32 @@ function receive(): ToLearner {
   }
 }
 
+/** What is kept of a thrown error's message and stack: enough to read, never more than a frame can carry. */
+const MAX_THROWN_CHARS = 16 * 1024;
+
+/** `read()`, or `fallback` when reading throws (a getter that throws, a Proxy's trap): learner values are read warily. */
+function wary<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * What the learner's code threw, as text — whatever it threw: an Error whose `message` getter throws, a Proxy
+ * that throws on every question, an object with no prototype (String() of it throws), a symbol.
+ */
 function thrown(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { name: 'Error', message: t('grade.process.notAnError', { value: String(error) }) };
+  if (wary(() => error instanceof Error, false)) {
+    const e = error as Error;
+    const name = wary(() => String(e.name).slice(0, 200), 'Error');
+    const message = wary(() => String(e.message).slice(0, MAX_THROWN_CHARS), t('grade.process.unreadable'));
+    const stack = wary(() => (typeof e.stack === 'string' ? e.stack.slice(0, MAX_THROWN_CHARS) : undefined), undefined);
+    return { name, message, ...(stack !== undefined ? { stack } : {}) };
+  }
+  const value = wary(() => (typeof error === 'string' ? error : inspect(error, { depth: 1, breakLength: Infinity, customInspect: false, showProxy: true })), `a ${typeof error}`);
+  return { name: 'Error', message: t('grade.process.notAnError', { value: value.slice(0, 200) }) };
 }
 
 /** Errors the grader sent, as thrown here: if one comes back out of a step, the grader gets its number. */
@@ -149,7 +174,13 @@ for (;;) {
       const stepped = runner.step((request.state ?? last) as RunnerState);
       const returned = stepped instanceof Promise ? await stepped : stepped;
       last = returned;
-      send({ t: 'returned', state: returned });
+      try {
+        send({ t: 'returned', state: returned });
+      } catch (error) {
+        if (error instanceof ChannelClosed) throw error;
+        // A state the channel cannot carry (a BigInt, a cycle, megabytes) is the step's failure, said as such.
+        throw new TypeError(t('box.value.notSendable', { why: thrown(error).message }));
+      }
     } catch (error) {
       send(threw(error));
     }

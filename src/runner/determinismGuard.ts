@@ -37,7 +37,7 @@ export function isDeterminismError(value: unknown): value is DeterminismError {
 
 /** A global function the learner must not call: `owner.property` (owner `globalThis` for bare names). */
 interface Forbidden {
-  owner: 'Math' | 'performance' | 'crypto' | 'globalThis';
+  owner: 'Math' | 'performance' | 'crypto' | 'globalThis' | 'process';
   property: string;
 }
 
@@ -49,10 +49,16 @@ const FORBIDDEN: readonly Forbidden[] = [
   { owner: 'globalThis', property: 'setTimeout' },
   { owner: 'globalThis', property: 'setInterval' },
   { owner: 'globalThis', property: 'setImmediate' },
+  // The process's own clocks (its `hrtime.bigint` too: see install).
+  { owner: 'process', property: 'hrtime' },
+  { owner: 'process', property: 'uptime' },
+  { owner: 'process', property: 'cpuUsage' },
 ];
 
-/** The same randomness reached through `import { randomUUID } from 'node:crypto'`. */
-const NODE_CRYPTO = ['randomUUID', 'randomBytes', 'randomInt'] as const;
+/** The same randomness reached through `import { randomUUID } from 'node:crypto'`, and node:crypto's other dice. */
+const NODE_CRYPTO = ['randomUUID', 'randomBytes', 'randomInt', 'randomFillSync', 'randomFill', 'getRandomValues', 'pseudoRandomBytes', 'prng', 'rng'] as const;
+/** The machine's clock reached through node:os. */
+const NODE_OS = ['uptime'] as const;
 
 const callName = (owner: string, property: string) => (owner === 'globalThis' ? `${property}()` : `${owner}.${property}()`);
 
@@ -67,6 +73,13 @@ function replace(target: object, property: string, value: unknown): Restore {
   };
 }
 
+/** The same for a getter (Intl.DateTimeFormat.prototype.format is one). */
+function replaceAccessor(target: object, property: string, get: () => unknown): Restore {
+  const own = Object.getOwnPropertyDescriptor(target, property)!;
+  Object.defineProperty(target, property, { get, configurable: true, enumerable: own.enumerable ?? false });
+  return () => Object.defineProperty(target, property, own);
+}
+
 /** Swap every forbidden call for one that reports; returns the undo. */
 function install(report: (call: string) => never): Restore {
   const restores: Restore[] = [];
@@ -74,7 +87,10 @@ function install(report: (call: string) => never): Restore {
   for (const { owner, property } of FORBIDDEN) {
     const target = owner === 'globalThis' ? g : (g[owner] as object | undefined);
     if (target === undefined || target === null) continue;
-    restores.push(replace(target, property, () => report(callName(owner, property))));
+    const refusal = () => report(callName(owner, property));
+    // process.hrtime.bigint() is the same clock as process.hrtime(): both are refused.
+    if (owner === 'process' && property === 'hrtime') Object.defineProperty(refusal, 'bigint', { value: () => report('process.hrtime.bigint()') });
+    restores.push(replace(target, property, refusal));
   }
 
   // Date: constructed without an argument, or called as a function, it reads the clock, and so does its static
@@ -96,8 +112,30 @@ function install(report: (call: string) => never): Restore {
   });
   restores.push(replace(g, clockOwner, GuardedDate));
 
-  const nodeCrypto = createRequire(import.meta.url)('node:crypto') as Record<string, unknown>;
-  for (const property of NODE_CRYPTO) restores.push(replace(nodeCrypto, property, () => report(`crypto.${property}()`)));
+  // Intl's date format reads the clock when it is given no date (`format()`, `formatToParts()`): only that is refused.
+  const intl = (g.Intl as typeof Intl).DateTimeFormat.prototype;
+  const formatGetter = Object.getOwnPropertyDescriptor(intl, 'format')!.get!;
+  restores.push(
+    replaceAccessor(intl, 'format', function (this: Intl.DateTimeFormat) {
+      const format = formatGetter.call(this) as (date?: Date | number) => string;
+      return (date?: Date | number) => (date === undefined ? report('Intl.DateTimeFormat().format()') : format(date));
+    }),
+  );
+  const formatToParts = intl.formatToParts;
+  restores.push(
+    replace(intl, 'formatToParts', function (this: Intl.DateTimeFormat, date?: Date | number) {
+      return date === undefined ? report('Intl.DateTimeFormat().formatToParts()') : formatToParts.call(this, date);
+    }),
+  );
+
+  const required = createRequire(import.meta.url);
+  const nodeCrypto = required('node:crypto') as Record<string, unknown>;
+  for (const property of NODE_CRYPTO) {
+    // Its getRandomValues cannot be replaced (not configurable); it calls the global crypto's, refused above.
+    if (Object.getOwnPropertyDescriptor(nodeCrypto, property)?.configurable) restores.push(replace(nodeCrypto, property, () => report(`crypto.${property}()`)));
+  }
+  const nodeOs = required('node:os') as Record<string, unknown>;
+  for (const property of NODE_OS) restores.push(replace(nodeOs, property, () => report(`os.${property}()`)));
   syncBuiltinESMExports();
 
   return () => {

@@ -2,7 +2,9 @@
  * The determinism guard, in this thread: while learner code runs, every way of reading the clock, rolling
  * dice or arming a real timer throws a DeterminismError naming the call; outside it, nothing is touched.
  */
-import { randomUUID } from 'node:crypto';
+import { getRandomValues, randomFillSync, randomUUID } from 'node:crypto';
+import { uptime } from 'node:os';
+import { hrtime } from 'node:process';
 import { describe, expect, it } from 'vitest';
 import { DeterminismError, isDeterminismError, withDeterminismGuard } from '../../src/runner/determinismGuard.js';
 
@@ -29,6 +31,17 @@ describe('withDeterminismGuard', () => {
     ['setInterval()', () => setInterval(() => {}, 10)],
     ['setImmediate()', () => setImmediate(() => {})],
     ["crypto.randomUUID() (imported from 'node:crypto')", () => randomUUID()],
+    // The doors it used to leave open (issue 21): the process's clocks, node:crypto's other dice, Intl's clock.
+    ['process.hrtime()', () => process.hrtime()],
+    ['process.hrtime.bigint()', () => process.hrtime.bigint()],
+    ["process.hrtime() (imported from 'node:process')", () => hrtime()],
+    ['process.uptime()', () => process.uptime()],
+    ['process.cpuUsage()', () => process.cpuUsage()],
+    ["crypto.randomFillSync() (imported from 'node:crypto')", () => randomFillSync(Buffer.alloc(4))],
+    ["crypto.getRandomValues() (imported from 'node:crypto')", () => getRandomValues(new Uint8Array(4))],
+    ["os.uptime() (imported from 'node:os')", () => uptime()],
+    ['Intl.DateTimeFormat().format()', () => new Intl.DateTimeFormat('en').format()],
+    ['Intl.DateTimeFormat().formatToParts()', () => new Intl.DateTimeFormat('en').formatToParts()],
   ])('refuses %s and names it', (name, fn) => {
     expect(callNamed(fn)).toBe(name.replace(/ \(imported.*$/, ''));
   });
@@ -41,6 +54,8 @@ describe('withDeterminismGuard', () => {
 
   it('allows a date built from a given time, and everything else a step needs', () => {
     expect(withDeterminismGuard(() => new Date(0).toISOString())).toBe('1970-01-01T00:00:00.000Z');
+    expect(withDeterminismGuard(() => new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(new Date(0)))).toBe('1/1/1970');
+    expect(withDeterminismGuard(() => new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatToParts(0).length)).toBe(5);
     expect(withDeterminismGuard(() => new Date(0) instanceof Date)).toBe(true);
     expect(withDeterminismGuard(() => JSON.stringify({ max: Math.max(1, 2) }))).toBe('{"max":2}');
   });

@@ -1,0 +1,12 @@
+/** 学习者的隔离箱（src/box）收到的、以及关于它的话：它交给评测方的值、它的隔离墙。 */
+export const box = {
+  'box.value.notObject': '{field} 不是对象',
+  'box.value.wrong': '{field} 不是{expected}',
+  'box.value.aString': '字符串',
+  'box.value.aCount': '非负整数',
+  'box.value.nullOrObject': 'null 或对象',
+  'box.value.tooDeep': '{field} 嵌套超过 {max} 层',
+  'box.value.stepReturned': 'step 返回的状态 faultlab 无法接受：{problem}',
+  'box.value.call': '{call} 收到的值 faultlab 无法接受：{problem}',
+  'box.value.notSendable': 'step 返回的状态无法发给评测方：{why}',
+} as const;
