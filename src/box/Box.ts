@@ -15,7 +15,7 @@ import type { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Crash } from '../core/crash.js';
 import { makeTempDir, removeTempDir } from '../core/tempDir.js';
-import { compileModule, CompileError, hostModule } from './compile.js';
+import { compileModule, CompileError, hostModule, type Shipped } from './compile.js';
 import { isolation, type Isolation } from './isolation.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
@@ -75,7 +75,8 @@ export interface BoxOptions {
   runTimeoutMs?: number;
 }
 
-export type Opened = { kind: 'ready'; box: Box; runnerName: string } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
+/** `shipped`: the file's code holds one of faultlab's own runners (compile.ts), not only the learner's. */
+export type Opened = { kind: 'ready'; box: Box; runnerName: string; shipped: Shipped | null } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
 
 
 function thrownInfo(error: unknown): ThrownInfo {
@@ -153,8 +154,9 @@ export class Box {
     const lang = options.lang ?? currentLang();
     const dir = makeTempDir('box');
     const compiled = join(dir, 'runner.mjs');
+    let shipped: Shipped | null;
     try {
-      await compileModule(file, compiled);
+      ({ shipped } = await compileModule(file, compiled));
     } catch (error) {
       removeTempDir(dir);
       if (error instanceof CompileError) return { kind: 'load_error', error: { name: 'CompileError', message: error.message } };
@@ -186,7 +188,7 @@ export class Box {
     } finally {
       box.#disarm();
     }
-    if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner };
+    if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner, shipped };
     await box.dispose();
     if (first.t === 'load_error') return { kind: 'load_error', error: first.error };
     return { kind: 'load_error', error: { name: 'ProtocolError', message: t('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };

@@ -10,7 +10,8 @@
  * is started.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { printable } from '../scenario/ScenarioError.js';
 import { makeTempDir } from '../core/tempDir.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { dynamicImport } from '../core/dynamicImport.js';
@@ -29,32 +30,50 @@ const load = (): Promise<Esbuild> => (esbuild ??= dynamicImport<Esbuild>('esbuil
 const RUNNER_HOME = join(PACKAGE_ROOT, 'src', 'runner');
 
 /**
+ * The package's own modules that are no learner's work: the shipped solution and the deliberately broken runners.
+ * A submission whose compiled module holds code of one of them (it re-exports it, extends it, picks it from the
+ * package) is named as such (`shipped`); importing the package for BaseRunner or the errors is not, since the
+ * package's modules are marked free of side effects and whatever a submission does not use is left out.
+ */
+const SHIPPED: Array<{ path: string; is: Shipped }> = [
+  { path: join('src', 'mutants') + '/', is: 'mutant' },
+  { path: join('src', 'runner', 'ReferenceRunner.ts'), is: 'reference' },
+];
+export type Shipped = 'reference' | 'mutant';
+
+/**
  * A relative import that finds nothing next to the file importing it — the submission, or another file of the
  * learner's it imports — is resolved again from src/runner/, as if that file stood there; `faultlab` is this
  * package. The package's own modules resolve as they are; everything else as esbuild resolves it.
  */
 function submissionImports(): import('esbuild').Plugin {
   const own = join(PACKAGE_ROOT, 'src') + '/';
+  /** The package's modules have no side effects: what a submission does not use of them stays out of its module. */
+  const pure = (resolved: import('esbuild').ResolveResult) => (resolved.errors.length === 0 && resolved.path.startsWith(own) ? { ...resolved, sideEffects: false } : resolved);
   return {
     name: 'faultlab-submission-imports',
     setup(build) {
-      build.onResolve({ filter: /^faultlab$/ }, () => ({ path: join(PACKAGE_ROOT, 'src', 'index.ts') }));
+      build.onResolve({ filter: /^faultlab$/ }, () => ({ path: join(PACKAGE_ROOT, 'src', 'index.ts'), sideEffects: false }));
       build.onResolve({ filter: /^\.\.?\// }, async (args) => {
-        if (args.pluginData === 'again' || args.importer === '' || args.importer.startsWith(own)) return undefined;
+        if (args.pluginData === 'again' || args.importer === '') return undefined;
         const here = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'again' });
-        if (here.errors.length === 0) return here;
+        if (here.errors.length === 0 || args.importer.startsWith(own)) return pure(here);
         const home = await build.resolve(args.path, { kind: args.kind, resolveDir: RUNNER_HOME, pluginData: 'again' });
-        return home.errors.length === 0 ? home : here;
+        return home.errors.length === 0 ? pure(home) : here;
       });
     },
   };
 }
 
-/** Compile `entry` and what it imports into one ES module at `outFile`. Throws CompileError when it does not compile. */
-export async function compileModule(entry: string, outFile: string): Promise<void> {
+/**
+ * Compile `entry` and what it imports into one ES module at `outFile`; says which of the package's shipped runners
+ * its code holds, if any. Throws CompileError when it does not compile.
+ */
+export async function compileModule(entry: string, outFile: string): Promise<{ shipped: Shipped | null }> {
   const { build } = await load();
+  let metafile: import('esbuild').Metafile | undefined;
   try {
-    await build({
+    ({ metafile } = await build({
       entryPoints: [entry],
       outfile: outFile,
       bundle: true,
@@ -70,14 +89,19 @@ export async function compileModule(entry: string, outFile: string): Promise<voi
       logLevel: 'silent',
       absWorkingDir: '/', // a message's file is then its absolute path
       write: true,
-    });
+      metafile: true,
+    }));
   } catch (error) {
     const failure = error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> };
     const first = failure.errors?.[0];
     if (first === undefined) throw error;
     const where = first.location ? `/${first.location.file.replace(/^\//, '')}:${first.location.line}:${first.location.column + 1}: ` : '';
-    throw new CompileError(`${where}ERROR: ${first.text}`);
+    throw new CompileError(printable(`${where}ERROR: ${first.text}`));
   }
+  const used = Object.entries(Object.values(metafile!.outputs)[0]?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0);
+  const root = relative('/', PACKAGE_ROOT);
+  const shipped = SHIPPED.find(({ path }) => used.some(([input]) => input.startsWith(join(root, path))));
+  return { shipped: shipped?.is ?? null };
 }
 
 /** The box's host as one module: the build's, or compiled once for this process when faultlab runs from source. */

@@ -14,6 +14,9 @@ export interface ThrownInfo {
   stack?: string;
 }
 
+/** The name of the load error of a file whose code is one of faultlab's own runners (src/box/compile.ts). */
+export const SHIPPED_RUNNER = 'ShippedRunner';
+
 /** An error raised by the real objects, sent to the learner's process to be thrown there as its own kind. */
 export interface WireError {
   /** The grader's number for it: if the learner's step lets it through, the grader rethrows the very original. */

@@ -22,7 +22,7 @@ import { gradeExplored, notExplored } from './gradeExplored.js';
 import { gradeRun, gradeWithoutRun, type GradeContext } from './gradeRun.js';
 import type { FromHarness, GradeJob, RunOutcome } from './job.js';
 import { outcomeProblem } from './outcomeProblem.js';
-import type { ThrownInfo } from '../box/protocol.js';
+import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { displayPath } from './replay.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
 
@@ -80,6 +80,8 @@ function brokenScenario(reference: RunResult): Problem {
 /** A load error, with the learner's absolute path shown as they typed it. */
 function loadProblem(error: ThrownInfo, file: string, shownFile: string): Problem {
   const message = error.message.split(file).join(shownFile);
+  // Not the learner's own step: faultlab's reference or a mutant, handed in (src/box/compile.ts finds it).
+  if (error.name === SHIPPED_RUNNER) return { id: 'load_error', title: t('box.shipped.title', { file: shownFile }), message };
   return { id: 'load_error', title: t('grade.load.title', { file: shownFile }), message: t('grade.load.message', { file: shownFile, message }) };
 }
 

@@ -23,7 +23,7 @@ import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
 import { RunnerConstructorError } from '../box/boxedRunner.js';
-import type { ThrownInfo } from '../box/protocol.js';
+import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
 import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
 
@@ -152,6 +152,11 @@ async function main(): Promise<void> {
     opened = await openRunner({ kind: 'file', file: job.file }, job.file, { lang: job.lang, runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
   } catch (error) {
     post({ type: 'load_error', error: loadFailure(error) });
+    return;
+  }
+  if (opened.shipped) {
+    // The shipped solution (or a mutant) handed in as the learner's own: named as such, and not graded.
+    post({ type: 'load_error', error: { name: SHIPPED_RUNNER, message: t(`box.shipped.${opened.shipped}`, { file: job.file }) } });
     return;
   }
   post({ type: 'loaded', runnerName: opened.name });

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { Box, describeLoss, DEFAULT_RUN_TIMEOUT_MS, type BoxOptions, type Loss } from '../box/Box.js';
 import { boxedRunnerClass } from '../box/boxedRunner.js';
+import type { Shipped } from '../box/compile.js';
 import type { ThrownInfo } from '../box/protocol.js';
 import { t } from '../core/i18n/index.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
@@ -48,6 +49,8 @@ export interface OpenedRunner extends RunHooks {
   source: RunnerSource;
   /** The runner class's own name (for a file: the class its box found). */
   name: string;
+  /** A file whose code holds one of faultlab's own runners — the shipped reference or a mutant — not only its author's. */
+  shipped?: Shipped | null;
   /** Only a box needs these: null for the reference and the mutants. */
   hooks: RunHooks | null;
   /** The box's process ends (nothing to do for a runner in this thread). */
@@ -108,9 +111,9 @@ export async function openRunner(source: RunnerSource, label: string, options: O
   const file = resolve(source.file);
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file }));
   const timeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
-  const open = async (): Promise<{ box: Box; name: string }> => {
+  const open = async (): Promise<{ box: Box; name: string; shipped: Shipped | null }> => {
     const opened = await Box.open(file, options);
-    if (opened.kind === 'ready') return { box: opened.box, name: opened.runnerName };
+    if (opened.kind === 'ready') return { box: opened.box, name: opened.runnerName, shipped: opened.shipped };
     if (opened.kind === 'load_error') throw new RunnerLoadFailed(opened.error.message, opened.error, null);
     throw new RunnerLoadFailed(describeLoss(opened.loss, options.loadTimeoutMs ?? timeoutMs), null, opened.loss);
   };
@@ -143,6 +146,7 @@ export async function openRunner(source: RunnerSource, label: string, options: O
     file,
     source,
     name: current.name,
+    shipped: current.shipped,
     hooks,
     ...hooks,
     close: () => current.box.dispose(),

@@ -9,4 +9,7 @@ export const box = {
   'box.value.stepReturned': 'step 返回的状态 faultlab 无法接受：{problem}',
   'box.value.call': '{call} 收到的值 faultlab 无法接受：{problem}',
   'box.value.notSendable': 'step 返回的状态无法发给评测方：{why}',
+  'box.shipped.title': '{file} 是 faultlab 自带的 Runner，不是学习者自己的',
+  'box.shipped.reference': '{file} 交上来的是 faultlab 的 ReferenceRunner（src/runner/ReferenceRunner.ts）——重新导出、继承或从包里取来——而不是自己写的 step：不予评分',
+  'box.shipped.mutant': '{file} 交上来的是 faultlab 的变异体之一（src/mutants/，故意写错的 Runner），而不是自己写的 step：不予评分',
 } as const;
