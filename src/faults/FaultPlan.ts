@@ -28,15 +28,24 @@ export class FaultPlan {
     this.faults = specs.map((spec, index) => ({ spec, index, firedAt: null }));
   }
 
-  /** The faults that strike this attempt, marked fired, in the order of SPEC §5. */
-  atAttempt(tool: string, call: number, attempt: number, step: number): PlannedFault[] {
+  /**
+   * The faults that may strike this attempt, in the order of SPEC §5 — not yet marked fired: the wire marks each
+   * one that acts (`fire`). Two at one point do not both act when the first ends the attempt (a transient before
+   * a lost reply), nor does the same fault twice: the one that did not act stays unfired, and a scenario whose
+   * listed fault never fires is a broken one, never a pass.
+   */
+  atAttempt(tool: string, call: number, attempt: number): PlannedFault[] {
     const hits = this.faults.filter((f) => {
       if (f.firedAt !== null || f.spec.kind === 'crash_after_event') return false;
       const at = f.spec.at;
       return (at.tool === undefined || at.tool === tool) && (at.attempt === undefined || at.attempt === attempt) && (at.call === undefined || at.call === call);
     });
-    for (const f of hits) f.firedAt = { step, call, attempt };
     return hits.sort((a, b) => order(a.spec.kind as AttemptFaultKind) - order(b.spec.kind as AttemptFaultKind));
+  }
+
+  /** `fault` acted, at this step of the run (its attempt's call and number). */
+  fire(fault: PlannedFault, at: FiredAt): void {
+    fault.firedAt = at;
   }
 
   /** The crash_after_event fault that strikes after this persisted event, if any (marked fired). */

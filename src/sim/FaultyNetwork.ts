@@ -20,7 +20,7 @@ import { jsonCopy } from '../core/canonical.js';
 import type { Rng } from '../core/rng.js';
 import type { ErrorInfo, Sender } from './events.js';
 import type { TraceRecorder } from './TraceRecorder.js';
-import type { FaultPlan, PlannedFault } from '../faults/FaultPlan.js';
+import type { FaultPlan, FiredAt, PlannedFault } from '../faults/FaultPlan.js';
 import { t } from '../core/i18n/index.js';
 
 /** What outlives a crash on the network's side: counters the harness keeps for the whole run. */
@@ -55,6 +55,8 @@ const ANSWER_RANK: Record<Answered, number> = { read: 0, ledger: 1, committed: 2
 export class FaultyNetwork implements ToolClient {
   readonly #d: NetworkDeps;
   #answered: Answered = 'read';
+  /** The attempt under way, where its faults fire. */
+  #at: FiredAt = { step: 0 };
   /** The tool's database as the harness sees it, read again only when a row changed. */
   readonly #snapshot: WatchedSnapshot;
 
@@ -77,7 +79,9 @@ export class FaultyNetwork implements ToolClient {
     this.#travel();
     trace.emit({ type: 'request', by: 'runner', action: request, call, attempt: at.attempt });
 
-    const hits = plan.atAttempt(request.name, call, at.attempt, trace.step);
+    const hits = plan.atAttempt(request.name, call, at.attempt);
+    this.#at = { step: trace.step, call, attempt: at.attempt };
+    // One fault of each kind acts at an attempt (the first listed); the wire marks each as it acts (#fired).
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
       if (hit.spec.kind === 'concurrent_reserve') {
@@ -207,6 +211,7 @@ export class FaultyNetwork implements ToolClient {
    * committed a change, or only answered (from its ledger: a retry meeting its receipt; or as a read).
    */
   #fired(hit: PlannedFault, answered?: Answered): void {
+    this.#d.plan.fire(hit, this.#at);
     this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, ...(answered !== undefined ? { answered } : {}) });
   }
 

@@ -78,7 +78,7 @@ export const check = {
   // ── the scenario itself (src/check/scenarioIntegrity.ts) ──
   'check.faults.title': 'every listed fault fired',
   'check.faults.allFired': 'all {n} listed fault(s) fired',
-  'check.faults.broken': 'broken scenario: {faults} never fired — the run never reached that point, so it tested nothing there',
+  'check.faults.broken': 'broken scenario: {faults} never fired — the run never reached that point, or another fault there ended the attempt first, so it tested nothing there',
   'check.faults.stoppedBefore': '{faults} never fired: the run stopped before that point ({early})',
   'check.faults.leftPath': '{faults} never fired: this run left the path the scenario was written for before that point (with --runner reference it fires, unless the scenario itself is broken)',
   'check.crashCaught.title': 'a crash ends the step',

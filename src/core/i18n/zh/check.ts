@@ -71,7 +71,7 @@ export const check = {
   // ── 场景本身 ──
   'check.faults.title': '列出的故障全部触发',
   'check.faults.allFired': '列出的 {n} 个故障全部触发',
-  'check.faults.broken': '场景失效：{faults} 从未触发 —— 运行根本没有走到那里，所以那里什么也没有测到',
+  'check.faults.broken': '场景失效：{faults} 从未触发 —— 运行根本没有走到那里，或者同一处的另一个故障先结束了这次尝试，所以那里什么也没有测到',
   'check.faults.stoppedBefore': '{faults} 从未触发：运行在那之前就停了（{early}）',
   'check.faults.leftPath': '{faults} 没有发生：这次运行在那之前就离开了场景设计的路径（换成 --runner reference 时它会发生，除非场景本身失效）',
   'check.crashCaught.title': '崩溃结束这一步',
