@@ -2,7 +2,7 @@
  * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
  * into steps; and the checks a schema cannot express.
  */
-import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
+import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, MAX_STEPS } from '../core/defaults.js';
 import { t } from '../core/i18n/index.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
@@ -84,12 +84,33 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       key: true,
     });
   });
+  const steps = stepsNeeded(doc, script);
+  if (steps.most > MAX_STEPS) {
+    const given = doc.task?.max_calls !== undefined;
+    issues.push({ path: ['task', given ? 'max_calls' : 'max_retries'], message: t('scenario.steps.overBound', { ...steps, bound: MAX_STEPS }) });
+  }
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
   return issues;
+}
+
+/**
+ * The most steps the reference may need, so that every run — with one fault added by the explorer — can end
+ * within the bound (invariant 7). Every step but the last makes one call, or recovers from one crash; the
+ * calls are at most max_calls, and at most max_retries + 1 per tool step of the script; an operator's replay
+ * of a dead letter is a second delivery with its own budget. A scenario past it would fail under the
+ * reference itself: it is refused here, not reported as the runner's inv7.
+ */
+function stepsNeeded(doc: ScenarioDocument, script: ScriptStep[]): { most: number; calls: number; crashes: number; deliveries: number } {
+  const maxCalls = doc.task?.max_calls ?? DEFAULT_MAX_CALLS;
+  const perTool = (doc.task?.max_retries ?? DEFAULT_MAX_RETRIES) + 1;
+  const calls = Math.min(maxCalls, script.filter((step) => step.kind === 'tool').length * perTool);
+  const crashes = (doc.faults ?? []).filter((fault) => fault.kind.startsWith('crash_')).length + 1; // one more, added by the explorer
+  const deliveries = doc.durability?.dlq?.replay_after_ms !== undefined ? 2 : 1;
+  return { most: (calls + crashes + 1) * deliveries, calls, crashes, deliveries };
 }
 
 function scriptOf(doc: ScenarioDocument): ScriptStep[] {

@@ -99,6 +99,16 @@ describe('loading scenarios', () => {
     expect(problems(file('fine.yaml', fine))).toEqual([]);
   });
 
+  it('refuses a scenario the reference itself could not end within the step bound (invariant 7): 100 transients, 100 retries', () => {
+    const faults = Array.from({ length: 100 }, (_, i) => `  - kind: transient\n    at: { tool: reserve, attempt: ${i + 1} }`).join('\n');
+    const text = HAPPY.replace('max_calls: 8', 'max_calls: 200').replace('max_retries: 2', 'max_retries: 100').replace('faults: []', `faults:\n${faults}`);
+    expect(problems(file('impossible.yaml', text))).toEqual([
+      `impossible.yaml:${at(text, '200')}: task.max_calls: the reference may need 202 steps here (200 call(s), 1 crash(es) counting one the explorer adds, 1 deliveries), over the bound of 100 steps every run must end within (invariant 7): lower task.max_calls or task.max_retries, or use fewer faults`,
+    ]);
+    // The same budget, with retries the script can spend in the bound: fine.
+    expect(problems(file('possible.yaml', HAPPY.replace('max_calls: 8', 'max_calls: 200').replace('max_retries: 2', 'max_retries: 20')))).toEqual([]);
+  });
+
   it('collects the problems of all files and unknown targets together', () => {
     const a = file('a.yaml', 'id: x\ntitle: [unclosed\n');
     const b = file('b.yaml', HAPPY.replace('status: succeeded', 'status: ok'));

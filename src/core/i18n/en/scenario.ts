@@ -94,6 +94,7 @@ export const scenario = {
 
   // ── what a schema cannot express (toScenario.ts) ──────────────────────────────────────────────────
   'scenario.ref.noEarlierStep': '{value} refers to {tool}, which no earlier step calls (earlier: {earlier})',
+  'scenario.steps.overBound': 'the reference may need {most} steps here ({calls} call(s), {crashes} crash(es) counting one the explorer adds, {deliveries} deliveries), over the bound of {bound} steps every run must end within (invariant 7): lower task.max_calls or task.max_retries, or use fewer faults',
   'scenario.ref.none': 'none',
   'scenario.durability.figuresWithoutBlock': 'the pillars have figures only with a durability block (durability: retry, breaker, dlq)',
   'scenario.durability.capBelowFirst': 'must be >= initial_delay_ms ({initial}): the cap cannot be below the first wait',
