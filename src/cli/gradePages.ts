@@ -5,8 +5,7 @@
  * grade saw. A scenario whose run never finished (a hang, a dead process, a file that would not load) is not
  * replayed: its page says why.
  */
-import { basename } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { currentLang, t } from '../core/i18n/index.js';
 import { judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { SubmissionGrade } from '../grade/types.js';
@@ -21,17 +20,26 @@ import { titleOf } from '../scenario/words.js';
 /** Problems after which the learner's run is not replayed in this process. */
 const NOT_REPLAYED = new Set(['timeout', 'worker_crash', 'load_error', 'reference_fails']);
 
-export async function writeGradePages(out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number, cwd: string): Promise<void> {
-  const opened = grade.loadError === null ? await openRunner(sourceOf(file, cwd), file).catch(() => null) : null;
+/** The grade's own seed and limits: each page is the run the grade saw, in a box held to the same time. */
+export interface PageRuns {
+  seed: number;
+  timeoutMs: number;
+  loadTimeoutMs: number;
+}
+
+export async function writeGradePages(out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], runs: PageRuns, cwd: string): Promise<void> {
+  const options = { lang: currentLang(), runTimeoutMs: runs.timeoutMs, loadTimeoutMs: runs.loadTimeoutMs };
+  const opened = grade.loadError === null ? await openRunner(sourceOf(file, cwd), file, options).catch(() => null) : null;
   try {
-    await pages(out, opened, grade, scenarios, seed);
+    await pages(out, opened, grade, scenarios, runs.seed);
   } finally {
     await opened?.close();
   }
 }
 
 async function pages(out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>> | null, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number): Promise<void> {
-  const prefix = basename(grade.file).replace(/\.[jt]s$/, '');
+  // Named for the submission (unique in its class), not its file: every learner's file is LearnerRunner.ts.
+  const prefix = grade.name;
   for (const [i, sg] of grade.scenarios.entries()) {
     const scenario = scenarios[i]!;
     const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario), status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };

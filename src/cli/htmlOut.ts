@@ -3,18 +3,24 @@
  * index.html that links them in the order they ran. The pages themselves are pure functions of the runs
  * (src/render/html); this is only where they meet the file system.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { renderIndexHtml, type IndexEntry } from '../render/html/index.js';
+import { checkOutDir, makeOutDir } from './outDir.js';
 
 export class HtmlOut {
   readonly dir: string;
   readonly #entries: IndexEntry[] = [];
   readonly #used = new Set<string>();
 
+  /** Throws BadInputError for a DIR that cannot be one (empty, a file, not writable): a command checks it before any work (`check`). */
   constructor(dir: string, cwd: string) {
-    this.dir = resolve(cwd, dir);
-    mkdirSync(this.dir, { recursive: true });
+    this.dir = HtmlOut.check(dir, cwd);
+    makeOutDir('--html', this.dir);
+  }
+
+  static check(dir: string, cwd: string): string {
+    return checkOutDir('--html', dir, cwd);
   }
 
   /** Write one page; its file is named for the run (`lost_reply.html`), made unique within the folder. */

@@ -7,24 +7,33 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { t } from '../core/i18n/index.js';
+import { printable } from '../scenario/ScenarioError.js';
 
 const RUNNER_FILE = /^[^_.].*(?<!\.d)(?<!\.test)\.(ts|mts|js|mjs)$/;
 const LEARNER_NAMES = ['LearnerRunner.ts', 'LearnerRunner.mts', 'LearnerRunner.js', 'LearnerRunner.mjs'];
 
-/** `submissions/alice/LearnerRunner.ts` → `alice`; `submissions/bob.ts` → `bob`. */
+/**
+ * `submissions/alice/LearnerRunner.ts` → `alice`; `submissions/bob.ts` → `bob`. A name is a folder's and a
+ * test suite's: printable (a control character in a file name is shown as its code), never empty.
+ */
 export function submissionName(file: string): string {
   const stem = basename(file).replace(/\.[cm]?[jt]s$/, '');
-  return stem === 'LearnerRunner' ? basename(dirname(file)) : stem;
+  return printable(stem === 'LearnerRunner' ? basename(dirname(file)) : stem) || 'submission';
 }
 
-/** Names for a list of submissions, each unique (a second `alice` becomes `alice-2`). */
+/**
+ * Names for a list of submissions, each unique — also where a file system does not tell case apart: a second
+ * `alice` becomes `alice-2`, unless another submission is called `alice-2`, then `alice-3`.
+ */
 export function submissionNames(files: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return files.map((file) => {
-    const name = submissionName(file);
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    return n === 1 ? name : `${name}-${n}`;
+  const stems = files.map(submissionName);
+  const taken = new Set(stems.map((name) => name.toLowerCase()));
+  const given = new Set<string>();
+  return stems.map((stem) => {
+    let name = stem;
+    for (let n = 2; given.has(name.toLowerCase()) || (name !== stem && taken.has(name.toLowerCase())); n += 1) name = `${stem}-${n}`;
+    given.add(name.toLowerCase());
+    return name;
   });
 }
 

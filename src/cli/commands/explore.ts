@@ -68,6 +68,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
   if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
   // Checked before any work: an exploration must not end in "cannot write" after it found something.
   const out = checkOutDir('--out', values.out ?? 'faultlab-explore', io.cwd);
+  if (values.html !== undefined) HtmlOut.check(values.html, io.cwd); // before any exploring, not after it
   const writeIn = (dir: string) => {
     makeOutDir('--out', dir);
     return dir;

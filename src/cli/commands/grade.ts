@@ -7,10 +7,10 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findSubmissions, submissionNames } from '../../grade/findSubmissions.js';
-import { DEFAULT_REPLAY_DIR, DEFAULT_TIMEOUT_MS, gradeSubmission, gradeSubmissions, MAX_TIMEOUT_MS, ReferenceRuns } from '../../grade/gradeSubmission.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_REPLAY_DIR, DEFAULT_TIMEOUT_MS, gradeSubmission, gradeSubmissions, MAX_TIMEOUT_MS, ReferenceRuns } from '../../grade/gradeSubmission.js';
 import { HINT_LEVELS } from '../../grade/hints.js';
 import { toExercism, toExercismFile } from '../../grade/reporters/exercism.js';
 import { toJUnit } from '../../grade/reporters/junit.js';
@@ -22,7 +22,8 @@ import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { currentLang, t } from '../../core/i18n/index.js';
-import { LEARNER_FILE } from '../../core/paths.js';
+import { LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
+import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
@@ -44,6 +45,7 @@ export function gradeHelp(): string {
     optionHelp('--jobs N', t('help.grade.jobs')),
     sharedHelp('seed'),
     optionHelp('--timeout MS', t('help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS, max: MAX_TIMEOUT_MS })),
+    optionHelp('--load-timeout MS', t('help.grade.loadTimeout', { ms: DEFAULT_LOAD_TIMEOUT_MS })),
     sharedHelp('no-color', 'html', 'lang'),
   ].join('\n');
 }
@@ -101,6 +103,50 @@ function checkLaterFolder(option: string, value: string, cwd: string): string {
   return path;
 }
 
+/**
+ * Where outputs must not go: onto a submission or a scenario being graded (or into a scenario's folder, where a
+ * replay file would become a scenario), nor into faultlab's own files. Returns the check: the path, or UsageError.
+ */
+function inputsOf(submissions: readonly string[], scenarios: readonly Scenario[], cwd: string): (option: string, value: string, path: string) => string {
+  const scenarioFiles = scenarios.flatMap((s) => (s.file !== undefined ? [resolve(cwd, s.file)] : []));
+  const files = new Set([...submissions, ...scenarioFiles]);
+  const scenarioFolders = new Set([SCENARIOS_DIR, ...scenarioFiles.map((file) => dirname(file))]);
+  const own = ['src', 'dist', 'scenarios', 'node_modules'].map((folder) => join(PACKAGE_ROOT, folder));
+  const inside = (path: string, folder: string) => path === folder || path.startsWith(folder + sep);
+  return (option, value, path) => {
+    const what = files.has(path) ? 'input' : scenarioFolders.has(path) ? 'scenarios' : own.some((folder) => inside(path, folder)) ? 'own' : null;
+    if (what !== null) throw new UsageError(t(`cli.grade.out.onto.${what}`, { option, value }), { showHelp: false });
+    return path;
+  };
+}
+
+/** --results-dir: made now, with a folder per submission of a class where its results.json will go. */
+function resultsFolder(value: string, names: readonly string[], cwd: string, onInput: (option: string, value: string, path: string) => string): string {
+  const path = onInput('--results-dir', value, resolve(cwd, value));
+  checkOutputFolder('--results-dir', value, cwd);
+  for (const name of names.length > 1 ? names : []) {
+    const folder = join(path, name);
+    try {
+      mkdirSync(folder, { recursive: true });
+      if (existsSync(join(folder, 'results.json')) && statSync(join(folder, 'results.json')).isDirectory()) throw new Error(t('cli.grade.out.isFolder', { option: '--results-dir', value: join(name, 'results.json') }));
+    } catch (error) {
+      throw new UsageError(t('cli.grade.out.cannotWrite', { option: '--results-dir', value: displayPath(folder, cwd), why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), { showHelp: false });
+    }
+  }
+  return path;
+}
+
+/** Every test needs a name of its own: a held-out scenario with the id of one already graded is refused. */
+function refuseSameIds(scenarios: readonly Scenario[], selected: number, cwd: string): void {
+  const first = new Map<string, Scenario>();
+  scenarios.forEach((scenario, index) => {
+    const earlier = first.get(scenario.id);
+    if (earlier === undefined) return void first.set(scenario.id, scenario);
+    const where = (s: Scenario) => (s.file !== undefined ? displayPath(resolve(cwd, s.file), cwd) : s.id);
+    throw new UsageError(t('cli.grade.sameId', { option: index >= selected ? '--held-out' : '--scenarios', id: scenario.id, file: where(scenario), other: where(earlier) }), { showHelp: false });
+  });
+}
+
 export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -119,12 +165,14 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
       jobs: { type: 'string' },
       ...sharedParse('seed', 'no-color', 'html'),
       timeout: { type: 'string' },
+      'load-timeout': { type: 'string' },
     },
   });
   const style = await chooseStyle(io, { noColor: values['no-color'] });
   const seed = parseSeed(values.seed);
   const hintLevel = positiveInteger('--hint', values.hint, 1, HINT_LEVELS);
   const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const loadTimeoutMs = positiveInteger('--load-timeout', values['load-timeout'], DEFAULT_LOAD_TIMEOUT_MS, MAX_TIMEOUT_MS);
   const jobs = positiveInteger('--jobs', values.jobs, Math.min(4, availableParallelism()), 64);
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
@@ -134,12 +182,19 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
   if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));
   const scenarios = [...selected, ...heldOut];
-  // Every output is checked before anything is graded: a bad path must not cost the class's results.
-  const json = values.json !== undefined ? checkOutputFile('--json', values.json, io.cwd) : undefined;
-  const junit = values.junit !== undefined ? checkOutputFile('--junit', values.junit, io.cwd) : undefined;
-  const resultsDir = values['results-dir'] !== undefined ? checkOutputFolder('--results-dir', values['results-dir'], io.cwd) : undefined;
+  refuseSameIds(scenarios, selected.length, io.cwd);
+  const names = submissionNames(found.files);
+  // Every output is checked before anything is graded — a bad path must not cost the class's results — and none
+  // may land on what is graded (a submission, a scenario) or on faultlab's own files.
+  const onInput = inputsOf(found.files, scenarios, io.cwd);
+  const file = (option: string, value: string) => onInput(option, value, checkOutputFile(option, value, io.cwd));
+  const json = values.json !== undefined ? file('--json', values.json) : undefined;
+  const junit = values.junit !== undefined ? file('--junit', values.junit) : undefined;
+  if (json !== undefined && json === junit) throw new UsageError(t('cli.grade.out.same', { option: '--json', other: '--junit', value: values.junit! }), { showHelp: false });
+  const resultsDir = values['results-dir'] !== undefined ? resultsFolder(values['results-dir'], names, io.cwd, onInput) : undefined;
   const explore = values['no-explore'] !== true;
-  const replays = explore ? checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
+  const replays = explore ? onInput('--replays', values.replays ?? DEFAULT_REPLAY_DIR, checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd)) : null;
+  if (values.html !== undefined) onInput('--html', values.html, HtmlOut.check(values.html, io.cwd));
 
   // The command that grades the same thing again, for "more: … --hint 2" — in the language this grade was asked in.
   const sameOptions = [
@@ -148,14 +203,14 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     ...(explore ? [] : ['--no-explore']),
     ...(values.seed !== undefined ? ['--seed', values.seed] : []),
     ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
+    ...(values['load-timeout'] !== undefined ? ['--load-timeout', values['load-timeout']] : []),
   ];
   const gradeAgain = (files: string[]) =>
     files.length === 0 && sameOptions.length === 0
       ? (currentLang() === 'en' ? 'npm run grade --' : inThisLanguage('npm run grade'))
       : inThisLanguage(['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
-  const names = submissionNames(found.files);
-  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
+  const options = { scenarios, seed, timeoutMs, loadTimeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
@@ -211,7 +266,12 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     const many = submissions.length > 1;
     for (const submission of submissions) {
       const folder = many ? join(resultsDir, submission.name) : resultsDir;
-      mkdirSync(folder, { recursive: true });
+      try {
+        mkdirSync(folder, { recursive: true });
+      } catch (error) {
+        failed.push(`${displayPath(folder, io.cwd)}: ${(error as Error).message}`);
+        continue;
+      }
       const file = join(folder, 'results.json');
       write(file, JSON.stringify(toExercism(submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
     }
@@ -223,7 +283,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   }
   if (values.html !== undefined) {
     const out = new HtmlOut(values.html, io.cwd);
-    for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
+    for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, { seed, timeoutMs, loadTimeoutMs }, io.cwd);
     io.stdout.write(style.c.dim(`  ${t('cli.grade.wrote', { files: t('cli.grade.wrotePages', { index: out.finish('faultlab grade', t('cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
   }
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;

@@ -48,6 +48,7 @@ export const help = {
   'help.grade.replays': 'where the replay files of explored failures go\n(default {dir}/; a class: one folder each)',
   'help.grade.revealFaults': "show held-out scenarios' faults in results.json\n(hidden from the learner by default)",
   'help.grade.jobs': 'submissions graded at once (default: one per core)',
+  'help.grade.loadTimeout': 'stop a file whose loading takes longer (default {ms})',
   'help.grade.timeout': 'stop a run that takes longer (default {ms}, at most {max})',
 
   // ── explore ───────────────────────────────────────────────────────────────────────────────────────

@@ -51,6 +51,7 @@ export const help = {
   'help.grade.replays': '探索中发现的失败，其回放文件放在这里\n（默认 {dir}/；全班评分时每人一个文件夹）',
   'help.grade.revealFaults': '在 results.json 中显示预留场景的故障\n（默认对学习者隐藏）',
   'help.grade.jobs': '同时评分的提交数（默认：每个处理器核心一份）',
+  'help.grade.loadTimeout': '加载文件超过这么久就停止（默认 {ms}）',
   'help.grade.timeout': '一次运行超过这个时长就停止（默认 {ms}，最多 {max}）',
 
   // ── explore ───────────────────────────────────────────────────────────────────────────────────────
