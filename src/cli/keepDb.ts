@@ -84,6 +84,25 @@ export function claimKeepDir(given: string, cwd: string): KeptFolder {
 }
 
 /**
+ * A kept folder claimed for one operator's replay of its dead letter (`faultlab dlq DIR --replay ID`): the same
+ * lock as a run's, so two replays of one record, or a replay during a run, never write the folder at once.
+ */
+export function claimForReplay(dir: string, refuse: (why: string) => Error): KeptFolder {
+  const lock = takeLock(dir, refuse);
+  const release = () => {
+    if (lock.open) lock.close();
+  };
+  const unregister = onStop(release);
+  return {
+    dir,
+    release() {
+      release();
+      unregister();
+    },
+  };
+}
+
+/**
  * The lock is SQLite's own: a small database in the folder, held in an EXCLUSIVE transaction for the whole
  * run. The operating system releases it when the process ends, however it ends (a SIGKILL included), so a
  * lock is never stale; and the file is never deleted, so two processes can never lock two different files.

@@ -51,6 +51,34 @@ describe('faultlab dlq', () => {
     expect([again.code, again.stderr.split('\n')[0]]).toEqual([2, 'faultlab dlq: --replay dlq-000001: the record is replayed; only a pending record may be replayed']);
   });
 
+  it('two replays of one record at once: one replays it, the other is refused with exit 2 — never an internal error', async () => {
+    const dir = tempFolder('dlq-race');
+    const kept = join(dir, 'kept');
+    expect((await cli(['run', keptScenario(dir), '--keep-db', kept, '--quiet'])).code).toBe(0);
+    const both = await Promise.all([cli(['dlq', kept, '--replay', 'dlq-000001', '--json']), cli(['dlq', kept, '--replay', 'dlq-000001', '--json'])]);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 2]);
+    const loser = both.find((r) => r.code === 2)!;
+    expect(loser.stderr).toMatch(/^faultlab dlq: --replay dlq-000001: (.* is in use by another faultlab run|the record is replayed)/);
+    expect(JSON.parse(both.find((r) => r.code === 0)!.stdout)).toMatchObject({ dlqId: 'dlq-000001', status: 'succeeded', ledger: 1, passed: true });
+  });
+
+  it("replays through a learner's file in its box: what it prints stays off the JSON, its process.exit fails the replay and leaves the record pending", async () => {
+    const dir = tempFolder('dlq-runner');
+    const kept = join(dir, 'kept');
+    expect((await cli(['run', keptScenario(dir), '--keep-db', kept, '--quiet'])).code).toBe(0);
+    const exits = join(dir, 'Exits.ts');
+    writeFileSync(exits, "import { BaseRunner } from './BaseRunner.js';\nconsole.log('{\"forged\": true}');\nexport class LearnerRunner extends BaseRunner { step(s: any) { console.log('in step'); process.exit(0); return s; } }\n");
+    const replayed = await cli(['dlq', kept, '--replay', 'dlq-000001', '--runner', exits, '--json']);
+    expect(replayed.code).toBe(1);
+    expect(JSON.parse(replayed.stdout)).toMatchObject({ dlqId: 'dlq-000001', status: 'running', dlq: [{ dlqId: 'dlq-000001', status: 'pending' }], passed: false });
+    expect(replayed.stderr).toContain('{"forged": true}\nin step\n');
+    const broken = join(dir, 'Broken.ts');
+    writeFileSync(broken, 'export class {\n');
+    const refused = await cli(['dlq', kept, '--replay', 'dlq-000001', '--runner', broken]);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringMatching(/^faultlab dlq: --runner .*Broken\.ts: syntax error at .*Broken\.ts:1:14/)]);
+    expect((await cli(['dlq', kept])).stdout).toMatch(/dlq-000001 +pending/);
+  });
+
   it('says what to do with a folder that holds no kept run, and exits 2', async () => {
     const empty = tempFolder('dlq-empty');
     const result = await cli(['dlq', empty]);

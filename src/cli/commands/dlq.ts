@@ -12,7 +12,8 @@ import { displayWidth, pad } from '../../render/format.js';
 import { t } from '../../core/i18n/index.js';
 import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
-import { keptDeadLetters } from '../../sim/keptDeadLetters.js';
+import { keptDeadLetters, type KeptDeadLetter } from '../../sim/keptDeadLetters.js';
+import { claimForReplay } from '../keepDb.js';
 import { replayDeadLetter } from '../../sim/simulate.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
@@ -58,11 +59,31 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
 
-  const letter = letters.find((l) => l.dlqId === values.replay);
-  if (letter === undefined) {
-    throw new UsageError(t('cli.dlq.noSuchLetter', { id: values.replay, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t('cli.dlq.keptNone') }));
+  const id = values.replay;
+  if (!letters.some((l) => l.dlqId === id)) {
+    throw new UsageError(t('cli.dlq.noSuchLetter', { id, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t('cli.dlq.keptNone') }));
   }
-  if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id: values.replay, status: letter.status }));
+  // One replay of the folder at a time: a second, started at once, is refused; one started after the first ended
+  // reads the record again and finds it replayed.
+  const claimed = claimForReplay(dir, (why) => new UsageError(t('cli.dlq.busy', { id, dir: positionals[0]!, why }), { showHelp: false }));
+  try {
+    return await replay(keptDeadLetters(dir).find((l) => l.dlqId === id)!, { dir, id, seed, values, io, style });
+  } finally {
+    claimed.release();
+  }
+}
+
+interface ReplayOptions {
+  dir: string;
+  id: string;
+  seed: number;
+  values: { runner?: string; json?: boolean };
+  io: Io;
+  style: Awaited<ReturnType<typeof chooseStyle>>;
+}
+
+async function replay(letter: KeptDeadLetter, { dir, id, seed, values, io, style }: ReplayOptions): Promise<number> {
+  if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id, status: letter.status }));
   const opened = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text));
   const { runner, tool } = opened;
   // A replay is held to the rules: the scenario's figures describe its first delivery, not this one.

@@ -113,6 +113,7 @@ export const cli = {
   'cli.dlq.replayOne': 'replay one: {command}',
   'cli.dlq.noSuchLetter': '--replay {id}: no such dead letter in {dir} (kept: {kept})',
   'cli.dlq.keptNone': 'none',
+  'cli.dlq.busy': '--replay {id}: {dir} {why}',
   'cli.dlq.notPending': '--replay {id}: the record is {status}; only a pending record may be replayed',
 
   // ── labs among the targets (labRun.ts) ────────────────────────────────────────────────────────────

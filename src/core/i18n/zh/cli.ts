@@ -110,6 +110,7 @@ export const cli = {
   'cli.dlq.replayOne': '回放一条：{command}',
   'cli.dlq.noSuchLetter': '--replay {id}：{dir} 中没有这条死信（保留的有：{kept}）',
   'cli.dlq.keptNone': '无',
+  'cli.dlq.busy': '--replay {id}：{dir} {why}',
   'cli.dlq.notPending': '--replay {id}：这条记录的状态是 {status}；只有待定（pending）的记录才能回放',
 
   // ── 目标中的实验（labRun.ts）─────────────────────────────────────────────────────────────────────────
