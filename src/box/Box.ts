@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Crash } from '../core/crash.js';
+import { isDiskFull } from '../core/environment.js';
 import { makeTempDir, removeTempDir } from '../core/tempDir.js';
 import { compileModule, CompileError, hostModule, type Shipped } from './compile.js';
 import { isolation, type Isolation } from './isolation.js';
@@ -399,6 +400,11 @@ export class Box {
       value = await target[message.method]!.apply(target, message.args);
       if (message.target === 'events' && message.method === 'save') value = undefined; // the caller keeps its own object
     } catch (error) {
+      if (isDiskFull(error)) {
+        // The machine's failure, not one for the learner's code to catch: the run stops here, its box with it.
+        this.#kill();
+        throw error;
+      }
       const ref = this.#nextRef++;
       this.#sent.set(ref, error);
       this.#send({ t: 'reply', ok: false, error: wireError(ref, error) });

@@ -9,7 +9,7 @@
  * A file that does not compile is refused here, with esbuild's `file:line:column: ERROR: …` — before any box
  * is started.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { printable } from '../scenario/ScenarioError.js';
 import { makeTempDir } from '../core/tempDir.js';
@@ -72,8 +72,9 @@ function submissionImports(): import('esbuild').Plugin {
 export async function compileModule(entry: string, outFile: string): Promise<{ shipped: Shipped | null }> {
   const { build } = await load();
   let metafile: import('esbuild').Metafile | undefined;
+  let outputFiles: import('esbuild').OutputFile[] | undefined;
   try {
-    ({ metafile } = await build({
+    ({ metafile, outputFiles } = await build({
       entryPoints: [entry],
       outfile: outFile,
       bundle: true,
@@ -88,7 +89,7 @@ export async function compileModule(entry: string, outFile: string): Promise<{ s
       banner: { js: "import { createRequire as __faultlabRequire } from 'node:module'; const require = __faultlabRequire(import.meta.url);" },
       logLevel: 'silent',
       absWorkingDir: '/', // a message's file is then its absolute path
-      write: true,
+      write: false, // written below: a full disk is the machine's error, never the file's "does not compile"
       metafile: true,
     }));
   } catch (error) {
@@ -98,6 +99,7 @@ export async function compileModule(entry: string, outFile: string): Promise<{ s
     const where = first.location ? `/${first.location.file.replace(/^\//, '')}:${first.location.line}:${first.location.column + 1}: ` : '';
     throw new CompileError(printable(`${where}ERROR: ${first.text}`));
   }
+  writeFileSync(outFile, outputFiles![0]!.contents);
   const used = Object.entries(Object.values(metafile!.outputs)[0]?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0);
   const root = relative('/', PACKAGE_ROOT);
   const shipped = SHIPPED.find(({ path }) => used.some(([input]) => input.startsWith(join(root, path))));

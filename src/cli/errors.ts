@@ -6,6 +6,8 @@
  */
 import { t, type MessageKey } from '../core/i18n/index.js';
 import { TempDirError } from '../core/tempDir.js';
+import { EnvironmentError, isDiskFull } from '../core/environment.js';
+import { tmpdir } from 'node:os';
 import { RunnerLoadError } from '../runner/load.js';
 import { printable, ScenarioError } from '../scenario/ScenarioError.js';
 import { Interrupted } from './interrupt.js';
@@ -72,7 +74,12 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage((error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
-  if (error instanceof BadInputError || error instanceof TempDirError) {
+  if (isDiskFull(error) && !(error instanceof EnvironmentError)) {
+    // SQLite's or the file system's own error, escaped from wherever it struck: the machine's, said as such.
+    say(`faultlab ${name}: ${t('core.diskFull', { path: (error as { path?: string }).path ?? tmpdir() })}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof BadInputError || error instanceof TempDirError || error instanceof EnvironmentError) {
     say(`faultlab ${name}: ${error.message}${stack()}`);
     return EXIT.badInput;
   }

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t } from './i18n/index.js';
+import { EnvironmentError } from './environment.js';
 
 const PREFIX = 'faultlab-';
 /** The marker's name inside a process folder; its content says whose the folder is. */
@@ -27,8 +28,8 @@ interface Marker {
   host: string;
 }
 
-/** The temporary folder cannot be made: TMPDIR names no folder, or one faultlab may not write to. */
-export class TempDirError extends Error {
+/** The temporary folder cannot be made: TMPDIR names no folder, or one faultlab may not write to, or a full one. */
+export class TempDirError extends EnvironmentError {
   override readonly name = 'TempDirError';
   readonly code = 'TEMP_DIR';
   readonly base: string;
@@ -70,11 +71,13 @@ function processFolder(base: string): string {
     parents.set(base, inherited);
     return inherited;
   }
-  let dir: string;
+  let dir: string | undefined;
   try {
     dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
     writeFileSync(join(dir, TEMP_MARKER), `${JSON.stringify({ pid: process.pid, host: hostname() } satisfies Marker)}\n`);
   } catch (error) {
+    // A folder whose marker could not be written (a full disk) is no folder of ours that a sweep would know: gone now.
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     throw new TempDirError(base, error);
   }
   parents.set(base, dir);
@@ -110,6 +113,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** A folder holding only an empty marker: the trace of a folder made when the disk had no room for its marker. */
+function leftEmptyMarked(dir: string): boolean {
+  try {
+    return readdirSync(dir).join('/') === TEMP_MARKER && statSync(join(dir, TEMP_MARKER)).size === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Remove the marked folders of this host under `base` for which `whose(pid)` holds; returns what was removed. */
 function sweep(base: string, whose: (pid: number) => boolean): string[] {
   let names: string[];
@@ -124,6 +136,12 @@ function sweep(base: string, whose: (pid: number) => boolean): string[] {
     if (pid === undefined || !whose(Number(pid))) continue;
     const dir = join(base, name);
     const marker = markerOf(dir);
+    if (marker === null && leftEmptyMarked(dir)) {
+      // An older faultlab's folder on a full disk: its marker is empty and nothing else is in it.
+      rmSync(dir, { recursive: true, force: true });
+      gone.push(dir);
+      continue;
+    }
     if (marker === null || marker.pid !== Number(pid) || marker.host !== hostname()) continue;
     try {
       if (!statSync(dir).isDirectory()) continue;

@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { currentLang, inEach, t } from '../core/i18n/index.js';
+import { ENVIRONMENT_ERRORS, EnvironmentError } from '../core/environment.js';
 import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
 import { judge } from '../check/verdict.js';
@@ -177,6 +178,8 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     tell();
   });
   await Promise.all(pending);
+  // The machine failed the grade (a full disk): nothing more is judged, and no learner is blamed for it.
+  if (failure !== null && ENVIRONMENT_ERRORS.has(failure.name)) throw new EnvironmentError(failure.message);
 
   // Whatever the grading thread could not grade: a file that did not load, or the thread's own failure.
   const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: (loadError as ThrownInfo).message.split(absolute).join(shownFile) };

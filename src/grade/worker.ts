@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setLang, t } from '../core/i18n/index.js';
+import { environmental } from '../core/environment.js';
 import { byRule, judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
@@ -50,6 +51,12 @@ function loadFailure(error: unknown): ThrownInfo {
 
 let opened: OpenedRunner | null = null;
 
+/** A full disk, a temporary folder that cannot be made: the grade stops (exit 2), no run or learner is blamed for it. */
+function throwIfEnvironmental(error: unknown): void {
+  const failure = environmental(error);
+  if (failure !== null) throw failure;
+}
+
 /** A run lost with its box: stopped at its time limit, or ended on its own. */
 function lostRun(loss: Loss, output: string, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
   if (loss.killed) return { kind: 'timeout', step: loss.step, output, durationMs };
@@ -62,6 +69,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   try {
     await box.beginRun(); // a new box if the last one was lost
   } catch (error) {
+    throwIfEnvironmental(error);
     return { kind: 'crashed', error: loadFailure(error), output: '', durationMs: 0 };
   }
   const started = performance.now();
@@ -72,6 +80,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   } catch (e) {
     error = e;
   }
+  throwIfEnvironmental(error);
   const { output, loss } = await box.endRun();
   const durationMs = Math.round(performance.now() - started);
   if (loss !== null) return lostRun(loss, output, durationMs);
@@ -100,6 +109,7 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   } catch (e) {
     error = e;
   }
+  throwIfEnvironmental(error);
   const durationMs = Math.round(performance.now() - started);
   const { output, loss } = target.ended ?? { output: '', loss: null };
   if (loss !== null) return lostRun(loss, output, durationMs);
@@ -151,6 +161,7 @@ async function main(): Promise<void> {
   try {
     opened = await openRunner({ kind: 'file', file: job.file }, job.file, { lang: job.lang, runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
   } catch (error) {
+    throwIfEnvironmental(error);
     post({ type: 'load_error', error: loadFailure(error) });
     return;
   }
@@ -193,7 +204,7 @@ try {
   await main();
   post({ type: 'finished' });
 } catch (error) {
-  post({ type: 'failed', error: thrown(error) });
+  post({ type: 'failed', error: thrown(environmental(error) ?? error) });
 } finally {
   (bases as Bases | null)?.close();
   await (opened as OpenedRunner | null)?.close();

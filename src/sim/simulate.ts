@@ -13,6 +13,8 @@
  */
 import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
+import { DiskFullError, isDiskFull } from '../core/environment.js';
+import { tmpdir } from 'node:os';
 import { t } from '../core/i18n/index.js';
 import type { Storage, StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
@@ -219,6 +221,8 @@ class Drive {
           this.state = (await runnerProcess.recover()).state;
           continue;
         }
+        // A full disk is the machine's failure, not the runner's: the run stops and the command says so.
+        if (isDiskFull(error)) throw new DiskFullError(runnerProcess.storage.dir ?? runnerProcess.storage.keptIn ?? tmpdir(), error);
         this.runnerError = failure(this.steps, error);
         trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message, ...(this.runnerError.stack ? { stack: this.runnerError.stack } : {}) });
         return;

@@ -70,6 +70,20 @@ describe('temporary folders', () => {
     expect([live, unmarked, otherHost, lookalike].map(existsSync)).toEqual([true, true, true, true]);
   });
 
+  it('the sweep also removes a folder a full disk left with an empty marker and nothing else, once its process is gone', () => {
+    const gone = deadPid();
+    const empty = join(sandbox, `faultlab-${gone}-Full00`);
+    mkdirSync(empty);
+    writeFileSync(join(empty, TEMP_MARKER), '');
+    const live = join(sandbox, `faultlab-${process.ppid}-Full01`);
+    mkdirSync(live);
+    writeFileSync(join(live, TEMP_MARKER), '');
+    const holding = leftBy(gone, null, 'Full02');
+    writeFileSync(join(holding, TEMP_MARKER), '');
+    expect(sweepStaleTempDirs()).toEqual([empty]);
+    expect([live, holding].map(existsSync)).toEqual([true, true]); // a live process's; one that holds more than the marker
+  });
+
   it('says where it tried when TMPDIR names no folder, as bad input', () => {
     process.env.TMPDIR = join(sandbox, 'nowhere');
     expect(() => checkTempDir()).toThrow(TempDirError);
