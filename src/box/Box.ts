@@ -120,6 +120,9 @@ export class Box {
   #output = '';
   #step = 0;
   #timer: NodeJS.Timeout | null = null;
+  /** What is left of the run's time limit (ms); null outside a run. */
+  #runLeftMs: number | null = null;
+  #armedAt = 0;
   #killed = false;
   #loss: Loss | null = null;
   #protocol: string | undefined;
@@ -156,14 +159,14 @@ export class Box {
     const dir = makeTempDir('box');
     const compiled = join(dir, 'runner.mjs');
     let shipped: Shipped | null;
+    const walls = isolation();
     try {
-      ({ shipped } = await compileModule(file, compiled));
+      ({ shipped } = await compileModule(file, compiled, walls.runnerSeenAt(compiled)));
     } catch (error) {
       removeTempDir(dir);
       if (error instanceof CompileError) return { kind: 'load_error', error: { name: 'CompileError', message: error.message } };
       throw error;
     }
-    const walls = isolation();
     // A minimal environment (TMPDIR alone): nothing of the harness's (its variables, a test runner's loader flags)
     // reaches the learner's code; its temporary folder is its own.
     const { command, args, env } = walls.start({ dir, host: await hostModule(), runner: compiled }, ['--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`], [file, lang]);
@@ -218,19 +221,24 @@ export class Box {
     return out;
   }
 
-  /** A new run: the box forgets its runners, errors are numbered afresh, and the run's time limit starts. */
+  /**
+   * A new run: the box forgets its runners, errors are numbered afresh, and the run gets its time limit — spent
+   * only while the box has the ball (from a request or an answer sent to it until its next message): the
+   * harness's own work, slow on a busy machine, is never counted against the learner's code.
+   */
   beginRun(): void {
     this.#instances.clear();
     this.#sent.clear();
     this.#lastReturned = undefined;
     this.#step = 0;
     this.#send({ t: 'run' });
-    this.#arm(this.#runTimeoutMs);
+    this.#runLeftMs = this.#runTimeoutMs;
   }
 
   /** The run is over (however it ended): its time limit no longer runs. */
   endRun(): void {
-    this.#disarm();
+    this.#pause();
+    this.#runLeftMs = null;
   }
 
   /** Build a runner in the box with these deps; resolves to its number. Rejects with what its constructor threw. */
@@ -270,6 +278,20 @@ export class Box {
     } finally {
       this.#child.unref();
     }
+  }
+
+  /** The box has the ball: what is left of the run's time limit runs. */
+  #resume(): void {
+    if (this.#runLeftMs === null || this.#timer !== null) return;
+    this.#armedAt = performance.now();
+    this.#arm(this.#runLeftMs);
+  }
+
+  /** The harness has the ball: the run's time limit stops, keeping what is left of it. */
+  #pause(): void {
+    if (this.#runLeftMs === null || this.#timer === null) return;
+    this.#disarm();
+    this.#runLeftMs = Math.max(0, this.#runLeftMs - (performance.now() - this.#armedAt));
   }
 
   #arm(ms: number): void {
@@ -353,7 +375,13 @@ export class Box {
    */
   async #serve(): Promise<unknown> {
     for (;;) {
-      const message = await this.#receive();
+      this.#resume();
+      let message: FromLearner;
+      try {
+        message = await this.#receive();
+      } finally {
+        this.#pause();
+      }
       switch (message.t) {
         case 'call':
           await this.#answer(message);

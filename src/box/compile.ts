@@ -66,17 +66,19 @@ function submissionImports(): import('esbuild').Plugin {
 }
 
 /**
- * Compile `entry` and what it imports into one ES module at `outFile`; says which of the package's shipped runners
+ * Compile `entry` and what it imports into one ES module at `outFile` — for a process that finds it at `seenAt`
+ * (a box with a root of its own): the source map names the learner's files from there, so a stack trace in the
+ * box names them as the learner knows them. Says which of the package's shipped runners
  * its code holds, if any. Throws CompileError when it does not compile.
  */
-export async function compileModule(entry: string, outFile: string): Promise<{ shipped: Shipped | null }> {
+export async function compileModule(entry: string, outFile: string, seenAt = outFile): Promise<{ shipped: Shipped | null }> {
   const { build } = await load();
   let metafile: import('esbuild').Metafile | undefined;
   let outputFiles: import('esbuild').OutputFile[] | undefined;
   try {
     ({ metafile, outputFiles } = await build({
       entryPoints: [entry],
-      outfile: outFile,
+      outfile: seenAt, // nothing is written there (write: false): the map's paths are made relative to it
       bundle: true,
       format: 'esm',
       platform: 'node',

@@ -10,7 +10,8 @@
  *   of the checkout, the class, the scenarios or the disk, so it can neither read nor write nor fill them;
  * - as a user of its own, a uid no account has and no other box shares (so one box's processes cannot count
  *   against another's process limit, nor signal it);
- * - with limits (`prlimit`): address space (a runaway Buffer, not only the V8 heap), processes and open files.
+ * - with limits (`prlimit`): address space (a runaway Buffer, not only the V8 heap), processes and open files;
+ *   and at a lower priority than the harness (`nice`), so a spinning box slows no classmate's harness.
  * Its environment is TMPDIR alone, and its channel is a socket it inherits. Where those tools cannot be used
  * (not root, no mount namespace), a box is what it can be — another user (`setpriv`, nobody) where that works,
  * its own process group, the limits it can have — and `missingWalls` says once, plainly, what it did not have.
@@ -62,6 +63,8 @@ export interface Isolation {
    * box runs as BOX_UID in the real file system, its folder and files are made its own here.
    */
   start(files: BoxFiles, nodeArgs: readonly string[], hostArgs: readonly string[]): { command: string; args: string[]; env: Record<string, string> };
+  /** Where the box sees its compiled runner that the harness has at `path` (its source map is written for there). */
+  runnerSeenAt(path: string): string;
   /** How the box ended, read through the walls: in a namespace its waiting shell exits with 128 + a signal's number. */
   exit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null };
 }
@@ -72,13 +75,19 @@ function works(command: string, args: string[]): boolean {
 }
 
 /** Absolute paths of the tools a root of its own needs, or null when one is missing. */
-function tools(): { mount: string; chroot: string; prlimit: string; env: string } | null {
-  const found = spawnSync('/bin/sh', ['-c', 'for tool in mount chroot prlimit env; do command -v "$tool" || exit 1; done'], { encoding: 'utf8', timeout: 10_000 });
+function tools(): { mount: string; chroot: string; prlimit: string; env: string; nice: string } | null {
+  const found = spawnSync('/bin/sh', ['-c', 'for tool in mount chroot prlimit env nice; do command -v "$tool" || exit 1; done'], { encoding: 'utf8', timeout: 10_000 });
   const paths = (found.stdout ?? '').split('\n').filter((line) => line.startsWith('/'));
-  if (found.status !== 0 || paths.length !== 4) return null;
-  const [mount, chroot, prlimit, env] = paths as [string, string, string, string];
-  return { mount, chroot, prlimit, env };
+  if (found.status !== 0 || paths.length !== 5) return null;
+  const [mount, chroot, prlimit, env, nice] = paths as [string, string, string, string, string];
+  return { mount, chroot, prlimit, env, nice };
 }
+
+/**
+ * A box runs at a lower priority than the harness: a submission that spins (at load, in a step, in a child it
+ * left) takes its share of the processor from other boxes, never from the harness answering a classmate's calls.
+ */
+const NICENESS = 10;
 
 /** The shared libraries node loads, as the dynamic loader opens them (its own listing: no ldd needed). */
 function nodeLibraries(): string[] {
@@ -145,7 +154,7 @@ function ownRootWalls(): Pick<Isolation, 'start'> | null {
     const prlimit = [found.prlimit, `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc}`, `--nofile=${LIMITS.nofile}`, `--fsize=${LIMITS.fsizeBytes}`, '--'];
     const chroot = [found.chroot, `--userspec=${uid}:${uid}`, `--groups=${uid}`, root];
     const inBox = [INSIDE.node, ...nodeArgs, INSIDE.host, INSIDE.runner, ...hostArgs];
-    const all = [...DIES_WITH_US, ...unshare, fstab, found.env, '-i', `TMPDIR=${INSIDE.tmp}`, ...prlimit, ...chroot, ...inBox];
+    const all = [...DIES_WITH_US, ...unshare, fstab, found.env, '-i', `TMPDIR=${INSIDE.tmp}`, found.nice, '-n', String(NICENESS), ...prlimit, ...chroot, ...inBox];
     return { command: all[0]!, args: all.slice(1), env: {} };
   };
   // Tried once, whole: a box's node started in such a root must answer.
@@ -176,7 +185,7 @@ export function isolation(): Isolation {
     return name === undefined ? { code, signal } : { code: null, signal: name };
   };
   if (own !== null) {
-    found = { otherUser: true, pidNamespace: true, ownRoot: true, limits: true, start: own.start, exit: exit(true) };
+    found = { otherUser: true, pidNamespace: true, ownRoot: true, limits: true, start: own.start, runnerSeenAt: () => INSIDE.runner, exit: exit(true) };
     return found;
   }
   // Without a root of its own: the walls this machine allows, around a box that sees the real file system.
@@ -184,9 +193,11 @@ export function isolation(): Isolation {
   const setpriv = ['setpriv', `--reuid=${BOX_UID}`, `--regid=${BOX_GID}`, '--clear-groups', '--pdeathsig=KILL']; // its death signal again: a change of user clears it
   const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '/bin/sh', '-c', '"$@"', 'sh'];
   const limits = works(prlimit[0]!, [...prlimit.slice(1), 'true']);
+  const nice = ['nice', '-n', String(NICENESS)];
+  const niced = works(nice[0]!, [...nice.slice(1), 'true']);
   const otherUser = root && works(setpriv[0]!, [...setpriv.slice(1), 'true']);
   const pidNamespace = root && works(unshare[0]!, [...unshare.slice(1), 'true']);
-  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? unshare : []), ...(otherUser ? setpriv : []), ...(limits ? prlimit : [])];
+  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? unshare : []), ...(niced ? nice : []), ...(otherUser ? setpriv : []), ...(limits ? prlimit : [])];
   found = {
     otherUser,
     pidNamespace,
@@ -205,6 +216,7 @@ export function isolation(): Isolation {
       const all = [...prefix, process.execPath, ...nodeArgs, host, files.runner, ...hostArgs];
       return { command: all[0]!, args: all.slice(1), env: { TMPDIR: files.dir } };
     },
+    runnerSeenAt: (path) => path,
     exit: exit(pidNamespace),
   };
   return found;

@@ -214,7 +214,7 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
-  // Said once, plainly: what walls a submission's box does not have on this machine (README, "What a submission cannot do").
+  // Said once, plainly: what walls a submission's box does not have on this machine (README, "What a submission can and cannot do").
   const missing = missingWalls(isolation());
   if (missing.length > 0) io.stderr.write(`faultlab grade: ${t('cli.grade.isolation', { missing: missing.map((wall) => t(`cli.grade.isolation.${wall}`)).join(t('cli.listSep')) })}\n`);
 
