@@ -5,7 +5,7 @@
  * failure, said in a sentence, with exit 1 — never faultlab's "internal error" (exit 70), never "did the code
  * call process.exit()?" for a box that died of it. One grade per fixture, every case a scenario of its own.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support.js';
@@ -60,5 +60,30 @@ describe('escape codes in what a learner prints and throws', () => {
     for (const text of [graded.stdout, graded.stderr, ran.stdout, ran.stderr]) expect(text).not.toMatch(ACTS);
     expect(graded.stdout).toContain('\\u001b[2J\\u001b]0;owned\\u0007\\u001b[31mALL TESTS PASSED\\u001b[0m');
     expect(ran.stderr).toContain('\\u001b[2J'); // what it printed, passed on to stderr
+  });
+});
+
+describe('a frame forged on the channel', () => {
+  it("naming the target __proto__ is the box breaking the channel, not an error in faultlab's code", async () => {
+    const file = join(out, 'Proto.ts');
+    writeFileSync(
+      file,
+      `import { BaseRunner } from './BaseRunner.js';
+import { writeSync } from 'node:fs';
+export class LearnerRunner extends BaseRunner {
+  step(state: any) {
+    const body = Buffer.from(JSON.stringify({ t: 'call', instance: 1, target: '__proto__', method: 'includes', args: [] }));
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(body.length, 0);
+    writeSync(3, Buffer.concat([head, body]));
+    for (;;) {}
+  }
+}
+`,
+    );
+    const json = join(out, 'proto.json');
+    const graded = await cli(['grade', file, '--scenarios', 'happy_path', '--no-explore', '--json', json]);
+    const message = (JSON.parse(readFileSync(json, 'utf8')) as { tests: Array<{ message: string }> }).tests[0]!.message.split('\n')[0];
+    expect([graded.code, message]).toEqual([1, "the learner's process wrote something of its own on the grader's channel in step 1 (a call the grader does not answer: __proto__.includes), and the grader stopped it: a runner talks to the world only through its deps"]);
   });
 });

@@ -95,6 +95,19 @@ describe('a run stopped by a signal', () => {
     expect(ours(run.tmp)).toEqual([]);
   });
 
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a class grade whose box is held in a step: exits at once, every box and folder gone', async (signal) => {
+    // Two submissions graded at once, one held in its first step by its gate, the other spinning in every step.
+    const run = start(['grade', GATE, join(import.meta.dirname, '..', 'fixtures', 'learners', 'hostile', 'stalls-watchdog', 'LearnerRunner.ts'), '--scenarios', 'happy_path', '--timeout', '60000']);
+    waitFor(() => gateFolder(run.token) !== null, 'the grade to reach its first step');
+    run.child.kill(signal);
+    const end = await run.ended;
+    expect(end.code).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(end.stderr).toContain(`stopped by ${signal}; temporary files removed`);
+    expect(ours(run.tmp)).toEqual([]);
+    // No box is left: none is still chrooted under, or running from, this grade's TMPDIR.
+    await expect.poll(() => gateFolder(run.token), { timeout: 5000 }).toBeNull();
+  });
+
   it('SIGKILL leaves its folder, and the next start sweeps it once the process is gone', async () => {
     const run = heldRun();
     const [left] = ours(run.tmp);
