@@ -17,10 +17,10 @@
  * its own process group, the limits it can have — and `missingWalls` says once, plainly, what it did not have.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
-import { makeTempDir, removeTempDir } from '../core/tempDir.js';
+import { makeTempDir, removeTempDir, sharedTempDir } from '../core/tempDir.js';
 
 /** The unprivileged user and group of a box where it cannot have a root of its own (setpriv's "nobody"). */
 export const BOX_UID = 65534;
@@ -30,7 +30,7 @@ export const BOX_GID = 65534;
  * A box with a root of its own runs as a uid no account has: BOX_UID_BASE + a number unique to the box among
  * those this process runs at once (by process, thread and box), below 2^31 for every tool that reads it signed.
  */
-const BOX_UID_BASE = 2_000_000_000;
+const BOX_UID_BASE = 1_000_000_000;
 
 /**
  * Limits of a box: address space (bytes; a box's node reserves ~1 GB of it before the learner's code runs, so a
@@ -109,35 +109,52 @@ const DEVICES = ['/dev/null', '/dev/zero', '/dev/urandom', '/dev/random'];
 /** A number for each box this thread starts, so that boxes alive at once have uids of their own. */
 let boxes = 0;
 const threadId = () => process.getBuiltinModule('node:worker_threads').threadId;
-const uidOfNextBox = () => BOX_UID_BASE + (process.pid % 100_000) * 1000 + (threadId() % 100) * 10 + (boxes++ % 10);
+const uidOfNextBox = () => BOX_UID_BASE + (process.pid % 10_000) * 100_000 + (threadId() % 100) * 1000 + (boxes++ % 1000);
 
 /**
- * The skeleton of a box's root, made once per thread in its temporary folder: empty folders and files, each a
+ * The skeleton of a box's root, made once per process in its temporary folder: empty folders and files, each a
  * mount point. A box mounts its own files on it in its own mount namespace; the skeleton itself stays empty.
  */
-function skeleton(files: readonly string[]): string {
-  const root = makeTempDir('box-root');
+function skeleton(root: string, files: readonly string[]): void {
+  mkdirSync(root, { recursive: true });
   chmodSync(root, 0o755); // the box's user passes through its root, and reads nothing in it but what is mounted there
-  for (const dir of [INSIDE.tmp, INSIDE.proc]) mkdirSync(join(root, dir));
+  for (const dir of [INSIDE.tmp, INSIDE.proc]) mkdirSync(join(root, dir), { recursive: true });
   for (const file of files) {
     mkdirSync(join(root, dirname(file)), { recursive: true });
     writeFileSync(join(root, file), '');
   }
-  return root;
 }
 
-/** The walls of a box with a root of its own, if this machine lets faultlab build them. */
-function ownRootWalls(): Pick<Isolation, 'start'> | null {
-  const found = tools();
-  if (found === null) return null;
-  const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  const system = [...new Set([...nodeLibraries(), '/etc/ld.so.cache'])].filter(isFile);
-  const root = skeleton([INSIDE.node, INSIDE.host, INSIDE.runner, ...system, ...DEVICES]);
+/** What was found about this machine, once per process (its threads read it from the process's folder). */
+interface Probed {
+  diesWithUs: boolean;
+  /** A root of its own can be built: the tools (absolute paths), the system files node needs, the skeleton. */
+  own: { tools: NonNullable<ReturnType<typeof tools>>; system: string[]; root: string } | null;
+  /** Without one: what the machine allows. */
+  limits: boolean;
+  niced: boolean;
+  otherUser: boolean;
+  pidNamespace: boolean;
+}
+
+/** Whatever else it gets, a box dies with the process that started it (even one that never reads its channel again). */
+const DIES_WITH_US = ['setpriv', '--pdeathsig=KILL', '--'];
+/** The walls of a box without a root of its own. */
+const FALLBACK = {
+  prlimit: ['prlimit', `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc * 16}`, `--nofile=${LIMITS.nofile}`, '--'],
+  setpriv: ['setpriv', `--reuid=${BOX_UID}`, `--regid=${BOX_GID}`, '--clear-groups', '--pdeathsig=KILL'], // its death signal again: a change of user clears it
+  unshare: ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '/bin/sh', '-c', '"$@"', 'sh'],
+  nice: ['nice', '-n', String(NICENESS)],
+};
+
+/** A box with a root of its own: how to start one (src/box/Box.ts), from what the probe found. */
+function ownRootStart(own: NonNullable<Probed['own']>): Isolation['start'] {
+  const { tools: found, system, root } = own;
   // The namespace's first process is a shell: it mounts the box's files from the table, starts the box and
   // waits (its init, pid 1, ignores signals it has no handler for, so a box that were pid 1 could not even kill
   // itself); it ends with the box's code, or 128 + the signal that ended it.
   const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount', '--net', '--ipc', '/bin/sh', '-c', `${found.mount} -a -T "$1" || exit 125; shift; "$@"`, 'sh'];
-  const start = (files: BoxFiles, nodeArgs: readonly string[], hostArgs: readonly string[]) => {
+  return (files, nodeArgs, hostArgs) => {
     const uid = uidOfNextBox();
     const bind = (from: string, to: string, options = 'bind,ro') => `${fstabPath(from)} ${fstabPath(join(root, to))} none ${options} 0 0`;
     const table = [
@@ -157,47 +174,75 @@ function ownRootWalls(): Pick<Isolation, 'start'> | null {
     const all = [...DIES_WITH_US, ...unshare, fstab, found.env, '-i', `TMPDIR=${INSIDE.tmp}`, found.nice, '-n', String(NICENESS), ...prlimit, ...chroot, ...inBox];
     return { command: all[0]!, args: all.slice(1), env: {} };
   };
-  // Tried once, whole: a box's node started in such a root must answer.
+}
+
+/** Whether a root of its own can be built here: the tools, the files node needs, and one box's node answering in it. */
+function probeOwnRoot(shared: string): Probed['own'] {
+  const found = tools();
+  if (found === null) return null;
+  const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  const system = [...new Set([...nodeLibraries(), '/etc/ld.so.cache'])].filter(isFile);
+  const root = join(shared, 'root');
+  skeleton(root, [INSIDE.node, INSIDE.host, INSIDE.runner, ...system, ...DEVICES]);
+  const own = { tools: found, system, root };
   const probeDir = makeTempDir('box-probe');
   try {
-    const { command, args } = start({ dir: probeDir, host: '/dev/null', runner: '/dev/null' }, ['--version'], []);
-    const probe = spawnSync(command, args, { encoding: "utf8", timeout: 10_000 });
-    return probe.status === 0 && /^v\d+/.test(probe.stdout ?? '') ? { start } : null;
+    const { command, args } = ownRootStart(own)({ dir: probeDir, host: '/dev/null', runner: '/dev/null' }, ['--version'], []);
+    const answer = spawnSync(command, args, { encoding: 'utf8', timeout: 10_000 });
+    return answer.status === 0 && /^v\d+/.test(answer.stdout ?? '') ? own : null;
   } finally {
     removeTempDir(probeDir);
   }
 }
 
-/** Whatever else it gets, a box dies with the process that started it (even one that never reads its channel again). */
-const DIES_WITH_US = ['setpriv', '--pdeathsig=KILL', '--'];
+function probe(shared: string): Probed {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const diesWithUs = works(DIES_WITH_US[0]!, [...DIES_WITH_US.slice(1), 'true']);
+  const own = root && diesWithUs ? probeOwnRoot(shared) : null;
+  const can = (argv: readonly string[]) => own === null && works(argv[0]!, [...argv.slice(1), 'true']);
+  return {
+    diesWithUs,
+    own,
+    limits: can(FALLBACK.prlimit),
+    niced: can(FALLBACK.nice),
+    otherUser: root && can(FALLBACK.setpriv),
+    pidNamespace: root && can(FALLBACK.unshare),
+  };
+}
+
+/** The probe of this process, made by its first thread that needs it and read by the others (it costs a box's start). */
+function probed(): Probed {
+  const shared = sharedTempDir('box-walls');
+  const file = join(shared, 'walls.json');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Probed;
+  } catch {
+    const found = probe(shared);
+    const fresh = `${file}.${threadId()}`;
+    writeFileSync(fresh, JSON.stringify(found));
+    renameSync(fresh, file); // whole or not at all, for a thread reading it meanwhile
+    return found;
+  }
+}
 
 let found: Isolation | null = null;
 
-/** Probed once per thread: which walls this machine lets faultlab build. */
+/** Which walls this machine lets faultlab build (probed once per process). */
 export function isolation(): Isolation {
   if (found !== null) return found;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const diesWithUs = works(DIES_WITH_US[0]!, [...DIES_WITH_US.slice(1), 'true']);
-  const own = root && diesWithUs ? ownRootWalls() : null;
+  const walls = probed();
   const exit = (pidNamespace: boolean) => (code: number | null, signal: NodeJS.Signals | null) => {
     if (!pidNamespace || code === null || code <= 128) return { code, signal };
     const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] as NodeJS.Signals | undefined;
     return name === undefined ? { code, signal } : { code: null, signal: name };
   };
-  if (own !== null) {
-    found = { otherUser: true, pidNamespace: true, ownRoot: true, limits: true, start: own.start, runnerSeenAt: () => INSIDE.runner, exit: exit(true) };
+  if (walls.own !== null) {
+    found = { otherUser: true, pidNamespace: true, ownRoot: true, limits: true, start: ownRootStart(walls.own), runnerSeenAt: () => INSIDE.runner, exit: exit(true) };
     return found;
   }
   // Without a root of its own: the walls this machine allows, around a box that sees the real file system.
-  const prlimit = ['prlimit', `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc * 16}`, `--nofile=${LIMITS.nofile}`, '--'];
-  const setpriv = ['setpriv', `--reuid=${BOX_UID}`, `--regid=${BOX_GID}`, '--clear-groups', '--pdeathsig=KILL']; // its death signal again: a change of user clears it
-  const unshare = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '/bin/sh', '-c', '"$@"', 'sh'];
-  const limits = works(prlimit[0]!, [...prlimit.slice(1), 'true']);
-  const nice = ['nice', '-n', String(NICENESS)];
-  const niced = works(nice[0]!, [...nice.slice(1), 'true']);
-  const otherUser = root && works(setpriv[0]!, [...setpriv.slice(1), 'true']);
-  const pidNamespace = root && works(unshare[0]!, [...unshare.slice(1), 'true']);
-  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? unshare : []), ...(niced ? nice : []), ...(otherUser ? setpriv : []), ...(limits ? prlimit : [])];
+  const { diesWithUs, limits, niced, otherUser, pidNamespace } = walls;
+  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? FALLBACK.unshare : []), ...(niced ? FALLBACK.nice : []), ...(otherUser ? FALLBACK.setpriv : []), ...(limits ? FALLBACK.prlimit : [])];
   found = {
     otherUser,
     pidNamespace,

@@ -10,7 +10,7 @@
  * killed outright (SIGKILL, a power cut) leaves its folder; the next start sweeps it: only marked folders,
  * only of this host, only once the process that made them is gone. An unmarked folder is never touched.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t } from './i18n/index.js';
@@ -97,6 +97,18 @@ export function makeTempDir(purpose: string): string {
   } catch (error) {
     throw new TempDirError(base, error);
   }
+}
+
+/** A folder of this name in the process's own folder: the same for every thread of the process, made if need be. */
+export function sharedTempDir(name: string): string {
+  const base = tmpdir();
+  const dir = join(processFolder(base), name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40));
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new TempDirError(base, error);
+  }
+  return dir;
 }
 
 export function removeTempDir(dir: string): void {
