@@ -54,6 +54,11 @@ export interface GradeOptions {
   onScenario?: (grade: ScenarioGrade, index: number) => void;
   /** Reference runs, shared between submissions graded together. */
   references?: ReferenceRuns;
+  /**
+   * A submission whose code is faultlab's own ReferenceRunner or a mutant is named as such and not graded; with
+   * this, it is graded like any other (the agreement tests grade the mutants from files).
+   */
+  acceptShipped?: boolean;
 }
 
 /** The reference run of each scenario, made once per seed (and language) and kept for every submission. */
@@ -154,6 +159,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     timeoutMs,
     loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     lang: currentLang(),
+    acceptShipped: options.acceptShipped ?? false,
   };
   tell();
   const pending: Array<Promise<void>> = [];

@@ -25,6 +25,8 @@ export interface GradeJob {
   loadTimeoutMs: number;
   /** The language of the grade: the grading thread and the learner's process write their messages in it. */
   lang: Lang;
+  /** Grade a file whose code is faultlab's own ReferenceRunner or a mutant like any other, instead of refusing it. */
+  acceptShipped: boolean;
 }
 
 /** How one run of the learner's runner ended, as the grading thread saw it. */

@@ -50,10 +50,10 @@ export async function byExplore(runner: string, out: string): Promise<Explored> 
   };
 }
 
-/** `gradeSubmission`: the 17 as written; and EXPLORED explored, when asked. */
+/** `gradeSubmission`: the 17 as written; and EXPLORED explored, when asked. (A mutant's file is graded, not refused.) */
 export async function byGrade(file: string, explore: boolean): Promise<Explored> {
-  const asWritten = await gradeSubmission(file, { scenarios, replayDir: null, cwd: ROOT, explore: false });
-  const explored = explore ? await gradeSubmission(file, { scenarios: scenarios.filter((s) => EXPLORED.includes(s.id)), replayDir: null, cwd: ROOT }) : null;
+  const asWritten = await gradeSubmission(file, { scenarios, replayDir: null, cwd: ROOT, explore: false, acceptShipped: true });
+  const explored = explore ? await gradeSubmission(file, { scenarios: scenarios.filter((s) => EXPLORED.includes(s.id)), replayDir: null, cwd: ROOT, acceptShipped: true }) : null;
   return {
     asWritten: Object.fromEntries(asWritten.scenarios.map((s) => [s.id, s.status === 'pass'])),
     // A scenario that could not be explored (its run as written never ended) has no coverage: explore runs its schedules anyway.
