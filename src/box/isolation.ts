@@ -10,8 +10,9 @@
  *   of the checkout, the class, the scenarios or the disk, so it can neither read nor write nor fill them;
  * - as a user of its own, a uid no account has and no other box shares (so one box's processes cannot count
  *   against another's process limit, nor signal it);
- * - with limits (`prlimit`): address space (a runaway Buffer, not only the V8 heap), processes and open files;
- *   and at a lower priority than the harness (`nice`), so a spinning box slows no classmate's harness.
+ * - with limits (`prlimit`): address space (a runaway Buffer, not only the V8 heap), processes and open files.
+ *   (Not a lower priority: on a machine busy with other work a niced box gets a sliver of the processor, and
+ *   its time limit counts only the time it has the ball — Box.ts — so a spinning classmate costs no one a verdict.)
  * Its environment is TMPDIR alone, and its channel is a socket it inherits. Where those tools cannot be used
  * (not root, no mount namespace), a box is what it can be — another user (`setpriv`, nobody) where that works,
  * its own process group, the limits it can have — and `missingWalls` says once, plainly, what it did not have.
@@ -75,19 +76,13 @@ function works(command: string, args: string[]): boolean {
 }
 
 /** Absolute paths of the tools a root of its own needs, or null when one is missing. */
-function tools(): { mount: string; chroot: string; prlimit: string; env: string; nice: string } | null {
-  const found = spawnSync('/bin/sh', ['-c', 'for tool in mount chroot prlimit env nice; do command -v "$tool" || exit 1; done'], { encoding: 'utf8', timeout: 10_000 });
+function tools(): { mount: string; chroot: string; prlimit: string; env: string } | null {
+  const found = spawnSync('/bin/sh', ['-c', 'for tool in mount chroot prlimit env; do command -v "$tool" || exit 1; done'], { encoding: 'utf8', timeout: 10_000 });
   const paths = (found.stdout ?? '').split('\n').filter((line) => line.startsWith('/'));
-  if (found.status !== 0 || paths.length !== 5) return null;
-  const [mount, chroot, prlimit, env, nice] = paths as [string, string, string, string, string];
-  return { mount, chroot, prlimit, env, nice };
+  if (found.status !== 0 || paths.length !== 4) return null;
+  const [mount, chroot, prlimit, env] = paths as [string, string, string, string];
+  return { mount, chroot, prlimit, env };
 }
-
-/**
- * A box runs at a lower priority than the harness: a submission that spins (at load, in a step, in a child it
- * left) takes its share of the processor from other boxes, never from the harness answering a classmate's calls.
- */
-const NICENESS = 10;
 
 /** The shared libraries node loads, as the dynamic loader opens them (its own listing: no ldd needed). */
 function nodeLibraries(): string[] {
@@ -132,7 +127,6 @@ interface Probed {
   own: { tools: NonNullable<ReturnType<typeof tools>>; system: string[]; root: string } | null;
   /** Without one: what the machine allows. */
   limits: boolean;
-  niced: boolean;
   otherUser: boolean;
   pidNamespace: boolean;
 }
@@ -144,7 +138,6 @@ const FALLBACK = {
   prlimit: ['prlimit', `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc * 16}`, `--nofile=${LIMITS.nofile}`, '--'],
   setpriv: ['setpriv', `--reuid=${BOX_UID}`, `--regid=${BOX_GID}`, '--clear-groups', '--pdeathsig=KILL'], // its death signal again: a change of user clears it
   unshare: ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '/bin/sh', '-c', '"$@"', 'sh'],
-  nice: ['nice', '-n', String(NICENESS)],
 };
 
 /** A box with a root of its own: how to start one (src/box/Box.ts), from what the probe found. */
@@ -171,7 +164,7 @@ function ownRootStart(own: NonNullable<Probed['own']>): Isolation['start'] {
     const prlimit = [found.prlimit, `--as=${LIMITS.asBytes}`, `--nproc=${LIMITS.nproc}`, `--nofile=${LIMITS.nofile}`, `--fsize=${LIMITS.fsizeBytes}`, '--'];
     const chroot = [found.chroot, `--userspec=${uid}:${uid}`, `--groups=${uid}`, root];
     const inBox = [INSIDE.node, ...nodeArgs, INSIDE.host, INSIDE.runner, ...hostArgs];
-    const all = [...DIES_WITH_US, ...unshare, fstab, found.env, '-i', `TMPDIR=${INSIDE.tmp}`, found.nice, '-n', String(NICENESS), ...prlimit, ...chroot, ...inBox];
+    const all = [...DIES_WITH_US, ...unshare, fstab, found.env, '-i', `TMPDIR=${INSIDE.tmp}`, ...prlimit, ...chroot, ...inBox];
     return { command: all[0]!, args: all.slice(1), env: {} };
   };
 }
@@ -204,7 +197,6 @@ function probe(shared: string): Probed {
     diesWithUs,
     own,
     limits: can(FALLBACK.prlimit),
-    niced: can(FALLBACK.nice),
     otherUser: root && can(FALLBACK.setpriv),
     pidNamespace: root && can(FALLBACK.unshare),
   };
@@ -241,8 +233,8 @@ export function isolation(): Isolation {
     return found;
   }
   // Without a root of its own: the walls this machine allows, around a box that sees the real file system.
-  const { diesWithUs, limits, niced, otherUser, pidNamespace } = walls;
-  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? FALLBACK.unshare : []), ...(niced ? FALLBACK.nice : []), ...(otherUser ? FALLBACK.setpriv : []), ...(limits ? FALLBACK.prlimit : [])];
+  const { diesWithUs, limits, otherUser, pidNamespace } = walls;
+  const prefix = [...(diesWithUs ? DIES_WITH_US : []), ...(pidNamespace ? FALLBACK.unshare : []), ...(otherUser ? FALLBACK.setpriv : []), ...(limits ? FALLBACK.prlimit : [])];
   found = {
     otherUser,
     pidNamespace,
