@@ -4,10 +4,11 @@
  * bug in faultlab: exit 70 with one line that says so. No stack trace reaches the user unless
  * FAULTLAB_DEBUG=1 asks for it (then every error shows its stack).
  */
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { said, t, word, type MessageKey } from '../core/i18n/index.js';
+import { saidOf } from '../core/message.js';
 import { TempDirError } from '../core/tempDir.js';
 import { RunnerLoadError } from '../runner/load.js';
-import { printable, ScenarioError } from '../scenario/ScenarioError.js';
+import { formatProblem, printable, ScenarioError } from '../scenario/ScenarioError.js';
 import { Interrupted } from './interrupt.js';
 import { BadInputError, EXIT, OutputError, UsageError, type Io } from './io.js';
 
@@ -57,11 +58,12 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     return error.signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
   }
   if (error instanceof ScenarioError) {
-    say(`${error.message}\nfaultlab: ${t('scenario.summary', { count: error.problems.length })}${stack()}`);
+    const problems = error.problems.map((problem) => formatProblem(problem, said(problem.message))).join('\n');
+    say(`${problems}\nfaultlab: ${t('scenario.summary', { count: error.problems.length })}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof RunnerLoadError) {
-    say(`faultlab ${name}: --runner ${error.message}${stack()}`);
+    say(`faultlab ${name}: --runner ${word(error.said)}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof UsageError && !error.showHelp) {
@@ -72,7 +74,11 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage((error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
-  if (error instanceof BadInputError || error instanceof TempDirError) {
+  if (error instanceof TempDirError) {
+    say(`faultlab ${name}: ${word(error.said)}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof BadInputError) {
     say(`faultlab ${name}: ${error.message}${stack()}`);
     return EXIT.badInput;
   }
@@ -86,7 +92,7 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     say(`faultlab ${name}: ${t('cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
     return EXIT.badInput;
   }
-  const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  const what = error instanceof Error ? `${error.name}: ${said(saidOf(error) ?? error.message).split('\n')[0]}` : String(error);
   const next = debugOn(io) ? t('cli.error.stackFollows') : t('cli.error.runAgain', { variable: DEBUG_VARIABLE });
   say(`faultlab ${name}: ${t('cli.error.internal', { what, next })}${stack()}`);
   return EXIT.internal;

@@ -5,8 +5,8 @@
  * exist for runners, refuse labs. Input a lab cannot run (an unknown dependency, a report for a call never
  * started, an unknown error code) is bad input, at the file, line and column of the offending field.
  */
-import { toViolation } from '../check/types.js';
-import { t } from '../core/i18n/index.js';
+import { t, word } from '../core/i18n/index.js';
+import { toViolation } from '../render/renderJson.js';
 import { renderLabRun, runLab, ScenarioInputError, type LabRun, type LabScenario } from '../labs/index.js';
 import type { Style } from '../render/style.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
@@ -30,14 +30,14 @@ export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
   try {
     run = runLab(loaded.value as LabScenario, { seed });
   } catch (error) {
-    if (error instanceof ScenarioInputError) throw new ScenarioError([problemInFile(loaded.readFrom, loaded.file, error.path, error.message)]);
+    if (error instanceof ScenarioInputError) throw new ScenarioError([problemInFile(loaded.readFrom, loaded.file, error.path, error.said)]);
     throw error;
   }
   const failed = run.checks.find((c) => !c.passed);
   return {
     run,
     passed: run.passed,
-    ...(failed ? { firstProblem: failed.message } : {}),
+    ...(failed ? { firstProblem: word(failed.message) } : {}),
     json: { id: run.id, kind: 'lab', experiment: run.experiment, passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map(toViolation) },
     render: (style, position, width) => renderLabRun(run, style, { position, ...(width !== undefined ? { width } : {}) }),
   };

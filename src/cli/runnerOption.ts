@@ -6,11 +6,10 @@
  */
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { said, t } from '../core/i18n/index.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { printable } from '../scenario/ScenarioError.js';
 import { labelOf, openRunner, RunnerLoadFailed, sourceOf, type OpenedRunner } from '../target/runners.js';
-import { currentLang } from '../core/i18n/index.js';
 import { BadInputError } from './io.js';
 
 const RUNNER_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -24,7 +23,7 @@ export async function loadRunnerOption(name: string | undefined, cwd: string, pr
   const source = sourceOf(name, cwd);
   if (source.kind === 'file') checkRunnerFile(name!, source.file);
   try {
-    return await openRunner(source, labelOf(name), { lang: currentLang(), ...(printed ? { onOutput: printed } : {}) });
+    return await openRunner(source, labelOf(name), printed ? { onOutput: (p) => printed(p.cut ? `${p.text}\n${t('grade.process.outputCut')}\n` : p.text) } : {});
   } catch (error) {
     throw source.kind === 'file' ? asLoadError(name!, source.file, error) : error;
   }
@@ -53,7 +52,7 @@ function asLoadError(name: string, file: string, error: unknown): Error {
   }
   const e = error.thrown;
   if (e.name === 'RunnerExitError') return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
-  const message = e.message;
+  const message = said(e.message);
   // esbuild (through tsx): "Transform failed with 1 error:\n/path/x.ts:3:14: ERROR: Unexpected ";"".
   const transform = /^(\S+:\d+:\d+): ERROR: (.*)$/m.exec(message);
   if (transform) return new BadInputError(t('cli.runner.syntaxAt', { name, where: transform[1]!, message: transform[2]! }), { cause: error });

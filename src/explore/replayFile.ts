@@ -19,29 +19,25 @@ import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import { EXPLORED_TAG, type Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { inEach, LANGS, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
+import { t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
+import type { Said } from '../core/message.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);
 
-/** The check a replay file's schedule breaks, in each language: its title, and its message on the minimal run. */
+/** The check a replay file's schedule breaks: its title, and its message on the minimal run (worded in each language by the file). */
 export interface Broke {
-  title: InEach;
-  message: InEach;
+  title: Said;
+  message: Said;
 }
 
 /**
- * What `check` — an invariant, or the grader's `crash_caught` — says on the minimal run, in each language.
- * The checks are pure functions of the run, so checking it again in a language gives the same verdict in
- * its words. Without the run (a learner's process that could not hand it over), the invariant's title and
- * the one message known.
+ * What `check` — an invariant, or the grader's `crash_caught` — says on the minimal run. Without the run (a
+ * learner's process that could not hand it over), the invariant's title and the one message known.
  */
-export function brokeOn(run: RunResult | null, check: string, known: string): Broke {
-  const said = new Map(LANGS.map((lang) => [lang, run === null ? undefined : withLang(lang, () => checksOf(run, 'rules').find((one) => one.id === check))]));
-  return {
-    title: inEach((lang) => said.get(lang)?.title ?? withLang(lang, () => INVARIANTS.find((inv) => inv.id === check)?.title ?? check)),
-    message: inEach((lang) => said.get(lang)?.message ?? known),
-  };
+export function brokeOn(run: RunResult | null, check: string, known: Said): Broke {
+  const broken = run === null ? undefined : checksOf(run, 'rules').find((one) => one.id === check);
+  return { title: broken?.title ?? INVARIANTS.find((inv) => inv.id === check)?.title ?? check, message: broken?.message ?? known };
 }
 
 export interface ReplaySpec {
@@ -71,8 +67,8 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
   const { scenario } = spec;
   const words = (lang: Lang) =>
     withLang(lang, () => ({
-      title: t('explore.replay.title', { id: scenario.id, title: spec.broke.title[lang] }),
-      explain: t('explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message[lang] }),
+      title: t('explore.replay.title', { id: scenario.id, title: spec.broke.title }),
+      explain: t('explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message }),
     }));
   const data = {
     id: replayId(spec),

@@ -7,7 +7,7 @@ import { INVARIANTS } from '../check/invariants.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
-import { t } from '../core/i18n/index.js';
+import { t, word } from '../core/i18n/index.js';
 import { tn } from '../core/i18n/plural.js';
 import type { Style } from '../render/style.js';
 import type { Exploration } from './explore.js';
@@ -35,7 +35,7 @@ export function explorationJson(exploration: Exploration, replayed: Replayed[], 
       scenario: finding.scenario.id,
       schedule: finding.minimal,
       invariant: finding.invariant,
-      message: finding.message,
+      message: word(finding.message),
       replay,
       found: finding.found,
       schedules: finding.schedules,
@@ -134,7 +134,7 @@ export function renderFinding(finding: Finding, replay: string, style: Style, in
     `  ${c.red('✘')} ${t('explore.breaks', { scenario: c.bold(finding.scenario.id), invariant: c.bold(finding.invariant) })}` + c.dim(finding.schedules > 1 ? ` ${t('explore.inSchedules', { n: finding.schedules })}` : ''),
     `${label('explore.label.found')}${describeSchedule(finding.found)}`,
     `${label('explore.label.minimal')}${describeMinimal(finding)}`,
-    wrap(finding.message, 110, `${indent}`),
+    wrap(word(finding.message), 110, `${indent}`),
     `${label('explore.label.replay')}${c.cyan(replay)}`,
   ];
 }
@@ -162,7 +162,7 @@ export function mutantsJson(reports: MutantReport[]) {
       invariant: hunt.fixed?.invariant ?? hunt.explored?.invariant ?? null,
       scenario: hunt.fixed?.scenario.id ?? null,
       schedule: hunt.explored
-        ? { scenario: hunt.explored.scenario.id, found: hunt.explored.found, minimal: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, replay }
+        ? { scenario: hunt.explored.scenario.id, found: hunt.explored.found, minimal: hunt.explored.minimal, invariant: hunt.explored.invariant, message: word(hunt.explored.message), replay }
         : null,
     })),
   };
@@ -177,12 +177,12 @@ export function renderMutants(reports: MutantReport[], style: Style, seconds?: n
   for (const { hunt, replay } of reports) {
     const { mutant, fixed, explored } = hunt;
     const caught = fixed !== null || explored !== null;
-    lines.push('', `  ${caught ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${mutant.description}`));
+    lines.push('', `  ${caught ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${word(mutant.description)}`));
     lines.push(`      ${label('explore.mutants.fixed')} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red(t('explore.mutants.noFixed'))}`);
     if (explored) {
       lines.push(`      ${label('explore.mutants.explored')} ${explored.scenario.id} + ${describeSchedule(explored.found)} → ${c.bold(explored.invariant)}`);
       lines.push(`      ${label('explore.mutants.minimal')} ${describeMinimal(explored)}`);
-      lines.push(wrap(explored.message, 110, '                       '));
+      lines.push(wrap(word(explored.message), 110, '                       '));
       if (replay) lines.push(`      ${label('explore.mutants.replay')} ${c.cyan(replay)}`);
     } else {
       lines.push(`      ${label('explore.mutants.explored')} ${c.red(t('explore.mutants.noExplored'))}`);

@@ -6,7 +6,7 @@
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { t } from '../core/i18n/index.js';
+import { t, word } from '../core/i18n/index.js';
 
 export type Schedule = readonly FaultSpec[];
 
@@ -19,7 +19,7 @@ export function scheduleKey(schedule: Schedule): string {
 }
 
 export function describeSchedule(schedule: Schedule): string {
-  return schedule.length === 0 ? t('explore.noAddedFault') : schedule.map(describeFault).join(' + ');
+  return schedule.length === 0 ? t('explore.noAddedFault') : schedule.map((fault) => word(describeFault(fault))).join(' + ');
 }
 
 export function attemptFault(kind: FaultKind, call: number): FaultSpec {

@@ -11,23 +11,20 @@ import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { formatValue } from '../render/format.js';
-import { describeFault } from '../faults/types.js';
+import { describeFault, listOfFaults } from '../faults/types.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
-import { t } from '../core/i18n/index.js';
+import { said, t, word } from '../core/i18n/index.js';
 import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
 import type { Problem, ProblemId } from './types.js';
 
 /** The faults of a run that never fired, as the check names them. */
 function unfiredFaults(run: RunResult): string {
-  return run.faults
-    .filter((f) => f.firedAt === null)
-    .map((f) => describeFault(f.spec))
-    .join(t('fault.join'));
+  return word(listOfFaults(run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec))));
 }
 
 /** `inv3 every attempt of a pending action used its key and args`: how the trace's check list names it. */
 export function checkTitle(check: Check): string {
-  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${check.title}` : check.title;
+  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${word(check.title)}` : word(check.title);
 }
 
 /** `calls expected 5, got 6` for each scenario figure the run got wrong. */
@@ -74,7 +71,7 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
       ? t('grade.thrown.messageAt', { name: error.name, step: error.step, where, message: error.message })
       : t('grade.thrown.message', { name: error.name, step: error.step, message: error.message }),
     ...(where ? { where } : {}),
-    thrown: error.message,
+    thrown: said(error.message),
   };
 }
 
@@ -97,11 +94,11 @@ export function firstProblem(run: RunResult, learnerFile?: string, display: (pat
   const mistake = explainingMistake(run, failed.map((c) => c.id));
   if (mistake !== null) return mistakeProblem(mistake, failed);
   const invariant = failed.find((c) => isRule(c.id));
-  if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };
+  if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: word(invariant.message), check: invariant.id };
   const figure = failed.find((c) => c.kind === 'expectation');
   if (figure) {
     const id = (figure.id.startsWith('stock.') ? 'stock' : figure.id) as ProblemId;
-    return { id, title: figure.title, message: figure.message };
+    return { id, title: word(figure.title), message: word(figure.message) };
   }
   const unfired = failed.find((c) => c.id === 'faults_fired');
   if (unfired) {

@@ -12,7 +12,7 @@ import { analyze } from '../check/analysis.js';
 import { LABEL_PREFIX, type Label } from '../check/label.js';
 import { shortKey } from '../core/key.js';
 import { formatAction, formatValue } from '../render/format.js';
-import { t } from '../core/i18n/index.js';
+import { said, t, word } from '../core/i18n/index.js';
 
 type Moment =
   | { kind: 'saved'; step: number; seq: number; label: string; parsed: Label; state: RunnerState }
@@ -35,8 +35,8 @@ function moments(run: RunResult): Moment[] {
   for (const { event, index, attempt, saved } of analyze(run).events) {
     if (event.type === 'saved') out.push({ kind: 'saved', step: event.step, seq: event.seq, label: event.label, parsed: saved!.parsed, state: event.state });
     else if (attempt?.at === index) out.push({ kind: 'sent', step: event.step, action: attempt.action });
-    else if (event.type === 'crash') out.push({ kind: 'crash', step: event.step, message: event.message });
-    else if (event.type === 'runner_error') out.push({ kind: 'threw', step: event.step, name: event.errorName, message: event.message });
+    else if (event.type === 'crash') out.push({ kind: 'crash', step: event.step, message: word(event.message) });
+    else if (event.type === 'runner_error') out.push({ kind: 'threw', step: event.step, name: event.errorName, message: said(event.message) });
     else if (event.type === 'finished') out.push({ kind: 'end', step: event.step, status: event.status, steps: event.steps });
   }
   return out;

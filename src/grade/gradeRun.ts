@@ -3,6 +3,7 @@
  * the same scenario and seed, or a run that never finished (a hang, a dead thread, a file that would not
  * load). Pure: the engine and the classroom assertions both read runs this way.
  */
+import { word } from '../core/i18n/index.js';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { describeFaults } from '../faults/types.js';
@@ -56,7 +57,7 @@ export function identity(scenario: Scenario, index: number, problem: Problem | n
     id: scenario.id,
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
-    summary: `${describeFaults(scenario.faults)} → ${expectedFigures(scenario)}`,
+    summary: `${word(describeFaults(scenario.faults))} → ${expectedFigures(scenario)}`,
     ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true } : {}),
     problem,
     replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),

@@ -9,7 +9,8 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { currentLang, inEach, t } from '../core/i18n/index.js';
+import { currentLang, inEach, said, t } from '../core/i18n/index.js';
+import { mapText } from '../core/message.js';
 import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
 import { judge } from '../check/verdict.js';
@@ -79,7 +80,7 @@ function brokenScenario(reference: RunResult): Problem {
 
 /** A load error, with the learner's absolute path shown as they typed it. */
 function loadProblem(error: ThrownInfo, file: string, shownFile: string): Problem {
-  const message = error.message.split(file).join(shownFile);
+  const message = said(error.message).split(file).join(shownFile);
   return { id: 'load_error', title: t('grade.load.title', { file: shownFile }), message: t('grade.load.message', { file: shownFile, message }) };
 }
 
@@ -177,7 +178,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   await Promise.all(pending);
 
   // Whatever the grading thread could not grade: a file that did not load, or the thread's own failure.
-  const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: (loadError as ThrownInfo).message.split(absolute).join(shownFile) };
+  const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: mapText((loadError as ThrownInfo).message, (text) => text.split(absolute).join(shownFile)) };
   const missing: Problem =
     loadError !== null
       ? loadProblem(loadError, absolute, shownFile)

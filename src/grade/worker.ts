@@ -8,7 +8,7 @@
  * run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setLang, t } from '../core/i18n/index.js';
+import { said, setLang, t, word } from '../core/i18n/index.js';
 import { byRule, judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
@@ -24,6 +24,8 @@ import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
 import { RunnerConstructorError } from '../box/boxedRunner.js';
 import type { ThrownInfo } from '../box/protocol.js';
+import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
+import { saidOf } from '../core/message.js';
 import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
 import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
 
@@ -33,7 +35,7 @@ setLang(job.lang);
 const post = (message: FromHarness) => parentPort!.postMessage(message);
 
 function thrown(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  if (error instanceof Error) return { name: error.name, message: saidOf(error) ?? error.message, ...(error.stack ? { stack: error.stack } : {}) };
   return { name: 'Error', message: String(error) };
 }
 
@@ -51,10 +53,13 @@ function loadFailure(error: unknown): ThrownInfo {
 let opened: OpenedRunner | null = null;
 
 /** A run lost with its box: stopped at its time limit, or ended on its own. */
-function lostRun(loss: Loss, output: string, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
+function lostRun(loss: Loss, printed: Printed, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
+  const output = text(printed);
   if (loss.killed) return { kind: 'timeout', step: loss.step, output, durationMs };
-  return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: loss.protocol } : {}) };
+  return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: word(loss.protocol) } : {}) };
 }
+
+const text = (printed: Printed) => (printed.cut ? `${printed.text}\n${t('grade.process.outputCut')}\n` : printed.text);
 
 /** One run of the scenario (with added faults) by the learner's runner, however it ends. */
 async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
@@ -75,8 +80,8 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   const { output, loss } = await box.endRun();
   const durationMs = Math.round(performance.now() - started);
   if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
-  return { kind: 'done', run, output, durationMs };
+  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output: text(output), durationMs };
+  return { kind: 'done', run, output: text(output), durationMs };
 }
 
 /**
@@ -101,10 +106,10 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
     error = e;
   }
   const durationMs = Math.round(performance.now() - started);
-  const { output, loss } = target.ended ?? { output: '', loss: null };
+  const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
   if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
-  return { kind: 'done', run, output, durationMs };
+  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output: text(output), durationMs };
+  return { kind: 'done', run, output: text(output), durationMs };
 }
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
@@ -126,7 +131,7 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
   }
   const violations = [...tally.violations]
     .sort(([a], [b]) => byRule(a, b))
-    .map(([check, first]) => ({ check, schedules: first.schedules, message: first.message, added: first.added }));
+    .map(([check, first]) => ({ check, schedules: first.schedules, message: word(first.message), added: first.added }));
   let finding: Explored['finding'] = null;
   const first = violations[0];
   if (first !== undefined) finding = await shrunk(scenario, first);
@@ -140,7 +145,7 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
   const unshrunk = { check: violation.check, found: violation.added, minimal: [...scenario.faults, ...violation.added], message: violation.message, run: null, schedules: violation.schedules };
   try {
     const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'));
-    return { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
+    return { check: violation.check, found: violation.added, minimal: finding.minimal, message: word(finding.message), run: finding.run, schedules: violation.schedules };
   } catch {
     // a runner that does not break it again the same way (or a box lost meanwhile): keep the schedule as found
     return unshrunk;
@@ -149,7 +154,7 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
 
 async function main(): Promise<void> {
   try {
-    opened = await openRunner({ kind: 'file', file: job.file }, job.file, { lang: job.lang, runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
+    opened = await openRunner({ kind: 'file', file: job.file }, job.file, { runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
   } catch (error) {
     post({ type: 'load_error', error: loadFailure(error) });
     return;

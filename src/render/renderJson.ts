@@ -1,6 +1,7 @@
 /** The `--json` document: the figures of each run and every failed check, nothing else. */
 import { durabilityFigures, totalCalls, type DurabilityFigures } from '../check/durabilityFigures.js';
-import { toViolation, type Violation } from '../check/types.js';
+import type { Check } from '../check/types.js';
+import { word } from '../core/i18n/index.js';
 import type { RunResult } from '../check/RunResult.js';
 
 export interface ScenarioJson {
@@ -17,6 +18,18 @@ export interface ScenarioJson {
   durability?: DurabilityFigures;
   passed: boolean;
   violations: Violation[];
+}
+
+/** The shape `--json` prints for a failed check. */
+export interface Violation {
+  check: string;
+  expected: unknown;
+  actual: unknown;
+  message: string;
+}
+
+export function toViolation(check: Check): Violation {
+  return { check: check.id, expected: check.expected, actual: check.actual, message: word(check.message) };
 }
 
 export function runToJson(run: RunResult): ScenarioJson {

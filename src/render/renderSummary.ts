@@ -3,7 +3,7 @@ import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../check/RunResult.js';
 import { displayWidth, flow, pad, padStart, shownStock } from './format.js';
-import { t } from '../core/i18n/index.js';
+import { t, word } from '../core/i18n/index.js';
 import type { Style } from './style.js';
 
 export interface SummaryRow {
@@ -33,7 +33,7 @@ export function summaryRow(run: RunResult): SummaryRow {
     stock,
     passed: run.passed,
     broken: isBrokenScenario(run),
-    ...(failed ? { firstProblem: failed.message } : {}),
+    ...(failed ? { firstProblem: word(failed.message) } : {}),
   };
 }
 

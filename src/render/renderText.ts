@@ -14,7 +14,7 @@ import { displayWidth, flow, formatValue, GLUE, pad, padStart, shownStock, wrap,
 import { narrate, type Line, type Part } from './narrate.js';
 import type { Style } from './style.js';
 import { paint } from './tone.js';
-import { t } from '../core/i18n/index.js';
+import { t, word } from '../core/i18n/index.js';
 import { storyOf } from './story.js';
 import { wordsOf } from '../scenario/words.js';
 
@@ -133,15 +133,15 @@ export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDT
   const lines = ['', c.bold(`  ${t('trace.checks')}`)];
   for (const check of checks) {
     const mark = check.passed ? c.green('✔') : c.red('✘');
-    const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title;
+    const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + word(check.title) : word(check.title);
     const red = check.passed ? null : (x: string) => c.red(x);
     if (check.kind === 'expectation') {
       const text: Segments = [[`${t('trace.expected', { value: formatValue(check.expected) })}${GLUE}·`, red], [t('trace.actual', { value: formatValue(check.actual) }), red]];
       lines.push(...flow(text, { width, indent: `  ${mark} ${pad(name, ID_WIDTH)} `, hang: ' '.repeat(6) }));
-      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
+      if (!check.passed) lines.push(...flow([[word(check.message), red]], { width, indent: '      ' }));
     } else {
       lines.push(...flow([[name, red]], { width, indent: `  ${mark} `, hang: '      ' }));
-      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
+      if (!check.passed) lines.push(...flow([[word(check.message), red]], { width, indent: '      ' }));
     }
   }
   return lines.join('\n');

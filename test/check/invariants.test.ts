@@ -3,6 +3,7 @@
  * runner or store, and the reference must hold them all.
  */
 import { describe, expect, it } from 'vitest';
+import { word } from '../../src/core/i18n/index.js';
 import { INVARIANTS } from '../../src/check/invariants.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { FlawedRunner } from '../../src/mutants/FlawedRunner.js';
@@ -32,7 +33,7 @@ describe('invariants', () => {
       const run = await judged(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
       const check = run.checks.find((c) => c.id === mutant.caughtBy.invariant)!;
       expect(check.passed).toBe(false);
-      expect(check.message.length).toBeGreaterThan(40); // a sentence that teaches, not a code
+      expect(word(check.message, 'en').length).toBeGreaterThan(40); // a sentence that teaches, not a code
     });
   });
 

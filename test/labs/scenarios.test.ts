@@ -52,7 +52,7 @@ describe('every lab holds, and its trace is a function of the seed', () => {
     expect(r.checks.filter((c) => !c.passed).map((c) => c.message)).toEqual([]);
     expect(r.checks.length).toBeGreaterThan(0);
     expect(r.passed).toBe(true);
-    expect(r.checks.every((c) => c.kind === 'expectation' && c.title === c.id)).toBe(true);
+    expect(r.checks.every((c) => c.kind === 'expectation' && c.title.code === 'check.figure.title' && c.title.params.figure === c.id)).toBe(true);
   });
 
   it.each(labFiles().map((f) => [idOf(f)]))('%s renders byte-identical text for the same seed', (id) => {

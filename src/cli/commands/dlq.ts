@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { brokenRules, judge } from '../../check/verdict.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { displayWidth, pad } from '../../render/format.js';
-import { t } from '../../core/i18n/index.js';
+import { said, t, word } from '../../core/i18n/index.js';
 import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
 import { keptDeadLetters } from '../../sim/keptDeadLetters.js';
@@ -34,7 +34,7 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   try {
     letters = keptDeadLetters(dir);
   } catch (error) {
-    if (isDurabilityError(error)) throw new UsageError(error.message);
+    if (isDurabilityError(error)) throw new UsageError(said(error.said ?? error.message));
     throw error;
   }
 
@@ -80,7 +80,7 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   }
   const broken = brokenRules(run);
   if (values.json) {
-    io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, message: c.message })) }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, message: word(c.message) })) }, null, 2) + '\n');
   } else {
     io.stdout.write(renderRun(run, style, { position: 'replay' }) + '\n');
   }

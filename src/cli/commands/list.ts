@@ -1,6 +1,6 @@
 /** `faultlab list`: one line per scenario — id, title, fault, expected status. */
 import { parseArgs } from 'node:util';
-import { currentLang, withLang } from '../../core/i18n/index.js';
+import { currentLang, word } from '../../core/i18n/index.js';
 import { describeFaults } from '../../faults/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { titleOf } from '../../scenario/words.js';
@@ -24,7 +24,7 @@ export async function listCommand(argv: string[], io: Io): Promise<number> {
   const rows = loaded.map((one) => {
     if (one.type === 'runner') {
       const s = one.scenario;
-      const fault = withLang(lang, () => describeFaults(s.faults));
+      const fault = word(describeFaults(s.faults), lang);
       return { order: s.order, id: s.id, title: titleOf(s, lang), fault, status: s.expect.status ?? '-' };
     }
     // A lab has no faults and no terminal status: the column says what kind of lab it is.

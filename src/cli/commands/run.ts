@@ -184,7 +184,7 @@ async function runOutside(work: () => Promise<RunResult>): Promise<{ run: RunRes
   try {
     return { run: await work() };
   } catch (error) {
-    if (error instanceof RunnerConstructorError) return { failure: t('cli.run.constructorThrew', { what: error.message }) };
+    if (error instanceof RunnerConstructorError) return { failure: t('cli.run.constructorThrew', { what: error.what }) };
     throw error;
   }
 }

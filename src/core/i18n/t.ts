@@ -6,10 +6,10 @@
 import { en, type MessageKey } from './en/index.js';
 import { currentLang, type Lang } from './lang.js';
 import { zh } from './zh/index.js';
+import type { Message, Params, Said } from '../message.js';
 
 export type { MessageKey } from './en/index.js';
-
-export type Params = Readonly<Record<string, string | number>>;
+export type { Params } from '../message.js';
 
 const CATALOGUES: Readonly<Record<Lang, { readonly [K in MessageKey]: string }>> = { en, zh };
 
@@ -24,9 +24,19 @@ export function t(key: MessageKey, params: Params = {}, lang: Lang = currentLang
     const name = parts[i]!;
     const value = params[name];
     if (value === undefined) throw new Error(`message ${key} (${lang}) needs {${name}}`);
-    text += String(value) + parts[i + 1]!;
+    text += (typeof value === 'object' ? word(value, lang) : String(value)) + parts[i + 1]!;
   }
   return text;
+}
+
+/** A message in a language: its code's text, its parameters filled (a parameter that is a message, worded too). */
+export function word(message: Message, lang: Lang = currentLang()): string {
+  return t(message.code as MessageKey, message.params, lang);
+}
+
+/** What was said, in a language: a runner's own text as it is, a message worded. */
+export function said(text: Said, lang: Lang = currentLang()): string {
+  return typeof text === 'string' ? text : word(text, lang);
 }
 
 /**

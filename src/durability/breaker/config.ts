@@ -1,6 +1,6 @@
 import { BreakerConfigError } from '../errors.js';
 import { checkNumber, checkString } from '../config/fields.js';
-import { t } from '../../core/i18n/index.js';
+import { message } from '../../core/message.js';
 import type { BreakerConfig } from '../config/types.js';
 
 /**
@@ -19,7 +19,7 @@ export function validateBreakerConfig(config: BreakerConfig, fieldPrefix?: strin
   if (minRequestCount > windowSize) {
     throw new E(
       at('min_request_count'),
-      t('config.breakerWindow', { window: windowSize, min: minRequestCount }),
+      message('config.breakerWindow', { window: windowSize, min: minRequestCount }),
       minRequestCount,
     );
   }

@@ -6,7 +6,7 @@
  * submission as it finishes, and a table.
  */
 import { displayWidth, pad, padStart, wrap } from '../../render/format.js';
-import { t } from '../../core/i18n/index.js';
+import { said, t } from '../../core/i18n/index.js';
 import { tn } from '../../core/i18n/plural.js';
 import type { Style } from '../../render/style.js';
 import { HINT_LEVELS, hintsFor } from '../hints.js';
@@ -189,7 +189,7 @@ export function renderSubmission(submission: SubmissionGrade, seed: number, styl
 
 /** The first problem of a submission in a few words, with where it is: `inv3 · a new key on a retry (lost_reply)`. */
 export function firstProblemLine(submission: SubmissionGrade): string {
-  if (submission.loadError !== null) return t('gradeReport.couldNotLoad', { message: submission.loadError.message.split('\n')[0]! });
+  if (submission.loadError !== null) return t('gradeReport.couldNotLoad', { message: said(submission.loadError.message).split('\n')[0]! });
   const first = firstFailure(submission);
   if (first === null) return '';
   return t(first.part === 'explored' ? 'gradeReport.firstProblem.explored' : 'gradeReport.firstProblem', { title: first.problem!.title, id: first.id });

@@ -21,7 +21,7 @@ import { locateChecks } from './locateChecks.js';
 import { timelineOf, type Moment, type Timeline } from './moments.js';
 import { page } from './page.js';
 import { say } from './say.js';
-import { t, type MessageKey } from '../../core/i18n/index.js';
+import { t, word, type MessageKey } from '../../core/i18n/index.js';
 
 /** Each lane's name and what it holds (html.lane.<lane>, html.lane.<lane>.holds). */
 const LANE_TITLES: Record<(typeof LANES)[number], [MessageKey, MessageKey]> = {
@@ -110,12 +110,12 @@ function momentHtml(event: TraceEvent, i: number, lanes: LaneHtml, m: Moment, br
   } else {
     for (const lane of LANES) cells.push(`<div class="l-${lane}">${lanes[lane].join('')}</div>`);
   }
-  for (const check of broke) cells.push(`<div class="span broke">${esc(checkName(check))}: ${esc(check.message)}</div>`);
+  for (const check of broke) cells.push(`<div class="span broke">${esc(checkName(check))}: ${esc(word(check.message))}</div>`);
   return `<li class="moment lanes${event.type === 'crash' ? ' crash' : ''}" ${attrs.join(' ')}>${cells.join('')}</li>`;
 }
 
 export function checkName(check: Check): string {
-  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${check.title}` : check.title;
+  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${word(check.title)}` : word(check.title);
 }
 
 /** The checks with expected and actual; on a run's own page each failure links to the moment it broke. */
@@ -126,7 +126,7 @@ export function checksHtml(run: RunResult, links = true, heading = t('html.check
     const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">${esc(t('html.step', { n: run.trace[where]?.step ?? 0 }))}</a>`;
     const mark = check.passed ? `<span class="pass">${esc(t('html.checks.held'))}</span>` : `<span class="fail">${esc(t('html.checks.failed'))}</span>`;
     const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
-    return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(check.message)}</td></tr>`;
+    return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(word(check.message))}</td></tr>`;
   });
   return [
     `<section class="checks" aria-label="${esc(t('html.aria.checks'))}">`,

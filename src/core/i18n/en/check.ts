@@ -59,6 +59,7 @@ export const check = {
   'check.inv7.ok': 'ended {status} after {steps} steps',
 
   // ── a scenario's own figures (src/check/expectations.ts) ──
+  'check.figure.title': '{figure}',
   'check.figure.asExpected': '{figure} is {actual} as expected',
   'check.figure.differs': '{figure}: expected {expected}, got {actual} — {meaning}',
   'check.meaning.status': 'the terminal status of the run',

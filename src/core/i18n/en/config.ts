@@ -6,6 +6,7 @@
  */
 export const config = {
   'config.mustBe': '{field} must be {allowed}, got {given}',
+  'config.mustBe.atField': 'must be {allowed}, got {given}',
   'config.missing': 'nothing (the field is missing)',
   'config.integer': 'an integer',
   'config.number': 'a number',

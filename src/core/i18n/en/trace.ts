@@ -136,9 +136,10 @@ export const trace = {
   'fault.point.ofTool': 'of {tool}',
   'fault.point.attempt': 'attempt {n}',
   'fault.point.call': 'call {n}',
+  'fault.point.and': '{first} {second}',
   'fault.point.any': 'any point',
   'fault.attempts': '{kind} at {tool} attempts {from}–{to}',
   'fault.anyTool': 'any tool',
   'fault.none': 'no fault',
-  'fault.join': '; ',
+  'fault.list': '{first}; {rest}',
 } as const;

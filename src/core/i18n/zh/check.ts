@@ -52,6 +52,7 @@ export const check = {
   'check.inv7.ok': '{steps} 步后以 {status} 结束',
 
   // ── 场景预期的数据 ──
+  'check.figure.title': '{figure}',
   'check.figure.asExpected': '{figure} 为 {actual}，与预期相符',
   'check.figure.differs': '{figure}：预期 {expected}，实际 {actual} —— {meaning}',
   'check.meaning.status': '运行的终止状态',

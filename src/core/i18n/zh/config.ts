@@ -5,6 +5,7 @@
  */
 export const config = {
   'config.mustBe': '{field} 必须是{allowed}，得到的是 {given}',
+  'config.mustBe.atField': '必须是{allowed}，得到的是 {given}',
   'config.missing': '空（缺少这个字段）',
   'config.integer': '整数',
   'config.number': '数',

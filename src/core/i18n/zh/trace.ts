@@ -135,9 +135,10 @@ export const trace = {
   'fault.point.ofTool': '{tool} 的事件',
   'fault.point.attempt': '第 {n} 次尝试',
   'fault.point.call': '第 {n} 次调用',
+  'fault.point.and': '{first} {second}',
   'fault.point.any': '任意位置',
   'fault.attempts': '{kind}（{tool} 第 {from}–{to} 次尝试）',
   'fault.anyTool': '任意工具',
   'fault.none': '没有故障',
-  'fault.join': '；',
+  'fault.list': '{first}；{rest}',
 } as const;
