@@ -4,7 +4,7 @@
  * bug in faultlab: exit 70 with one line that says so. No stack trace reaches the user unless
  * FAULTLAB_DEBUG=1 asks for it (then every error shows its stack).
  */
-import { said, t, word, type MessageKey } from '../core/i18n/index.js';
+import { said, t, word, type MessageKey, type Lang } from '../render/words/index.js';
 import { saidOf } from '../core/message.js';
 import { TempDirError } from '../core/tempDir.js';
 import { RunnerLoadError } from '../runner/load.js';
@@ -30,7 +30,7 @@ function systemError(error: unknown): (NodeJS.ErrnoException & { path: string })
  * A message is replaced only when the English catalogue gives back exactly what Node said, so English stays
  * Node's own words, and a message of another Node version (or any other) is shown as it is.
  */
-function parseArgsMessage(message: string): string {
+function parseArgsMessage(lang: Lang, message: string): string {
   const known: Array<[RegExp, MessageKey]> = [
     [/^Unknown option '(.+)'\. To specify a positional argument/s, 'cli.args.unknownOption'],
     [/^Option '(.+) <value>' argument missing$/, 'cli.args.missingValue'],
@@ -38,13 +38,13 @@ function parseArgsMessage(message: string): string {
   ];
   for (const [pattern, key] of known) {
     const option = pattern.exec(message)?.[1];
-    if (option !== undefined && t(key, { option }, 'en') === message) return t(key, { option });
+    if (option !== undefined && t('en', key, { option }) === message) return t(lang, key, { option });
   }
   return message;
 }
 
 /** Report `error` of command `name` on stderr; returns the exit code. */
-export function report(error: unknown, io: Io, name: string, help: string): number {
+export function report(lang: Lang, error: unknown, io: Io, name: string, help: string): number {
   const say = (text: string) => {
     try {
       io.stderr.write(`${printable(text)}\n`);
@@ -54,16 +54,16 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
   };
   const stack = () => (debugOn(io) && error instanceof Error && error.stack ? `\n${error.stack}` : '');
   if (error instanceof Interrupted) {
-    say(`faultlab ${name}: ${t('cli.stopped', { signal: error.signal })}`);
+    say(`faultlab ${name}: ${t(lang, 'cli.stopped', { signal: error.signal })}`);
     return error.signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
   }
   if (error instanceof ScenarioError) {
-    const problems = error.problems.map((problem) => formatProblem(problem, said(problem.message))).join('\n');
-    say(`${problems}\nfaultlab: ${t('scenario.summary', { count: error.problems.length })}${stack()}`);
+    const problems = error.problems.map((problem) => formatProblem(problem, said(lang, problem.message))).join('\n');
+    say(`${problems}\nfaultlab: ${t(lang, 'scenario.summary', { count: error.problems.length })}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof RunnerLoadError) {
-    say(`faultlab ${name}: --runner ${word(error.said)}${stack()}`);
+    say(`faultlab ${name}: --runner ${word(lang, error.said)}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof UsageError && !error.showHelp) {
@@ -71,11 +71,11 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     return EXIT.badInput;
   }
   if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage((error as Error).message)}${stack()}\n\n${help}`);
+    say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage(lang, (error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
   if (error instanceof TempDirError) {
-    say(`faultlab ${name}: ${word(error.said)}${stack()}`);
+    say(`faultlab ${name}: ${word(lang, error.said)}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof BadInputError) {
@@ -84,16 +84,16 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
   }
   if (error instanceof OutputError) {
     if (error.errno === 'EPIPE') return EXIT.ok; // a reader that closed the pipe early (`| head`) is not an error
-    say(`faultlab ${name}: ${error.message}${stack()}`);
+    say(`faultlab ${name}: ${t(lang, error.errno === 'ENOSPC' ? 'cli.error.cannotWriteFull' : 'cli.error.cannotWrite', { stream: error.stream, errno: error.errno })}${stack()}`);
     return EXIT.badInput;
   }
   const system = systemError(error);
   if (system !== null) {
-    say(`faultlab ${name}: ${t('cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
+    say(`faultlab ${name}: ${t(lang, 'cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
     return EXIT.badInput;
   }
-  const what = error instanceof Error ? `${error.name}: ${said(saidOf(error) ?? error.message).split('\n')[0]}` : String(error);
-  const next = debugOn(io) ? t('cli.error.stackFollows') : t('cli.error.runAgain', { variable: DEBUG_VARIABLE });
-  say(`faultlab ${name}: ${t('cli.error.internal', { what, next })}${stack()}`);
+  const what = error instanceof Error ? `${error.name}: ${said(lang, saidOf(error) ?? error.message).split('\n')[0]}` : String(error);
+  const next = debugOn(io) ? t(lang, 'cli.error.stackFollows') : t(lang, 'cli.error.runAgain', { variable: DEBUG_VARIABLE });
+  say(`faultlab ${name}: ${t(lang, 'cli.error.internal', { what, next })}${stack()}`);
   return EXIT.internal;
 }

@@ -45,6 +45,12 @@ export function codeText(said: Said): string {
   return `${said.code} {${params.map(([name, value]) => `${name}: ${typeof value === 'object' ? codeText(value) : String(value)}`).join(', ')}}`;
 }
 
+/** Items one after another as one parameter: each two joined by `code`, whose text is `{first}…{rest}` (empty: ''). */
+export function joined(code: string, items: readonly Param[]): Param {
+  if (items.length === 0) return '';
+  return items.slice(0, -1).reduceRight<Param>((rest, first) => message(code, { first, rest }), items[items.length - 1]!);
+}
+
 /** What was said with every text in it changed by `change` (a runner's own text, or a message's text parameters). */
 export function mapText(said: Said, change: (text: string) => string): Said {
   if (typeof said === 'string') return change(said);

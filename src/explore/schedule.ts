@@ -6,7 +6,7 @@
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { t, word } from '../core/i18n/index.js';
+import { t, word, type Lang } from '../render/words/index.js';
 
 export type Schedule = readonly FaultSpec[];
 
@@ -18,8 +18,8 @@ export function scheduleKey(schedule: Schedule): string {
   return schedule.map((fault) => canonicalJson(fault)).sort().join('|');
 }
 
-export function describeSchedule(schedule: Schedule): string {
-  return schedule.length === 0 ? t('explore.noAddedFault') : schedule.map((fault) => word(describeFault(fault))).join(' + ');
+export function describeSchedule(lang: Lang, schedule: Schedule): string {
+  return schedule.length === 0 ? t(lang, 'explore.noAddedFault') : schedule.map((fault) => word(lang, describeFault(fault))).join(' + ');
 }
 
 export function attemptFault(kind: FaultKind, call: number): FaultSpec {

@@ -8,7 +8,8 @@
  * run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { said, setLang, t, word } from '../core/i18n/index.js';
+import { msg } from '../render/words/index.js';
+import type { Message } from '../core/message.js';
 import { byRule, judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
@@ -30,8 +31,6 @@ import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runne
 import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
 
 const job = workerData as GradeJob;
-// This thread judges every run (the checks' messages) and diagnoses what it could not run: in the grade's language.
-setLang(job.lang);
 const post = (message: FromHarness) => parentPort!.postMessage(message);
 
 function thrown(error: unknown): ThrownInfo {
@@ -44,22 +43,19 @@ function loadFailure(error: unknown): ThrownInfo {
   if (!(error instanceof RunnerLoadFailed)) return thrown(error);
   if (error.thrown !== null) return error.thrown;
   const loss = error.loss;
-  if (loss?.killed) return { name: 'Timeout', message: t('grade.process.loadTimeout') };
+  if (loss?.killed) return { name: 'Timeout', message: msg('grade.process.loadTimeout') };
   const exit = loss?.exit ?? { code: null, signal: null };
-  const how = exit.signal !== null ? t('grade.process.killedBy', { signal: exit.signal }) : t('grade.process.exitCode', { code: String(exit.code) });
-  return { name: 'LearnerGone', message: t('grade.process.goneWhileLoading', { exit: how }) };
+  const how = exit.signal !== null ? msg('grade.process.killedBy', { signal: exit.signal }) : msg('grade.process.exitCode', { code: String(exit.code) });
+  return { name: 'LearnerGone', message: msg('grade.process.goneWhileLoading', { exit: how }) };
 }
 
 let opened: OpenedRunner | null = null;
 
 /** A run lost with its box: stopped at its time limit, or ended on its own. */
-function lostRun(loss: Loss, printed: Printed, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
-  const output = text(printed);
+function lostRun(loss: Loss, output: Printed, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
   if (loss.killed) return { kind: 'timeout', step: loss.step, output, durationMs };
-  return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: word(loss.protocol) } : {}) };
+  return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: loss.protocol } : {}) };
 }
-
-const text = (printed: Printed) => (printed.cut ? `${printed.text}\n${t('grade.process.outputCut')}\n` : printed.text);
 
 /** One run of the scenario (with added faults) by the learner's runner, however it ends. */
 async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
@@ -67,7 +63,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   try {
     await box.beginRun(); // a new box if the last one was lost
   } catch (error) {
-    return { kind: 'crashed', error: loadFailure(error), output: '', durationMs: 0 };
+    return { kind: 'crashed', error: loadFailure(error), output: NOTHING_PRINTED, durationMs: 0 };
   }
   const started = performance.now();
   let run: RunResult | null = null;
@@ -80,8 +76,8 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   const { output, loss } = await box.endRun();
   const durationMs = Math.round(performance.now() - started);
   if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output: text(output), durationMs };
-  return { kind: 'done', run, output: text(output), durationMs };
+  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
+  return { kind: 'done', run, output, durationMs };
 }
 
 /**
@@ -108,8 +104,8 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   const durationMs = Math.round(performance.now() - started);
   const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
   if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output: text(output), durationMs };
-  return { kind: 'done', run, output: text(output), durationMs };
+  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
+  return { kind: 'done', run, output, durationMs };
 }
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
@@ -131,7 +127,7 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
   }
   const violations = [...tally.violations]
     .sort(([a], [b]) => byRule(a, b))
-    .map(([check, first]) => ({ check, schedules: first.schedules, message: word(first.message), added: first.added }));
+    .map(([check, first]) => ({ check, schedules: first.schedules, message: first.message, added: first.added }));
   let finding: Explored['finding'] = null;
   const first = violations[0];
   if (first !== undefined) finding = await shrunk(scenario, first);
@@ -145,7 +141,7 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
   const unshrunk = { check: violation.check, found: violation.added, minimal: [...scenario.faults, ...violation.added], message: violation.message, run: null, schedules: violation.schedules };
   try {
     const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'));
-    return { check: violation.check, found: violation.added, minimal: finding.minimal, message: word(finding.message), run: finding.run, schedules: violation.schedules };
+    return { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
   } catch {
     // a runner that does not break it again the same way (or a box lost meanwhile): keep the schedule as found
     return unshrunk;
@@ -171,7 +167,7 @@ async function main(): Promise<void> {
     post({ type: 'fixed', index, outcome });
   }
   if (!job.explore) return;
-  let halted: string | null = null;
+  let halted: Message | null = null;
   for (const [index, scenario] of job.scenarios.entries()) {
     if (job.skip[index]) continue;
     const base = bases[index];
@@ -180,11 +176,11 @@ async function main(): Promise<void> {
       continue;
     }
     if (base === null || base === undefined) {
-      post({ type: 'explored', index, explored: null, reason: t('grade.notExplored.didNotEnd') });
+      post({ type: 'explored', index, explored: null, reason: msg('grade.notExplored.didNotEnd') });
       continue;
     }
     const explored = await exploreScenario(scenario, base);
-    if (explored.stopped !== null) halted = t(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
+    if (explored.stopped !== null) halted = msg(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
     post({ type: 'explored', index, explored });
   }
 }

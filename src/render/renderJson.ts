@@ -1,7 +1,8 @@
 /** The `--json` document: the figures of each run and every failed check, nothing else. */
 import { durabilityFigures, totalCalls, type DurabilityFigures } from '../check/durabilityFigures.js';
 import type { Check } from '../check/types.js';
-import { word } from '../core/i18n/index.js';
+import { word, type Lang } from './words/index.js';
+import type { Message, Params } from '../core/message.js';
 import type { RunResult } from '../check/RunResult.js';
 
 export interface ScenarioJson {
@@ -20,19 +21,33 @@ export interface ScenarioJson {
   violations: Violation[];
 }
 
-/** The shape `--json` prints for a failed check. */
-export interface Violation {
+/**
+ * The shape `--json` prints for a failed check: what it expected and found, its message in the language of
+ * the command, and the message as data — its code and parameters, the same in every language — for a script
+ * to read without parsing a sentence.
+ */
+export interface Violation extends MessageJson {
   check: string;
   expected: unknown;
   actual: unknown;
+}
+
+/** A message as `--json` carries it: in words (`message`), and as data (`code`, `params`; a parameter that is a message is `{ code, params }`). */
+export interface MessageJson {
   message: string;
+  code: string;
+  params: Params;
 }
 
-export function toViolation(check: Check): Violation {
-  return { check: check.id, expected: check.expected, actual: check.actual, message: word(check.message) };
+export function messageJson(lang: Lang, said: Message): MessageJson {
+  return { message: word(lang, said), code: said.code, params: said.params };
 }
 
-export function runToJson(run: RunResult): ScenarioJson {
+export function toViolation(lang: Lang, check: Check): Violation {
+  return { check: check.id, expected: check.expected, actual: check.actual, ...messageJson(lang, check.message) };
+}
+
+export function runToJson(lang: Lang, run: RunResult): ScenarioJson {
   return {
     id: run.scenario.id,
     status: run.state?.status ?? null,
@@ -42,6 +57,6 @@ export function runToJson(run: RunResult): ScenarioJson {
     crashes: run.crashes,
     ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
     passed: run.passed,
-    violations: run.checks.filter((check) => !check.passed).map(toViolation),
+    violations: run.checks.filter((check) => !check.passed).map((check) => toViolation(lang, check)),
   };
 }

@@ -115,6 +115,7 @@ export const trace = {
   'trace.checks': '检查',
   'trace.expected': '预期 {value}',
   'trace.actual': '实际 {value}',
+  'trace.figures.and': '{first} · {rest}',
   'trace.figure.noState': '没有状态',
   'trace.figure.calls': '调用 {n}',
   'trace.figure.ledger': '账本 {n}',

@@ -116,6 +116,7 @@ export const trace = {
   'trace.checks': 'checks',
   'trace.expected': 'expected {value}',
   'trace.actual': 'actual {value}',
+  'trace.figures.and': '{first} · {rest}',
   'trace.figure.noState': 'no state',
   'trace.figure.calls': 'calls {n}',
   'trace.figure.ledger': 'ledger {n}',

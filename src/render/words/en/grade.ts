@@ -6,6 +6,9 @@
  */
 export const grade = {
   // ── a run's first problem (diagnose.ts) ──
+  'grade.title.invariant': '{inv} {title}',
+  'grade.title.mistake': '{inv} · {title}',
+  'grade.summary': '{faults} → {figures}',
   'grade.figure.wrong': '{title} expected {expected}, got {actual}',
   'grade.thrown.title': '{name} at step {step}',
   'grade.thrown.message': 'the runner threw {name} at step {step}: {message}',

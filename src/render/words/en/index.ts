@@ -1,7 +1,7 @@
 /**
  * The English catalogue: every human-facing message of faultlab, by key, one file per area. It is the
  * reference: a key exists because English says it, and every other language must say the same key with the
- * same placeholders (`{name}`) — the type of `zh` and test/core/i18n.test.ts hold both.
+ * same placeholders (`{name}`) — the type of `zh` and test/render/words.test.ts hold both.
  */
 import { check } from './check.js';
 import { cli } from './cli.js';

@@ -5,6 +5,9 @@
  */
 export const grade = {
   // ── 一次运行的第一个问题（diagnose.ts）──
+  'grade.title.invariant': '{inv} {title}',
+  'grade.title.mistake': '{inv} · {title}',
+  'grade.summary': '{faults} → {figures}',
   'grade.figure.wrong': '{title} 预期 {expected}，实际 {actual}',
   'grade.thrown.title': '第 {step} 步抛出 {name}',
   'grade.thrown.message': 'Runner 在第 {step} 步抛出了 {name}：{message}',

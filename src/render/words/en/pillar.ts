@@ -1,6 +1,6 @@
 /**
  * What a durability pillar decided (src/render/durabilityEvent.ts), one line per event, for the labs and
- * for the Runner's trace. Counted words come in pairs: `.one` and `.other` (core/i18n/plural.ts).
+ * for the Runner's trace. Counted words come in pairs: `.one` and `.other` (src/render/words/plural.ts).
  */
 export const pillar = {
   'pillar.n.attempt.one': '{n} attempt',
