@@ -7,7 +7,7 @@
  * (so an LMS that stores results by test name sees the same test whatever language a learner graded in).
  */
 import { explainFailure } from '../explain.js';
-import { msg, t, word, type Lang, type Params } from '../../render/words/index.js';
+import { t, word, type Lang } from '../../render/words/index.js';
 import { printedText } from '../../render/printed.js';
 import { allGrades, scoreOf, type PartScore } from '../score.js';
 import type { ScenarioGrade, SubmissionGrade, TestStatus } from '../types.js';
@@ -21,8 +21,6 @@ export interface ExercismTest {
   test_code: string;
   status: TestStatus;
   message: string | null;
-  /** A failing test's problem as data: its id (the hint ladder's), and its message's code and parameters. */
-  problem?: { id: string; code: string; params: Params };
   output?: string;
   /** The scenario's number: SPEC §6 numbers the fixed 17; others are numbered by their place. */
   task_id: number;
@@ -32,9 +30,6 @@ export interface ExercismResults {
   version: 3;
   status: TestStatus;
   message: string | null;
-  /** For a file that could not be loaded: the message's code and parameters. */
-  code?: string;
-  params?: Params;
   tests: ExercismTest[];
 }
 
@@ -65,14 +60,12 @@ export function toExercism(lang: Lang, submission: SubmissionGrade, options: Exe
       test_code: testCode(lang, grade, options),
       status: grade.status,
       message: grade.status === 'pass' ? null : explainFailure(lang, grade),
-      ...(grade.status !== 'pass' && grade.problem !== null ? { problem: { id: grade.problem.id, code: grade.problem.message.code, params: grade.problem.message.params } } : {}),
       ...(output !== '' ? { output: capOutput(output) } : {}),
       task_id: grade.taskId,
     };
   });
   if (submission.loadError !== null) {
-    const said = msg('grade.load.message', { file: submission.file, message: submission.loadError.message });
-    return { version: 3, status: 'error', message: word(lang, said), code: said.code, params: said.params, tests };
+    return { version: 3, status: 'error', message: t(lang, 'grade.load.message', { file: submission.file, message: submission.loadError.message }), tests };
   }
   return { version: 3, status: tests.every((t) => t.status === 'pass') ? 'pass' : 'fail', message: null, tests };
 }
