@@ -1,5 +1,5 @@
 /**
- * The invariants of SPEC §7, as pure functions of a finished run. Each holds for any correct runner under
+ * The invariants of docs/spec.md §7, as pure functions of a finished run. Each holds for any correct runner under
  * any fault schedule; the scenario's own figures are checked separately (a new fault may change them).
  * Every message says what was expected, what happened, and why that breaks the rule.
  */

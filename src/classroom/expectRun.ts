@@ -89,7 +89,7 @@ export class RunExpectation {
     return this.#check(actual === name, t(lang, 'classroom.pending', { expected: say(name), actual: say(actual) }), name, actual);
   }
 
-  /** Every invariant of SPEC §7 (or only those named: `'inv1'`, `'inv3_same_key_same_args'`…) held. */
+  /** Every invariant of docs/spec.md §7 (or only those named: `'inv1'`, `'inv3_same_key_same_args'`…) held. */
   toHoldInvariants(...only: string[]): this {
     const lang = this.#lang;
     const wanted = only.length > 0 ? only.map((name) => invariantId(lang, name)) : INVARIANT_IDS;

@@ -83,7 +83,7 @@ export class ConfigError extends DurabilityError {
   }
 }
 
-/** A retry policy that cannot work (PILLARS §2 `validate()`); an upsert that throws this leaves the old policy. */
+/** A retry policy that cannot work (docs/pillars.md §2 `validate()`); an upsert that throws this leaves the old policy. */
 export class PolicyValidationError extends ConfigError {
   override readonly name = 'PolicyValidationError';
   constructor(field: string, allowed: Message<DurabilityCode>, given: unknown) {
@@ -91,7 +91,7 @@ export class PolicyValidationError extends ConfigError {
   }
 }
 
-/** A breaker configuration that cannot work (PILLARS §3); an upsert that throws this leaves the old one. */
+/** A breaker configuration that cannot work (docs/pillars.md §3); an upsert that throws this leaves the old one. */
 export class BreakerConfigError extends ConfigError {
   override readonly name = 'BreakerConfigError';
   constructor(field: string, allowed: Message<DurabilityCode>, given: unknown) {
@@ -133,7 +133,7 @@ export class CircuitOpenError extends DurabilityError {
   }
 }
 
-/** `agent_id` or `operation_type` would make an ambiguous key (PILLARS §1, ours); made where the key is. */
+/** `agent_id` or `operation_type` would make an ambiguous key (docs/pillars.md §1, ours); made where the key is. */
 export { KeyPartError } from '../core/key.js';
 
 /** Another connection holds the write lock; this call wrote nothing and may simply be tried again. */

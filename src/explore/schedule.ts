@@ -10,7 +10,7 @@ import { t, word, type Lang } from '../render/words/index.js';
 
 export type Schedule = readonly FaultSpec[];
 
-/** Every kind the explorer adds, in the order SPEC §5 applies them at one attempt, then the crash after an event. */
+/** Every kind the explorer adds, in the order docs/spec.md §5 applies them at one attempt, then the crash after an event. */
 export const EXPLORED_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];
 
 /** One string per schedule: equal schedules (whatever the order of their faults) get the same key. */

@@ -1,5 +1,5 @@
 /**
- * The fault catalogue of SPEC §5. A fault names a kind and a point; the harness consults the plan at
+ * The fault catalogue of docs/spec.md §5. A fault names a kind and a point; the harness consults the plan at
  * that point and records what fired.
  */
 import { message, type Message, type Param } from '../core/message.js';
@@ -12,7 +12,7 @@ export const ATTEMPT_FAULT_KINDS = [
   'crash_after_commit',
   'lost_reply',
 ] as const;
-/** Listed in the order they apply when several hit one attempt (SPEC §5). */
+/** Listed in the order they apply when several hit one attempt (docs/spec.md §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
 export type FaultKind = AttemptFaultKind | 'crash_after_event';
 export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];

@@ -56,7 +56,7 @@ export interface ScenarioGrade {
   part: GradePart;
   id: string;
   title: string;
-  /** Exercism's task_id: the scenario's number (SPEC §6), or its place in the list for unnumbered ones. */
+  /** Exercism's task_id: the scenario's number (docs/spec.md §6), or its place in the list for unnumbered ones. */
   taskId: number;
   /** The scenario in a line: its faults and what it expects (`lost_reply at reserve attempt 1 → succeeded · calls 5 …`). */
   summary: Message;

@@ -1,7 +1,7 @@
 /**
  * The mutants: deliberately broken runners and stores, each one classic mistake. They exist to prove that
  * the checks can fail — every mutant must be caught by some invariant, and every invariant must catch
- * some mutant (SPEC §7: "a check that cannot fail is a defect").
+ * some mutant (docs/spec.md §7: "a check that cannot fail is a defect").
  */
 import type { ToolDeps } from '../inventory/InventoryTool.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';

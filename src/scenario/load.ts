@@ -252,7 +252,7 @@ export function loadAll(targets: readonly string[], options: LoadOptions = {}): 
     loaded.push(one);
   }
   if (problems.length > 0) throw new ScenarioError(problems);
-  // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named files keep theirs.
+  // Folders come out in the scenarios' own order (docs/spec.md §6 numbering); explicitly named files keep theirs.
   if (targets.length > 0 && !targets.some((t) => isFolder(options.cwd === undefined ? t : resolve(options.cwd, t)))) return loaded;
   const rank = (l: Loaded) => (l.type === 'runner' ? (l.scenario.order ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER);
   const idOf = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);

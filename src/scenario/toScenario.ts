@@ -36,7 +36,7 @@ export interface SemanticIssue {
 }
 
 /**
- * Events saved only when nothing is pending (SPEC §4): the first state, an observation (pending just cleared),
+ * Events saved only when nothing is pending (docs/spec.md §4): the first state, an observation (pending just cleared),
  * and the statuses a run can only reach from there — a finish, or a policy error while deciding.
  */
 const NOTHING_PENDING_AFTER: ReadonlySet<string> = new Set(['started', 'observed', 'succeeded', 'gave_up', 'policy_error']);

@@ -1,5 +1,5 @@
 /**
- * The wire between the runner and the tool, where the attempt-time faults of SPEC §5 happen.
+ * The wire between the runner and the tool, where the attempt-time faults of docs/spec.md §5 happen.
  *
  * Every delivery is bracketed by two snapshots of the tool's database, taken here and not by the tool, so
  * the trace shows what really changed (and the checks can prove a refusal changed nothing) even when the
@@ -182,7 +182,7 @@ export class FaultyNetwork implements ToolClient {
     return value;
   }
 
-  /** SPEC §5: another client (task `other`, its own key) reads the version and reserves the same item. */
+  /** docs/spec.md §5: another client (task `other`, its own key) reads the version and reserves the same item. */
   #otherClient(request: ToolAction, qty: number): void {
     const { counters, trace } = this.#d;
     const item = typeof request.args.item === 'string' ? request.args.item : 'camera';

@@ -1,7 +1,7 @@
 /**
  * Every check can fail: each mutant is caught on a fixed scenario and by an explored schedule, each time by
  * a named invariant; the explored catch is shrunk to a minimal scenario that `faultlab run` really fails on;
- * and every invariant of SPEC §7 catches at least one mutant.
+ * and every invariant of docs/spec.md §7 catches at least one mutant.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('the mutants', () => {
     }, 30_000);
   }
 
-  it('has every invariant of SPEC §7 catch at least one mutant', async () => {
+  it('has every invariant of docs/spec.md §7 catch at least one mutant', async () => {
     const hunted = await Promise.all(MUTANTS.map((m) => hunt(m.name)));
     const caught = new Set(hunted.flatMap((h) => [h.fixed?.invariant, h.explored?.invariant]));
     for (const { id } of INVARIANTS) expect(caught, id).toContain(id);

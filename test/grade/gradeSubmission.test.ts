@@ -24,7 +24,7 @@ function tmpFile(name: string, text: string): string {
 }
 
 describe('a correct learner written independently of ReferenceRunner', () => {
-  it('scores 17/17, every scenario passing with the figures of SPEC §6', async () => {
+  it('scores 17/17, every scenario passing with the figures of docs/spec.md §6', async () => {
     const grade = await wordedAll(learner('Correct'));
     expect(grade.runnerName).toBe('LearnerRunner');
     expect(grade.loadError).toBeNull();
@@ -97,7 +97,7 @@ describe('broken learner 1: a new idempotency key on every attempt', () => {
     expect(lost.lesson).toBe('lessons/02-idempotency-keys.md#reused-unchanged-by-every-retry');
   });
 
-  it('after a crash before the commit gets every figure right and still breaks invariant 3 (SPEC §7: only 3 can see it)', async () => {
+  it('after a crash before the commit gets every figure right and still breaks invariant 3 (docs/spec.md §7: only 3 can see it)', async () => {
     const crash = (await wordedAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'crash_before_commit')!;
     expect(crash.wrongFigures).toEqual([]);
     expect(crash.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');

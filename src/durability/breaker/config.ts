@@ -5,7 +5,7 @@ import type { BreakerConfig } from '../config/types.js';
 
 /**
  * The gate every breaker configuration passes, at load time and on `upsertConfig`. Besides the ranges of
- * PILLARS §3 it refuses `min_request_count > window_size` (ours): the window never holds that many
+ * docs/pillars.md §3 it refuses `min_request_count > window_size` (ours): the window never holds that many
  * results, so such a breaker could never open — the original accepted it silently. A threshold of 1.0
  * is accepted: it opens when every result in the window failed (the trip rule in machine.ts).
  */

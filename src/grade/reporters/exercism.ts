@@ -22,7 +22,7 @@ export interface ExercismTest {
   status: TestStatus;
   message: string | null;
   output?: string;
-  /** The scenario's number: SPEC §6 numbers the fixed 17; others are numbered by their place. */
+  /** The scenario's number: docs/spec.md §6 numbers the fixed 17; others are numbered by their place. */
   task_id: number;
 }
 
