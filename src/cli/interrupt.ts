@@ -7,7 +7,6 @@
  * a signal is handled at once, even while a runner is stuck in a loop, and the box is killed as the process
  * exits. faultlab's own runners and labs end within their bounds: a signal waits for the end of a step.
  */
-import { t, type Lang } from '../render/words/index.js';
 import { removeOwnTempDirs } from '../core/tempDir.js';
 
 /** The run was stopped by a signal; the CLI exits with 128 + its number. */

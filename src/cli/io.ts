@@ -2,7 +2,6 @@
  * The CLI's contact with the world: streams, environment, colour. Decided once at start-up and passed
  * down, so that commands (and tests) never read process.* themselves.
  */
-import { t, type Lang } from '../render/words/index.js';
 import { colorStyle, PLAIN, type Style } from '../render/style.js';
 
 export interface Out {

@@ -13,7 +13,7 @@ import { analyze } from '../check/analysis.js';
 import { LABEL_PREFIX, type Label } from '../check/label.js';
 import { shortKey } from '../core/key.js';
 import { formatAction, formatValue } from '../render/format.js';
-import { said, t, word, type Lang } from '../render/words/index.js';
+import { said, t, type Lang } from '../render/words/index.js';
 import type { Message, Said } from '../core/message.js';
 
 export type Moment =
