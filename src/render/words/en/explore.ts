@@ -27,7 +27,7 @@ export const explore = {
   'explore.ownPreempted':
     "{n} schedule(s) pre-empted one of the scenario's own faults (the added fault changed the run first): reported here, not a violation.",
   'explore.noViolation': '✔ No schedule broke an invariant.',
-  'explore.noViolation.about': '({n} invariants of SPEC §7 checked after each run)',
+  'explore.noViolation.about': '({n} invariants of docs/spec.md §7 checked after each run)',
   'explore.n.violation.one': '{n} violation',
   'explore.n.violation.other': '{n} violations',
   'explore.violations': '✘ {violations} ({pairs} broken rule-schedule pairs), each shrunk to its smallest schedule:',

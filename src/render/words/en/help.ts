@@ -54,8 +54,8 @@ export const help = {
   'help.explore.head':
     'faultlab explore [SCENARIO…] [options]\n' +
     '  Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows\n' +
-    '  (depth 1) or two (depth 2), check the invariants of SPEC §7 after each run, and shrink every violation\n' +
-    '  to its smallest schedule, written as a scenario file that `faultlab run` replays.',
+    '  (depth 1) or two (depth 2), check the invariants of docs/spec.md §7 after each run, and shrink every\n' +
+    '  violation to its smallest schedule, written as a scenario file that `faultlab run` replays.',
   'help.explore.depth': 'faults added per schedule, at most (default 1)',
   'help.explore.mutants': 'run every mutant (broken runner or store) over the scenarios and the exploration',
   'help.explore.out': 'where replay files go (default: faultlab-explore/ in the current folder)',

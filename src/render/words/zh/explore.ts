@@ -26,7 +26,7 @@ export const explore = {
   'explore.neverFired': '从未触发：{notes}',
   'explore.ownPreempted': '{n} 个调度抢先于场景自己的某个故障（添加的故障先改变了运行）：在此列出，不算违规。',
   'explore.noViolation': '✔ 没有哪个调度打破不变量。',
-  'explore.noViolation.about': '（每次运行后都检查 SPEC §7 的 {n} 个不变量）',
+  'explore.noViolation.about': '（每次运行后都检查 docs/spec.md §7 的 {n} 个不变量）',
   'explore.n.violation.one': '{n} 处违规',
   'explore.n.violation.other': '{n} 处违规',
   'explore.violations': '✘ {violations}（{pairs} 个“规则-调度”组合被打破），每处都已缩减到最小的调度：',

@@ -57,8 +57,8 @@ export const help = {
   'help.explore.head':
     'faultlab explore [SCENARIO…] [选项]\n' +
     '  对每个场景（默认：那 17 个），在故障目录允许的每个位置加入一个故障（深度 1）\n' +
-    '  或两个故障（深度 2），每次运行后检查 SPEC §7 的不变量，并把每处违例缩减到\n' +
-    '  最小的故障安排，写成一个能用 `faultlab run` 回放的场景文件。',
+    '  或两个故障（深度 2），每次运行后检查 docs/spec.md §7 的不变量，\n' +
+    '  并把每处违例缩减到最小的故障安排，写成一个能用 `faultlab run` 回放的场景文件。',
   'help.explore.depth': '每个故障安排最多加入几个故障（默认 1）',
   'help.explore.mutants': '让每个变异体（故意写错的 Runner 或存储）跑一遍\n这些场景和探索',
   'help.explore.out': '回放文件放在哪里（默认：当前文件夹下的\nfaultlab-explore/）',
