@@ -19,7 +19,6 @@ export const cli = {
   'cli.usage.lessons': 'Lessons: lessons/ · the exercise: src/runner/LearnerRunner.ts',
   'cli.unknownCommand': 'unknown command {name}',
   'cli.stopped': 'stopped by {signal}; temporary files removed',
-  'cli.interrupted': 'stopped by {signal}',
 
   // ── errors.ts: how each failure is reported ──────────────────────────────────────────────────────
   'cli.error.cannotUse': 'cannot use {path}: {code}',

@@ -17,7 +17,6 @@ export const cli = {
   'cli.usage.lessons': '课程：lessons/zh/ · 练习：src/runner/LearnerRunner.ts',
   'cli.unknownCommand': '没有 {name} 这个命令',
   'cli.stopped': '已被 {signal} 中止；临时文件已删除',
-  'cli.interrupted': '已被 {signal} 中止',
 
   // ── errors.ts：每种失败如何报告 ─────────────────────────────────────────────────────────────────────
   'cli.error.cannotUse': '无法使用 {path}：{code}',
