@@ -8,7 +8,7 @@ import { describeFault, listOfFaults } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
 import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
-import { codeText, message } from '../core/message.js';
+import { message } from '../core/message.js';
 
 /** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
 function endedNormally(run: Run): boolean {
@@ -70,7 +70,8 @@ export function checkRunnerError(run: Run): Check | null {
     title: message('check.runnerError.title'),
     passed: false,
     expected: 'no exception',
-    actual: `${error.name}: ${codeText(error.message)}`,
+    // What was thrown, as data: the runner's own text, or the harness's message (worded where it is shown).
+    actual: typeof error.message === 'string' ? `${error.name}: ${error.message}` : message('error.named', { name: error.name, message: error.message }),
     message: message('check.runnerError.message', { name: error.name, step: error.step, message: error.message }),
   };
 }

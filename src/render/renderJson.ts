@@ -2,7 +2,7 @@
 import { durabilityFigures, totalCalls, type DurabilityFigures } from '../check/durabilityFigures.js';
 import type { Check } from '../check/types.js';
 import { word, type Lang } from './words/index.js';
-import type { Message, Params } from '../core/message.js';
+import { isMessage, type Message, type Params } from '../core/message.js';
 import type { RunResult } from '../check/RunResult.js';
 
 export interface ScenarioJson {
@@ -43,9 +43,15 @@ export function messageJson(lang: Lang, said: Message): MessageJson {
   return { message: word(lang, said), code: said.code, params: said.params };
 }
 
+/**
+ * What a check expected and found is data, the same in every language: a value that is a message (what a runner
+ * threw, when faultlab made the error) is given in English, as an id would be.
+ */
 export function toViolation(lang: Lang, check: Check): Violation {
-  return { check: check.id, expected: check.expected, actual: check.actual, ...messageJson(lang, check.message) };
+  return { check: check.id, expected: asData(check.expected), actual: asData(check.actual), ...messageJson(lang, check.message) };
 }
+
+const asData = (value: unknown): unknown => (isMessage(value) ? word('en', value) : value);
 
 export function runToJson(lang: Lang, run: RunResult): ScenarioJson {
   return {

@@ -58,6 +58,15 @@ describe('--json in either language', () => {
     expect(violation.params).toMatchObject({ name: 'reserve', call: 5, firstCall: 4 });
   });
 
+  it("run: what a runner threw is data too — faultlab's own refusal given in English under `actual`, in words under `message`", async () => {
+    const argv = ['run', 'happy_path', '--runner', 'test/fixtures/learners/RandomKey.ts'];
+    const [en, zh] = [await json(argv, 'en'), await json(argv, 'zh')];
+    expectSameButWords(en, zh);
+    const thrown = (zh as { scenarios: Array<{ violations: Array<Worded & { actual: unknown }> }> }).scenarios[0]!.violations.find((v) => v.code === 'check.runnerError.message')!;
+    expect(thrown.actual).toMatch(/^DeterminismError: step\(\) called Math\.random\(\): a runner must be deterministic/);
+    expect(thrown.message).toMatch(/^Runner 在第 4 步抛出了 DeterminismError/);
+  });
+
   it('explore: each violation found, with its code and parameters', async () => {
     const out = tempFolder('json-explore');
     const argv = ['explore', 'lost_reply', '--runner', 'mutant:new_key_per_attempt', '--workers', '1', '--out', out];

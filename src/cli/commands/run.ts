@@ -120,7 +120,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
           const said = msg('cli.run.runnerFailed', { failure: outcome.failure });
           const message = word(lang, said);
           rows.push({ id: one.scenario.id, status: 'runner_error', calls: '-', ledger: '-', stock: '', passed: false, broken: false, firstProblem: said });
-          if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: word(lang, outcome.failure), ...messageJson(lang, said) }] });
+          if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: word('en', outcome.failure), ...messageJson(lang, said) }] });
           else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
         }
       } else {

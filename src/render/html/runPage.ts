@@ -22,6 +22,7 @@ import { timelineOf, type Moment, type Timeline } from './moments.js';
 import { page } from './page.js';
 import { say } from './say.js';
 import { t, word, type MessageKey, type Lang } from '../words/index.js';
+import { isMessage } from '../../core/message.js';
 
 /** Each lane's name and what it holds (html.lane.<lane>, html.lane.<lane>.holds). */
 const LANE_TITLES: Record<(typeof LANES)[number], [MessageKey, MessageKey]> = {
@@ -114,6 +115,9 @@ function momentHtml(lang: Lang, event: TraceEvent, i: number, lanes: LaneHtml, m
   return `<li class="moment lanes${event.type === 'crash' ? ' crash' : ''}" ${attrs.join(' ')}>${cells.join('')}</li>`;
 }
 
+/** A check's expected or actual value: a message (what a runner threw, when faultlab made the error) in words, else the value. */
+const shown = (lang: Lang, value: unknown): string => (isMessage(value) ? word(lang, value) : formatValue(value));
+
 export function checkName(lang: Lang, check: Check): string {
   return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${word(lang, check.title)}` : word(lang, check.title);
 }
@@ -125,7 +129,7 @@ export function checksHtml(lang: Lang, run: RunResult, links = true, heading = t
     const where = at.get(check);
     const link = where === undefined ? '' : `<a href="#m${where}" data-goto="m${where}">${esc(t(lang, 'html.step', { n: run.trace[where]?.step ?? 0 }))}</a>`;
     const mark = check.passed ? `<span class="pass">${esc(t(lang, 'html.checks.held'))}</span>` : `<span class="fail">${esc(t(lang, 'html.checks.failed'))}</span>`;
-    const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(lang, check))}</td><td>${esc(formatValue(check.expected))}</td><td>${esc(formatValue(check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
+    const row = `<tr class="${check.passed ? 'held' : 'failed'}"><td>${mark}</td><td>${esc(checkName(lang, check))}</td><td>${esc(shown(lang, check.expected))}</td><td>${esc(shown(lang, check.actual))}</td>${links ? `<td>${link}</td>` : ''}</tr>`;
     return check.passed ? row : `${row}<tr class="failed"><td></td><td colspan="${links ? 4 : 3}">${esc(word(lang, check.message))}</td></tr>`;
   });
   return [
