@@ -26,7 +26,7 @@ function systemError(error: unknown): (NodeJS.ErrnoException & { path: string })
 }
 
 /**
- * Node's parseArgs speaks English: its three messages a user meets are said again in the current language.
+ * Node's parseArgs speaks English: its three messages a user meets are said again in the language of the command.
  * A message is replaced only when the English catalogue gives back exactly what Node said, so English stays
  * Node's own words, and a message of another Node version (or any other) is shown as it is.
  */

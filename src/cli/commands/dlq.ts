@@ -19,7 +19,7 @@ import { loadRunnerOption } from '../runnerOption.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 
-/** `faultlab dlq --help`, in the current language. */
+/** `faultlab dlq --help`, in the language of the command line. */
 export function dlqHelp(lang: Lang): string {
   return [t(lang, 'help.dlq.head'), optionHelp('--replay ID', t(lang, 'help.dlq.replay')), sharedHelp(lang, 'runner', 'seed', 'json', 'no-color', 'lang')].join('\n');
 }

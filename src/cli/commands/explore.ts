@@ -29,7 +29,7 @@ import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
 import { titleOf } from '../../scenario/words.js';
 
-/** `faultlab explore --help`, in the current language. */
+/** `faultlab explore --help`, in the language of the command line. */
 export function exploreHelp(lang: Lang): string {
   return [
     t(lang, 'help.explore.head'),

@@ -27,7 +27,7 @@ import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
-/** `faultlab grade --help`, in the current language. */
+/** `faultlab grade --help`, in the language of the command line. */
 export function gradeHelp(lang: Lang): string {
   return [
     t(lang, 'help.grade.head'),

@@ -36,7 +36,7 @@ import { titleOf } from '../../scenario/words.js';
  */
 export const SHOWN_BY_DEFAULT = ['lost_reply', 'crash_after_commit'];
 
-/** `faultlab run --help`, in the current language. */
+/** `faultlab run --help`, in the language of the command line. */
 export function runHelp(lang: Lang): string {
   return [
     t(lang, 'help.run.head', { shown: SHOWN_BY_DEFAULT.join(t(lang, 'cli.and')) }),

@@ -7,7 +7,7 @@
 import { esc } from './escape.js';
 import { t, type Lang } from '../words/index.js';
 
-/** The style; the few words it puts before a mark (`+ saved`, `broke here`) are the current language's. */
+/** The style; the few words it puts before a mark (`+ saved`, `broke here`) are in the page's language. */
 const css = (lang: Lang): string => `
 :root { --ink:#111; --paper:#fff; --rule:#888; --soft:#f2f2f2; --ok:#0b6623; --bad:#a3001b; --warn:#6e4500; --db:#004f74;
   --fault:#5b1a86; --other:#6b2c5f; --dim:#4d4d4d; --pick:#fff3b0; --mono: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
