@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Crash } from '../core/crash.js';
 import { isDiskFull } from '../core/environment.js';
 import { makeTempDir, removeTempDir } from '../core/tempDir.js';
@@ -21,11 +21,12 @@ import { isolation, type Isolation } from './isolation.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
-import { MAX_OUTPUT_CHARS } from './captureOutput.js';
+import { MAX_OUTPUT_CHARS, type Printed } from './captureOutput.js';
 import { encodeFrame, FrameReader, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { callProblem, LearnerValueError, stateProblem } from './learnerValues.js';
 import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
-import { currentLang, t, type Lang } from '../core/i18n/index.js';
+import { codeText, isMessage, message, saidOf, type Message, type Param } from '../core/message.js';
+import type { BoxCode } from './codes.js';
 
 /** Heap limit of a box, so a runaway allocation ends that box, not the machine (MB). */
 const BOX_HEAP_MB = 512;
@@ -47,31 +48,69 @@ export interface Loss {
   step: number;
   exit: ExitInfo;
   /** Why the harness stopped listening, when the box broke the protocol (wrote a message of its own). */
-  protocol?: string;
+  protocol?: Message<BoxCode>;
 }
 
 /** The box is gone: every request awaited of it is rejected with this, saying how (once the process has ended). */
 export class BoxGone extends Error {
   override readonly name = 'BoxGone';
   readonly loss: Loss | null;
+  /** How, as a message (its code text is the `.message`). */
+  readonly said: Message<BoxCode>;
 
-  constructor(message: string, loss: Loss | null = null) {
-    super(message);
+  constructor(said: Message<BoxCode>, loss: Loss | null = null) {
+    super(codeText(said));
+    this.said = said;
     this.loss = loss;
   }
 }
 
-/** How a box was lost, in words. */
-export function describeLoss(loss: Loss, timeoutMs: number): string {
-  const where = loss.step > 0 ? t('box.where.step', { step: loss.step }) : t('box.where.between');
-  if (loss.killed) return t('box.gone.killed', { ms: timeoutMs, where });
-  if (loss.protocol !== undefined) return t('box.gone.protocol', { where, why: loss.protocol });
-  if (loss.exit.signal !== null) return t('box.gone.signal', { signal: loss.exit.signal, where });
-  return t('box.gone.exited', { code: String(loss.exit.code), where });
+/** How a box was lost, as a message. */
+export function describeLoss(loss: Loss, timeoutMs: number): Message<BoxCode> {
+  const where = loss.step > 0 ? say('box.where.step', { step: loss.step }) : say('box.where.between');
+  if (loss.killed) return say('box.gone.killed', { ms: timeoutMs, where });
+  if (loss.protocol !== undefined) return say('box.gone.protocol', { where, why: loss.protocol });
+  if (loss.exit.signal !== null) return say('box.gone.signal', { signal: loss.exit.signal, where });
+  return say('box.gone.exited', { code: String(loss.exit.code), where });
+}
+
+const say = (code: BoxCode, params?: Record<string, Param>): Message<BoxCode> => message(code, params);
+const GONE = say('grade.process.gone');
+
+/**
+ * The messages a box may send of an error faultlab made in it (process.exit called, a value that is no Error,
+ * the determinism guard, a file without a runner class), with the values each needs. A box is the learner's:
+ * anything else it sends as a message is taken as its own text, so it can never make the harness word a code
+ * that does not exist or lacks a value.
+ */
+const FROM_BOX: Readonly<Record<string, readonly string[]>> = {
+  'grade.process.notAnError': ['value'],
+  'cli.runner.calledExit': ['code'],
+  'grade.determinism': ['call'],
+  'target.noRunnerClass': ['file', 'found'],
+  'target.exportsNothing': [],
+  'box.value.notSendable': ['why'],
+  'grade.process.frameTooLong': ['length', 'max'],
+  'grade.process.unreadable': [],
+};
+
+function fromBox(said: unknown): Message | undefined {
+  if (!isMessage(said) || !Object.hasOwn(FROM_BOX, said.code)) return undefined;
+  const params = Object.entries(said.params);
+  const names = FROM_BOX[said.code]!;
+  if (params.length !== names.length || !names.every((name) => Object.hasOwn(said.params, name))) return undefined;
+  return params.every(([, value]) => typeof value === 'string' || typeof value === 'number' || fromBox(value) !== undefined) ? said : undefined;
+}
+
+/** What a box says was thrown, as the harness takes it: its text, or one of the messages it may send. */
+function taken(info: unknown): { name: string; message: string | Message; stack?: string } {
+  const i = (typeof info === 'object' && info !== null ? info : {}) as { name?: unknown; message?: unknown; stack?: unknown };
+  if (i.message === undefined) return { name: 'Error', message: say('grade.process.unreadable') };
+  const message = fromBox(i.message) ?? (isMessage(i.message) ? codeText(i.message) : String(i.message));
+  return { name: String(i.name), message, ...(typeof i.stack === 'string' ? { stack: i.stack } : {}) };
 }
 
 export interface BoxOptions {
-  lang?: Lang;
   loadTimeoutMs?: number;
   runTimeoutMs?: number;
 }
@@ -80,8 +119,8 @@ export interface BoxOptions {
 export type Opened = { kind: 'ready'; box: Box; runnerName: string; shipped: Shipped | null } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
 
 
-function thrownInfo(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+function thrownInfo(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
 
@@ -118,6 +157,7 @@ export class Box {
   #nextRef = 1;
   #lastReturned: unknown = undefined;
   #output = '';
+  #cut = false;
   #step = 0;
   #timer: NodeJS.Timeout | null = null;
   /** What is left of the run's time limit (ms); null outside a run. */
@@ -125,7 +165,7 @@ export class Box {
   #armedAt = 0;
   #killed = false;
   #loss: Loss | null = null;
-  #protocol: string | undefined;
+  #protocol: Message<BoxCode> | undefined;
   #closed = false;
 
   private constructor(child: ChildProcess, runTimeoutMs: number, walls: Isolation) {
@@ -155,7 +195,6 @@ export class Box {
 
   /** Compile `file`, start a box on it and wait until its module is loaded (or the load limit passes). */
   static async open(file: string, options: BoxOptions = {}): Promise<Opened> {
-    const lang = options.lang ?? currentLang();
     const dir = makeTempDir('box');
     const compiled = join(dir, 'runner.mjs');
     let shipped: Shipped | null;
@@ -169,7 +208,7 @@ export class Box {
     }
     // A minimal environment (TMPDIR alone): nothing of the harness's (its variables, a test runner's loader flags)
     // reaches the learner's code; its temporary folder is its own.
-    const { command, args, env } = walls.start({ dir, host: await hostModule(), runner: compiled }, ['--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`], [file, lang]);
+    const { command, args, env } = walls.start({ dir, host: await hostModule(), runner: compiled }, ['--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`], [file]);
     const child = spawn(command, args, {
       // What the learner prints is captured inside the box and sent with each message; fd 3 is the channel.
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
@@ -194,8 +233,8 @@ export class Box {
     }
     if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner, shipped };
     await box.dispose();
-    if (first.t === 'load_error') return { kind: 'load_error', error: first.error };
-    return { kind: 'load_error', error: { name: 'ProtocolError', message: t('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
+    if (first.t === 'load_error') return { kind: 'load_error', error: taken(first.error) };
+    return { kind: 'load_error', error: { name: 'ProtocolError', message: say('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
   }
 
   /** True once the box is gone (it exited, was killed, or broke the protocol). */
@@ -215,9 +254,10 @@ export class Box {
   }
 
   /** What the learner's code printed since the last call, at most MAX_OUTPUT_CHARS per run. */
-  takeOutput(): string {
-    const out = this.#output;
+  takeOutput(): Printed {
+    const out = { text: this.#output, cut: this.#cut };
     this.#output = '';
+    this.#cut = false;
     return out;
   }
 
@@ -258,7 +298,7 @@ export class Box {
     // A value that is no state at all (undefined, a number) is the harness's to report as such; one that looks
     // like a state must be one whole, before any of faultlab's code reads it.
     const problem = typeof returned === 'object' && returned !== null && typeof returned.status === 'string' ? stateProblem(returned) : null;
-    if (problem !== null) throw new LearnerValueError(t('box.value.stepReturned', { problem }));
+    if (problem !== null) throw new LearnerValueError(say('box.value.stepReturned', { problem }));
     this.#lastReturned = returned;
     return returned;
   }
@@ -326,17 +366,18 @@ export class Box {
   }
 
   #send(message: ToLearner): void {
-    if (this.gone) throw new BoxGone(t('grade.process.gone'));
+    if (this.gone) throw new BoxGone(GONE);
     this.#socket.write(encodeFrame(message));
   }
 
   #arrived(message: unknown): void {
-    if (typeof message !== 'object' || message === null) return this.#brokeProtocol(t('grade.process.notAnObject'));
+    if (typeof message !== 'object' || message === null) return this.#brokeProtocol(say('grade.process.notAnObject'));
     const m = message as FromLearner;
-    if (typeof m.out === 'string' && this.#output.length < MAX_OUTPUT_CHARS) {
+    if (typeof m.out === 'string' && !this.#cut) {
       const room = MAX_OUTPUT_CHARS - this.#output.length;
-      this.#output += m.out.length > room ? `${m.out.slice(0, room)}\n${t('grade.process.outputCut')}\n` : m.out;
-    }
+      this.#output += m.out.length > room ? m.out.slice(0, room) : m.out;
+      if (m.out.length > room || m.cut === true) this.#cut = true;
+    } else if (m.cut === true) this.#cut = true;
     const waiting = this.#waiting;
     if (waiting === null) this.#inbox.push(m);
     else {
@@ -346,7 +387,7 @@ export class Box {
     }
   }
 
-  #brokeProtocol(why: string): void {
+  #brokeProtocol(why: Message<BoxCode>): void {
     this.#protocol ??= why;
     this.#kill();
     this.#tellWaiting();
@@ -357,13 +398,13 @@ export class Box {
     const waiting = this.#waiting;
     this.#waiting = null;
     if (waiting === null) return;
-    void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? t('grade.process.gone') : describeLoss(loss, this.#runTimeoutMs), loss)));
+    void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? GONE : describeLoss(loss, this.#runTimeoutMs), loss)));
   }
 
   #receive(): Promise<FromLearner> {
     const queued = this.#inbox.shift();
     if (queued !== undefined) return Promise.resolve(queued);
-    if (this.gone || this.#socket.destroyed) return Promise.reject(new BoxGone(t('grade.process.gone')));
+    if (this.gone || this.#socket.destroyed) return Promise.reject(new BoxGone(GONE));
     this.#socket.ref(); // an answer is awaited: the process waits for it
     return new Promise<FromLearner>((resolve, reject) => (this.#waiting = { resolve, reject }));
   }
@@ -392,15 +433,16 @@ export class Box {
           return message.state;
         case 'threw': {
           if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
-          const info = message.error ?? { name: 'Error', message: t('grade.process.unreadable') };
-          const error = new Error(String(info.message));
-          error.name = String(info.name);
-          if (typeof info.stack === 'string') error.stack = info.stack;
+          const info = taken(message.error);
+          const error = new Error(codeText(info.message));
+          error.name = info.name;
+          if (typeof info.message !== 'string') Object.assign(error, { said: info.message });
+          if (info.stack !== undefined) error.stack = info.stack;
           throw error;
         }
         default:
-          this.#brokeProtocol(t('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
-          throw new BoxGone(t('grade.process.gone'));
+          this.#brokeProtocol(say('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
+          throw new BoxGone(GONE);
       }
     }
   }
@@ -410,14 +452,14 @@ export class Box {
     const deps = this.#instances.get(message.instance);
     const methods = CALLABLE[message.target] as readonly string[] | undefined;
     if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
-      this.#brokeProtocol(t('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
-      throw new BoxGone(t('grade.process.gone'));
+      this.#brokeProtocol(say('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
+      throw new BoxGone(GONE);
     }
     const problem = callProblem(message.target, message.method, message.args);
     if (problem !== null) {
       // Thrown into the learner's code where it made the call: if it lets it through, its run fails with it.
       const ref = this.#nextRef++;
-      const error = new LearnerValueError(t('box.value.call', { call: `${message.target}.${message.method}()`, problem }));
+      const error = new LearnerValueError(say('box.value.call', { call: `${message.target}.${message.method}()`, problem }));
       this.#sent.set(ref, error);
       this.#send({ t: 'reply', ok: false, error: wireError(ref, error) });
       return;
@@ -444,7 +486,8 @@ export class Box {
 
 function wireError(ref: number, error: unknown): WireError {
   const { name, message } = thrownInfo(error);
-  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point };
+  const said = saidOf(error);
+  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point, ...(said !== undefined ? { said } : {}) };
   if (isTransientError(error)) return { ref, kind: 'transient', name, message, definite: error.definite };
   if (isContractError(error)) return { ref, kind: 'contract', name, message, code: error.code, detail: error.detail };
   return { ref, kind: 'other', name, message };

@@ -6,8 +6,11 @@
  * (FrameReader) and never blocks: while a box thinks, the harness's event loop runs its timers.
  */
 import { closeSync, readSync, writeSync } from 'node:fs';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message } from '../core/message.js';
 import { printable } from '../scenario/ScenarioError.js';
+import type { BoxCode } from './codes.js';
+
+const say = (code: BoxCode, params?: Parameters<typeof message>[1]): Message<BoxCode> => message(code, params);
 
 /** Larger frames are refused: a runner's state is a few kilobytes, and a bogus length must not make us allocate. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -27,6 +30,10 @@ const cleaned = (_key: string, value: unknown) => (typeof value === 'string' ? p
 /** The other side is gone (end of file, a broken pipe) or broke the framing. */
 export class ChannelClosed extends Error {
   override readonly name = 'ChannelClosed';
+
+  constructor(why: string | Message<BoxCode>) {
+    super(codeText(why));
+  }
 }
 
 const RETRY_CODES = new Set(['EINTR', 'EAGAIN']);
@@ -69,13 +76,13 @@ export class FrameChannel {
   receive(): unknown {
     this.#fill(this.#head);
     const length = this.#head.readUInt32LE(0);
-    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(message<BoxCode>('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
     const body = Buffer.allocUnsafe(length);
     this.#fill(body);
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
     } catch {
-      throw new ChannelClosed(t('grade.process.frameNotJson'));
+      throw new ChannelClosed(message<BoxCode>('grade.process.frameNotJson'));
     }
   }
 
@@ -104,7 +111,10 @@ export class FrameChannel {
 /** A frame as bytes: what FrameChannel.send writes, for the harness's side to write on its stream. */
 export function encodeFrame(message: unknown, max = MAX_FRAME_BYTES): Buffer {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
-  if (body.length > max) throw new RangeError(t('grade.process.frameTooLong', { length: body.length, max }));
+  if (body.length > max) {
+    const said = say('grade.process.frameTooLong', { length: body.length, max });
+    throw Object.assign(new RangeError(codeText(said)), { said });
+  }
   const frame = Buffer.allocUnsafe(4 + body.length);
   frame.writeUInt32LE(body.length, 0);
   body.copy(frame, 4);
@@ -119,11 +129,11 @@ export class FrameReader {
   #pending: Buffer = Buffer.alloc(0);
   #broken = false;
   readonly #onMessage: (message: unknown) => void;
-  readonly #onBroken: (why: string) => void;
+  readonly #onBroken: (why: Message<BoxCode>) => void;
   readonly #max: number;
 
   /** `max`: the longest frame taken from the other side (a box's are shorter than the harness's). */
-  constructor(onMessage: (message: unknown) => void, onBroken: (why: string) => void, max = MAX_FRAME_BYTES) {
+  constructor(onMessage: (message: unknown) => void, onBroken: (why: Message<BoxCode>) => void, max = MAX_FRAME_BYTES) {
     this.#onMessage = onMessage;
     this.#onBroken = onBroken;
     this.#max = max;
@@ -134,7 +144,7 @@ export class FrameReader {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     while (this.#pending.length >= 4) {
       const length = this.#pending.readUInt32LE(0);
-      if (length > this.#max) return this.#break(t('grade.process.frameTooLong', { length, max: this.#max }));
+      if (length > this.#max) return this.#break(say('grade.process.frameTooLong', { length, max: this.#max }));
       if (this.#pending.length < 4 + length) return;
       const body = this.#pending.subarray(4, 4 + length);
       this.#pending = this.#pending.subarray(4 + length);
@@ -145,13 +155,13 @@ export class FrameReader {
         const text = body.toString('utf8');
         message = UNPRINTABLE.test(text) ? JSON.parse(text, cleaned) : JSON.parse(text);
       } catch {
-        return this.#break(t('grade.process.frameNotJson'));
+        return this.#break(say('grade.process.frameNotJson'));
       }
       this.#onMessage(message);
     }
   }
 
-  #break(why: string): void {
+  #break(why: Message<BoxCode>): void {
     this.#broken = true;
     this.#pending = Buffer.alloc(0);
     this.#onBroken(why);

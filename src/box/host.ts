@@ -10,9 +10,11 @@
  * scheduled ever runs. The harness can kill this process at any moment; it keeps nothing the harness needs.
  *
  * fd 3: the channel (a socket it inherits; no path leads to it). argv: <the learner's file compiled into one
- * module (compile.ts)> <the learner's file, as named in messages> <language of the run>
+ * module (compile.ts)> <the learner's file, as named in messages>. It words nothing: what it says of an error it
+ * made is a message (a code and its values), worded by whoever shows it.
  */
-import { isLang, setLang, t } from '../core/i18n/index.js';
+import { message, MessageError, saidOf } from '../core/message.js';
+import type { BoxCode } from './codes.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
 import type { RunnerDeps, SyncRunnerClass } from '../runner/BaseRunner.js';
@@ -26,20 +28,24 @@ import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
 
-const [compiled, file, lang] = process.argv.slice(2) as [string, string, string | undefined];
-// What this process writes for the learner to read — the determinism guard's error, an async step's — is in the run's language.
-if (isLang(lang)) setLang(lang);
+const [compiled, file] = process.argv.slice(2) as [string, string];
 const CHANNEL_FD = 3;
 const channel = new FrameChannel(CHANNEL_FD, CHANNEL_FD, MAX_BOX_FRAME_BYTES);
 
 let printed = '';
-const output = captureOutput((text) => (printed += text));
+let printedCut = false;
+const output = captureOutput((text, cut) => {
+  printed += text;
+  printedCut ||= cut;
+});
 
 /** Send `message` with what was printed since the last; throws, having written nothing, if it cannot be encoded. */
 function send(message: FromLearner): void {
   const out = printed;
-  channel.send(out === '' ? message : { ...message, out });
+  const cut = printedCut;
+  channel.send(out === '' && !cut ? message : { ...message, out, ...(cut ? { cut: true } : {}) });
   printed = printed.slice(out.length); // a toJSON of the learner's may have printed meanwhile
+  if (cut) printedCut = false;
 }
 
 function receive(): ToLearner {
@@ -53,6 +59,7 @@ function receive(): ToLearner {
 
 /** What is kept of a thrown error's message and stack: enough to read, never more than a frame can carry. */
 const MAX_THROWN_CHARS = 16 * 1024;
+const UNREADABLE = message<BoxCode>('grade.process.unreadable');
 
 /** `read()`, or `fallback` when reading throws (a getter that throws, a Proxy's trap): learner values are read warily. */
 function wary<T>(read: () => T, fallback: T): T {
@@ -64,19 +71,19 @@ function wary<T>(read: () => T, fallback: T): T {
 }
 
 /**
- * What the learner's code threw, as text — whatever it threw: an Error whose `message` getter throws, a Proxy
+ * What the learner's code threw, as its text (or faultlab's message, when faultlab made the error) — whatever it threw: an Error whose `message` getter throws, a Proxy
  * that throws on every question, an object with no prototype (String() of it throws), a symbol.
  */
 function thrown(error: unknown): ThrownInfo {
   if (wary(() => error instanceof Error, false)) {
     const e = error as Error;
     const name = wary(() => String(e.name).slice(0, 200), 'Error');
-    const message = wary(() => String(e.message).slice(0, MAX_THROWN_CHARS), t('grade.process.unreadable'));
+    const message = wary<ThrownInfo['message']>(() => saidOf(e) ?? String(e.message).slice(0, MAX_THROWN_CHARS), UNREADABLE);
     const stack = wary(() => (typeof e.stack === 'string' ? e.stack.slice(0, MAX_THROWN_CHARS) : undefined), undefined);
     return { name, message, ...(stack !== undefined ? { stack } : {}) };
   }
   const value = wary(() => (typeof error === 'string' ? error : inspect(error, { depth: 1, breakLength: Infinity, customInspect: false, showProxy: true })), `a ${typeof error}`);
-  return { name: 'Error', message: t('grade.process.notAnError', { value: value.slice(0, 200) }) };
+  return { name: 'Error', message: message<BoxCode>('grade.process.notAnError', { value: value.slice(0, 200) }) };
 }
 
 /** Errors the grader sent, as thrown here: if one comes back out of a step, the grader gets its number. */
@@ -84,7 +91,7 @@ const fromGrader = new WeakMap<object, number>();
 
 function asError(wire: WireError): Error {
   let error: Error;
-  if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.message);
+  if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.said ?? message<BoxCode>('grade.process.unreadable'));
   else if (wire.kind === 'transient') error = new TransientError(wire.message, { definite: wire.definite ?? false });
   else if (wire.kind === 'contract') error = new ContractError(wire.code as ContractCode, wire.detail ?? '');
   else error = Object.assign(new Error(wire.message), { name: wire.name });
@@ -127,12 +134,20 @@ function depsFor(instance: number): RunnerDeps<'sync'> {
  * ending the box. The box itself ends with the real one.
  */
 const exit: (code?: number) => never = process.exit.bind(process);
-class RunnerExitError extends Error {
+class RunnerExitError extends MessageError {
   override readonly name = 'RunnerExitError';
   constructor(code: unknown) {
-    super(t('cli.runner.calledExit', { code: code === undefined ? '' : String(code) }));
+    super(message<BoxCode>('cli.runner.calledExit', { code: code === undefined ? '' : String(code) }));
   }
 }
+/** A state the channel cannot carry: the step's failure, a TypeError as the learner's code would see one. */
+class StateNotSendable extends MessageError {
+  override readonly name = 'TypeError';
+  constructor(why: ThrownInfo['message']) {
+    super(message<BoxCode>('box.value.notSendable', { why }));
+  }
+}
+
 process.exit = ((code?: unknown) => {
   throw new RunnerExitError(code);
 }) as typeof process.exit;
@@ -179,7 +194,7 @@ for (;;) {
       } catch (error) {
         if (error instanceof ChannelClosed) throw error;
         // A state the channel cannot carry (a BigInt, a cycle, megabytes) is the step's failure, said as such.
-        throw new TypeError(t('box.value.notSendable', { why: thrown(error).message }));
+        throw new StateNotSendable(thrown(error).message);
       }
     } catch (error) {
       send(threw(error));

@@ -6,7 +6,10 @@
  * failure, said as such, never an error deep in faultlab's own code. Shape only: what the values mean is the
  * checks' business.
  */
-import { t } from '../core/i18n/index.js';
+import { message, MessageError, type Message, type Params } from '../core/message.js';
+import type { BoxCode } from './codes.js';
+
+const say = (code: BoxCode, params?: Params): Message<BoxCode> => message(code, params);
 
 /** Nested objects and lists in one value: a runner's state is a few levels deep. */
 export const MAX_VALUE_DEPTH = 64;
@@ -29,36 +32,36 @@ function depthOf(value: unknown): number {
 }
 
 /** Why `value` is not a tool action (`{kind: 'tool', name, args}`), or null. */
-function actionProblem(value: unknown, field: string): string | null {
-  if (!isObject(value)) return t('box.value.notObject', { field });
-  if (value.kind !== 'tool') return t('box.value.wrong', { field: `${field}.kind`, expected: "'tool'" });
-  if (typeof value.name !== 'string') return t('box.value.wrong', { field: `${field}.name`, expected: t('box.value.aString') });
-  if (!isObject(value.args)) return t('box.value.notObject', { field: `${field}.args` });
+function actionProblem(value: unknown, field: string): Message<BoxCode> | null {
+  if (!isObject(value)) return say('box.value.notObject', { field });
+  if (value.kind !== 'tool') return say('box.value.wrong', { field: `${field}.kind`, expected: "'tool'" });
+  if (typeof value.name !== 'string') return say('box.value.wrong', { field: `${field}.name`, expected: say('box.value.aString') });
+  if (!isObject(value.args)) return say('box.value.notObject', { field: `${field}.args` });
   return null;
 }
 
 /** Why `value` is not a runner state the harness can take, or null. */
-export function stateProblem(value: unknown): string | null {
-  if (!isObject(value)) return t('box.value.notObject', { field: 'state' });
-  if (depthOf(value) > MAX_VALUE_DEPTH) return t('box.value.tooDeep', { field: 'state', max: MAX_VALUE_DEPTH });
-  if (!isObject(value.task)) return t('box.value.notObject', { field: 'state.task' });
-  if (typeof value.status !== 'string') return t('box.value.wrong', { field: 'state.status', expected: t('box.value.aString') });
+export function stateProblem(value: unknown): Message<BoxCode> | null {
+  if (!isObject(value)) return say('box.value.notObject', { field: 'state' });
+  if (depthOf(value) > MAX_VALUE_DEPTH) return say('box.value.tooDeep', { field: 'state', max: MAX_VALUE_DEPTH });
+  if (!isObject(value.task)) return say('box.value.notObject', { field: 'state.task' });
+  if (typeof value.status !== 'string') return say('box.value.wrong', { field: 'state.status', expected: say('box.value.aString') });
   for (const field of ['attempts', 'calls', 'decisions'] as const) {
-    if (!isCount(value[field])) return t('box.value.wrong', { field: `state.${field}`, expected: t('box.value.aCount') });
+    if (!isCount(value[field])) return say('box.value.wrong', { field: `state.${field}`, expected: say('box.value.aCount') });
   }
   if (value.pending !== null) {
     const problem = actionProblem(value.pending, 'state.pending');
     if (problem !== null) return problem;
   }
-  if (!isObject(value.observations)) return t('box.value.notObject', { field: 'state.observations' });
-  if (value.result !== null && !isObject(value.result)) return t('box.value.wrong', { field: 'state.result', expected: t('box.value.nullOrObject') });
+  if (!isObject(value.observations)) return say('box.value.notObject', { field: 'state.observations' });
+  if (value.result !== null && !isObject(value.result)) return say('box.value.wrong', { field: 'state.result', expected: say('box.value.nullOrObject') });
   return null;
 }
 
 /** Why the arguments of a call to the runner's deps (`target.method(...args)`) are not what the harness takes, or null. */
-export function callProblem(target: string, method: string, args: unknown[]): string | null {
+export function callProblem(target: string, method: string, args: unknown[]): Message<BoxCode> | null {
   if (target === 'events' && method === 'save') {
-    if (typeof args[1] !== 'string') return t('box.value.wrong', { field: 'label', expected: t('box.value.aString') });
+    if (typeof args[1] !== 'string') return say('box.value.wrong', { field: 'label', expected: say('box.value.aString') });
     return stateProblem(args[0]);
   }
   if (target === 'policy') return stateProblem(args[0]);
@@ -66,13 +69,13 @@ export function callProblem(target: string, method: string, args: unknown[]): st
     const problem = actionProblem(args[0], 'action');
     if (problem !== null) return problem;
     const at = args[1];
-    if (!isObject(at) || typeof at.taskId !== 'string' || !isCount(at.call) || !isCount(at.attempt)) return t('box.value.wrong', { field: 'at', expected: '{ taskId, call, attempt }' });
-    if (depthOf(args[0]) > MAX_VALUE_DEPTH) return t('box.value.tooDeep', { field: 'action', max: MAX_VALUE_DEPTH });
+    if (!isObject(at) || typeof at.taskId !== 'string' || !isCount(at.call) || !isCount(at.attempt)) return say('box.value.wrong', { field: 'at', expected: '{ taskId, call, attempt }' });
+    if (depthOf(args[0]) > MAX_VALUE_DEPTH) return say('box.value.tooDeep', { field: 'action', max: MAX_VALUE_DEPTH });
   }
   return null;
 }
 
 /** The learner's runner handed the harness a value it cannot take: that run fails with this, as the runner's error. */
-export class LearnerValueError extends Error {
+export class LearnerValueError extends MessageError {
   override readonly name = 'TypeError';
 }

@@ -5,7 +5,8 @@
  * grade saw. A scenario whose run never finished (a hang, a dead process, a file that would not load) is not
  * replayed: its page says why.
  */
-import { currentLang, t } from '../core/i18n/index.js';
+import { said, t, type Lang } from '../render/words/index.js';
+import { divergenceText } from '../grade/divergence.js';
 import { judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { SubmissionGrade } from '../grade/types.js';
@@ -27,24 +28,24 @@ export interface PageRuns {
   loadTimeoutMs: number;
 }
 
-export async function writeGradePages(out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], runs: PageRuns, cwd: string): Promise<void> {
-  const options = { lang: currentLang(), runTimeoutMs: runs.timeoutMs, loadTimeoutMs: runs.loadTimeoutMs };
+export async function writeGradePages(lang: Lang, out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], runs: PageRuns, cwd: string): Promise<void> {
+  const options = { runTimeoutMs: runs.timeoutMs, loadTimeoutMs: runs.loadTimeoutMs };
   const opened = grade.loadError === null ? await openRunner(sourceOf(file, cwd), file, options).catch(() => null) : null;
   try {
-    await pages(out, opened, grade, scenarios, runs.seed);
+    await pages(lang, out, opened, grade, scenarios, runs.seed);
   } finally {
     await opened?.close();
   }
 }
 
-async function pages(out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>> | null, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number): Promise<void> {
+async function pages(lang: Lang, out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>> | null, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number): Promise<void> {
   // Named for the submission (unique in its class), not its file: every learner's file is LearnerRunner.ts.
   const prefix = grade.name;
   for (const [i, sg] of grade.scenarios.entries()) {
     const scenario = scenarios[i]!;
-    const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario), status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };
+    const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario, lang), status: said(lang, sg.figures ?? sg.problem?.title ?? ''), passed: sg.status === 'pass' };
     if (opened === null || (sg.problem !== null && NOT_REPLAYED.has(sg.problem.id))) {
-      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
+      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(lang, `${sg.id} (${grade.file})`, t(lang, 'cli.grade.notReplayed', { why: sg.problem?.message ?? t(lang, 'cli.grade.noRun') })), entry);
       continue;
     }
     const reference: RunResult = judge(await simulate(scenario, { seed, storage: 'memory' }));
@@ -57,7 +58,10 @@ async function pages(out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>
     } finally {
       await opened.endRun();
     }
-    if (learner === null) out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
-    else out.add(`${prefix}__${sg.id}`, renderGradeHtml(reference, learner, sg.divergence), entry);
+    if (learner === null) out.add(`${prefix}__${sg.id}`, renderTextPageHtml(lang, `${sg.id} (${grade.file})`, t(lang, 'cli.grade.notReplayed', { why: sg.problem?.message ?? t(lang, 'cli.grade.noRun') })), entry);
+    else {
+      const divergence = sg.divergence === null ? null : { step: sg.divergence.step, ...(sg.divergence.seq !== undefined ? { seq: sg.divergence.seq } : {}), text: divergenceText(lang, sg.divergence) };
+      out.add(`${prefix}__${sg.id}`, renderGradeHtml(lang, reference, learner, divergence), entry);
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { renderIndexHtml, type IndexEntry } from '../render/html/index.js';
+import type { Lang } from '../core/lang.js';
 import { checkOutDir, makeOutDir } from './outDir.js';
 
 export class HtmlOut {
@@ -13,14 +14,21 @@ export class HtmlOut {
   readonly #entries: IndexEntry[] = [];
   readonly #used = new Set<string>();
 
-  /** Throws BadInputError for a DIR that cannot be one (empty, a file, not writable): a command checks it before any work (`check`). */
-  constructor(dir: string, cwd: string) {
-    this.dir = HtmlOut.check(dir, cwd);
-    makeOutDir('--html', this.dir);
+  /**
+   * `lang`: the language of the index page (each run's page is worded when it is made), and of what is said of
+   * a DIR that cannot be one (empty, a file, not writable; BadInputError): a command checks it before any work (`check`).
+   */
+  constructor(
+    dir: string,
+    cwd: string,
+    readonly lang: Lang,
+  ) {
+    this.dir = HtmlOut.check(lang, dir, cwd);
+    makeOutDir(lang, '--html', this.dir);
   }
 
-  static check(dir: string, cwd: string): string {
-    return checkOutDir('--html', dir, cwd);
+  static check(lang: Lang, dir: string, cwd: string): string {
+    return checkOutDir(lang, '--html', dir, cwd);
   }
 
   /** Write one page; its file is named for the run (`lost_reply.html`), made unique within the folder. */
@@ -37,7 +45,7 @@ export class HtmlOut {
   /** Write index.html and say where it is, relative to the working directory. */
   finish(title: string, subtitle: string, cwd: string): string {
     const index = join(this.dir, 'index.html');
-    writeFileSync(index, renderIndexHtml(title, subtitle, this.#entries));
+    writeFileSync(index, renderIndexHtml(this.lang, title, subtitle, this.#entries));
     const shown = relative(cwd, index);
     return shown === '' || shown.startsWith('..') ? index : shown;
   }

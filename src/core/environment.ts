@@ -4,11 +4,21 @@
  * a run is never failed for it, and a learner's runner is never blamed for it.
  */
 import { tmpdir } from 'node:os';
-import { t } from './i18n/index.js';
+import type { CoreCode } from './codes.js';
+import { codeText, message, type Said } from './message.js';
 
-/** The machine refused what a command needs; the CLI exits 2 with the message. */
+/**
+ * The machine refused what a command needs; the CLI exits 2 and words what it said (a message; or, once it
+ * crossed a thread as data, whatever it said there).
+ */
 export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
+  readonly said: Said;
+
+  constructor(said: Said, options?: ErrorOptions) {
+    super(codeText(said), options);
+    this.said = said;
+  }
 }
 
 /** No space left where faultlab writes (SQLite's SQLITE_FULL, ENOSPC, EDQUOT). */
@@ -18,7 +28,7 @@ export class DiskFullError extends EnvironmentError {
   readonly path: string;
 
   constructor(path: string, cause?: unknown) {
-    super(t('core.diskFull', { path }), { cause });
+    super(message<CoreCode>('core.diskFull', { path }), { cause });
     this.path = path;
   }
 }

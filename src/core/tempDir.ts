@@ -13,8 +13,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { t } from './i18n/index.js';
+import type { CoreCode } from './codes.js';
 import { EnvironmentError } from './environment.js';
+import { message, MessageError, saidOf, type Message } from './message.js';
 
 const PREFIX = 'faultlab-';
 /** The marker's name inside a process folder; its content says whose the folder is. */
@@ -33,10 +34,12 @@ export class TempDirError extends EnvironmentError {
   override readonly name = 'TempDirError';
   readonly code = 'TEMP_DIR';
   readonly base: string;
+  /** What went wrong, as a message (its code text is the `.message`). */
+  declare readonly said: Message<CoreCode>;
 
   constructor(base: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException).code ?? '';
-    super(t('tempDir.cannotMake', { base, reason: code || (cause as Error).message }), { cause });
+    super(message<CoreCode>('tempDir.cannotMake', { base, reason: code || (saidOf(cause) ?? (cause as Error).message) }), { cause });
     this.base = base;
   }
 }
@@ -67,7 +70,7 @@ function processFolder(base: string): string {
   // A worker thread: its process's folder, if the process made one here (a child process has another pid).
   const inherited = process.env[PARENT_VARIABLE];
   if (!isMainThread() && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
-    if (!isOwn(inherited)) throw new TempDirError(base, new Error(t('tempDir.stopping')));
+    if (!isOwn(inherited)) throw new TempDirError(base, new MessageError(message<CoreCode>('tempDir.stopping')));
     parents.set(base, inherited);
     return inherited;
   }
