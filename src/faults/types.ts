@@ -13,8 +13,33 @@ export const ATTEMPT_FAULT_KINDS = [
 ] as const;
 /** Listed in the order they apply when several hit one attempt (SPEC §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
-export type FaultKind = AttemptFaultKind | 'crash_after_event';
-export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];
+/**
+ * A worker's own faults, in many-worker scenarios (docs/spec.md §11): each strikes one named worker at a point of
+ * its loop (WorkerPointName).
+ * - worker_pause: the worker stops for `ms` (a GC pause, a SIGSTOP) and goes on from there — a zombie if its lease
+ *   was taken meanwhile;
+ * - worker_crash: the worker's process dies there (its connection closed), and starts again after the restart time;
+ * - lease_expires: the worker stalls there until its lease has expired, then `ms` more (by default one sweep and
+ *   one poll: long enough for the task to be swept and granted again) — between what it read and what it writes;
+ * - heartbeat_starved: from there, the worker renews nothing for `ms` while it goes on working;
+ * - claim_reply_lost: the worker's claim commits its grant, and the reply never reaches it.
+ */
+export const WORKER_FAULT_KINDS = ['worker_pause', 'worker_crash', 'lease_expires', 'heartbeat_starved', 'claim_reply_lost'] as const;
+export type WorkerFaultKind = (typeof WORKER_FAULT_KINDS)[number];
+export type FaultKind = AttemptFaultKind | 'crash_after_event' | WorkerFaultKind;
+export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...WORKER_FAULT_KINDS];
+
+/**
+ * Where in its loop a worker fault strikes: right after a grant reached it (between the claim and the start of
+ * the task), before one of its runner's requests leaves, right after a line of the task's log committed, or
+ * before it completes or fails the task. `claim_reply_lost` strikes the claim itself.
+ */
+export const WORKER_POINTS = ['claimed', 'request', 'saved', 'finish'] as const;
+export type WorkerPointName = (typeof WORKER_POINTS)[number];
+
+export function isWorkerFault(kind: FaultKind): kind is WorkerFaultKind {
+  return (WORKER_FAULT_KINDS as readonly string[]).includes(kind);
+}
 
 /**
  * Where a fault strikes. Every field given must match; fields left out match anything.
@@ -27,6 +52,12 @@ export interface FaultPoint {
   call?: number;
   label?: string;
   seq?: number;
+  /** Many workers: the worker it strikes (any fault may name one; a worker fault must). */
+  worker?: string;
+  /** A worker fault: where in the worker's loop. */
+  point?: WorkerPointName;
+  /** A worker fault: during the worker's n-th grant (1 = the first task a claim of its got) and the work it gave it. */
+  grant?: number;
 }
 
 export interface FaultSpec {
@@ -34,9 +65,12 @@ export interface FaultSpec {
   at: FaultPoint;
   /** concurrent_reserve only: how many units the other client reserves (default 1). */
   qty?: number;
+  /** worker_pause, heartbeat_starved: for how long (virtual ms); lease_expires: how long past the lease's expiry. */
+  ms?: number;
 }
 
 export function describePoint(fault: FaultSpec): string {
+  if (isWorkerFault(fault.kind) || fault.at.worker !== undefined) return describeWorkerPoint(fault);
   const { tool, attempt, call, label, seq } = fault.at;
   const parts: string[] = [];
   if (fault.kind === 'crash_after_event') {
@@ -52,8 +86,26 @@ export function describePoint(fault: FaultSpec): string {
   return parts.length > 0 ? parts.join(' ') : t('fault.point.any');
 }
 
+/** "w1 before reserve attempt 1", "w2 right after its claim 1": the worker, then where in its loop. */
+function describeWorkerPoint(fault: FaultSpec): string {
+  const { worker, point, tool, attempt, call, label, grant } = fault.at;
+  const parts: string[] = [worker ?? t('workers.point.anyWorker')];
+  if (fault.kind === 'claim_reply_lost') parts.push(t('workers.point.claimReply'));
+  else if (point === 'claimed') parts.push(t('workers.point.claimed'));
+  else if (point === 'finish') parts.push(t('workers.point.finish'));
+  else if (point === 'saved' || fault.kind === 'crash_after_event') parts.push(t('workers.point.saved', { event: label !== undefined ? t('fault.point.label', { label }) : t('workers.point.anEvent') }));
+  else if (point === 'request' || tool !== undefined || attempt !== undefined || call !== undefined) {
+    const request = [...(tool !== undefined ? [tool] : []), ...(attempt !== undefined ? [t('fault.point.attempt', { n: attempt })] : []), ...(call !== undefined ? [t('fault.point.call', { n: call })] : [])];
+    parts.push(t('workers.point.request', { request: request.length > 0 ? request.join(' ') : t('workers.point.aRequest') }));
+  }
+  if (grant !== undefined) parts.push(t('workers.point.ofGrant', { n: grant }));
+  return parts.join(' ');
+}
+
 export function describeFault(fault: FaultSpec): string {
   const point = describePoint(fault);
+  if (fault.ms !== undefined) return t('workers.fault.forMs', { kind: fault.kind, ms: fault.ms, point });
+  if (isWorkerFault(fault.kind)) return t('fault.at', { kind: fault.kind, point });
   if (fault.kind === 'crash_after_event') return t('fault.after', { kind: fault.kind, point });
   if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return t('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
   return t('fault.at', { kind: fault.kind, point });

@@ -61,7 +61,7 @@ function believed(at: EventView): RunnerState | null {
   return saved !== null && saved.delivery === at.delivery ? saved.state : null;
 }
 
-const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
+const NARRATORS: { [K in TraceEventType]?: Narrator<TraceEventOf<K>> } = {
   saved: (event, i, ctx, at) => {
     const label = at.saved!.parsed;
     const lines = savedLines(event, label, i, ctx, believed(at));

@@ -2,10 +2,10 @@
  * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
  * into steps; and the checks a schema cannot express.
  */
-import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
+import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, POLL_MS, SWEEP_EVERY_MS } from '../core/defaults.js';
 import { t } from '../core/i18n/index.js';
 import type { FaultSpec } from '../faults/types.js';
-import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
+import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
@@ -23,6 +23,7 @@ export interface ScenarioDocument {
   policy: { script: Array<Record<string, unknown>> };
   faults?: FaultSpec[];
   durability?: DurabilitySpec;
+  workers?: Partial<WorkersSpec> & Pick<WorkersSpec, 'count'>;
   expect: Expectations;
 }
 
@@ -120,6 +121,17 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     script: scriptOf(doc),
     faults: doc.faults ?? [],
     ...(doc.durability !== undefined ? { durability: doc.durability } : {}),
+    ...(doc.workers !== undefined ? { workers: workersOf(doc.workers) } : {}),
     expect: doc.expect,
+  };
+}
+
+function workersOf(given: NonNullable<ScenarioDocument['workers']>): WorkersSpec {
+  return {
+    count: given.count,
+    lease_ms: given.lease_ms ?? LEASE_MS,
+    sweep_every_ms: given.sweep_every_ms ?? SWEEP_EVERY_MS,
+    poll_ms: given.poll_ms ?? POLL_MS,
+    schedule: given.schedule ?? [],
   };
 }

@@ -33,10 +33,11 @@ import { RunnerProcess } from './process.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
 import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
+import { simulateWorkers, type WorkersOptions } from './workers/simulateWorkers.js';
 
 export { SEAM_ORDER } from './process.js';
 
-export interface SimulateOptions {
+export interface SimulateOptions extends WorkersOptions {
   runner?: RunnerClass;
   seed?: number;
   /** 'file' (default): two SQLite files in a fresh temporary folder. 'memory': in-memory, same crash semantics. */
@@ -67,6 +68,8 @@ export interface SimulateOptions {
 
 /** A run of the scenario from its start, or (with `resume`) from where a paused run of it stood. */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
+  // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
+  if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability)) {
