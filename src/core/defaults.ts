@@ -50,8 +50,8 @@ export const POLL_MS = 100;
 export const RENEW_WHEN_LEFT = 0.5;
 /**
  * Invariant 7's bound for many workers: the scheduler's turns (every wire and database boundary of every
- * actor). A chapter's task takes about 40; a livelock stops here instead of running forever.
+ * actor). A chapter's task takes 40 to 110; a livelock stops here instead of running forever.
  */
-export const MAX_TURNS = 5_000;
+export const MAX_TURNS = 1_000;
 /** Workers in one scenario, at most: enough for every race the lessons show. */
 export const MAX_WORKERS = 8;

@@ -8,6 +8,7 @@
  * a SIGSTOP, a starved heartbeat) — so the store checks the token inside every write's transaction instead, and
  * a refused write (STALE_FENCE) tells the worker it is a zombie: it stops, and writes nothing more.
  */
+import type { Clock } from '../core/clock.js';
 import type { Grant, TaskRow } from '../queue/QueueStore.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerState } from './state.js';
@@ -36,6 +37,8 @@ export interface TaskRunner {
 export interface WorkerDeps {
   queue: QueueClient;
   tasks: TaskRunner;
+  /** The worker's own clock (virtual): what it would compare a lease's expiry with. */
+  clock: Clock;
 }
 
 /** What one cycle came to: nothing to claim, a task finished, the task lost to another holder, a claim to make again. */
@@ -51,10 +54,12 @@ export type WorkerClass = new (deps: WorkerDeps) => Worker;
 export class ReferenceWorker implements Worker {
   protected readonly queue: QueueClient;
   protected readonly tasks: TaskRunner;
+  protected readonly clock: Clock;
 
   constructor(deps: WorkerDeps) {
     this.queue = deps.queue;
     this.tasks = deps.tasks;
+    this.clock = deps.clock;
   }
 
   async cycle(): Promise<CycleOutcome> {

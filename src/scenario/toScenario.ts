@@ -4,7 +4,7 @@
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, POLL_MS, SWEEP_EVERY_MS } from '../core/defaults.js';
 import { t } from '../core/i18n/index.js';
-import type { FaultSpec } from '../faults/types.js';
+import { isWorkerFault, type FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
@@ -85,11 +85,36 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       key: true,
     });
   });
+  issues.push(...workerIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
+  return issues;
+}
+
+/** A workers block and what refers to it: worker faults and figures need one, and a worker or a schedule entry must name one of its actors. */
+function workerIssues(doc: ScenarioDocument): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const spec = doc.workers;
+  if (spec === undefined) {
+    if (doc.expect.workers !== undefined) issues.push({ path: ['expect', 'workers'], message: t('workers.scenario.figuresWithoutBlock'), key: true });
+    (doc.faults ?? []).forEach((fault, index) => {
+      if (fault.at.worker !== undefined || isWorkerFault(fault.kind)) issues.push({ path: ['faults', index, 'at', ...(fault.at.worker !== undefined ? ['worker'] : [])], message: t('workers.scenario.faultWithoutBlock', { kind: fault.kind }), key: true });
+    });
+    return issues;
+  }
+  if (doc.durability !== undefined) issues.push({ path: ['workers'], message: t('workers.scenario.withDurability'), key: true });
+  const names = Array.from({ length: spec.count }, (_, i) => `w${i + 1}`);
+  const known = names.join(', ');
+  (doc.faults ?? []).forEach((fault, index) => {
+    const worker = fault.at.worker;
+    if (worker !== undefined && !names.includes(worker)) issues.push({ path: ['faults', index, 'at', 'worker'], message: t('workers.scenario.noSuchWorker', { worker, count: spec.count, known }) });
+  });
+  (spec.schedule ?? []).forEach((entry, index) => {
+    if (entry.run !== 'sweeper' && !names.includes(entry.run)) issues.push({ path: ['workers', 'schedule', index, 'run'], message: t('workers.scenario.noSuchWorker', { worker: entry.run, count: spec.count, known: `${known}, sweeper` }) });
+  });
   return issues;
 }
 

@@ -38,6 +38,8 @@ export interface TaskView {
   owner: string | null;
   token: number;
   leaseUntil: number | null;
+  /** The token of the grant that finished it (done, failed). */
+  finishedToken: number | null;
 }
 
 /** One task's row, before and after what the harness saw change (null: the row did not exist). */

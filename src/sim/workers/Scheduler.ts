@@ -38,6 +38,11 @@ export interface ActorHandle {
   sleep(ms: number): Promise<void>;
   /** A statement met another connection's write lock: wait until some other actor has moved, then try again. */
   busy(): Promise<void>;
+  /**
+   * Wait until `condition` holds (checked between any two moves of the others), or until the clock reaches
+   * `deadline`, whichever comes first; then queue up behind those already waiting.
+   */
+  until(condition: () => boolean, deadline: number): Promise<void>;
 }
 
 interface Actor {
@@ -50,6 +55,8 @@ interface Actor {
   blockedAt: number | null;
   /** Resolves its park: set while it waits for its turn. */
   resume: (() => void) | null;
+  /** Waiting for this to hold (until its due time at the latest). */
+  condition: (() => boolean) | null;
   done: boolean;
 }
 
@@ -83,13 +90,14 @@ export class Scheduler {
 
   /** A new actor, ready now; its code starts at its first turn. */
   spawn(name: string, body: (self: ActorHandle) => Promise<void>): void {
-    const actor: Actor = { name, due: this.#clock.nowMs(), order: ++this.#seq, blockedAt: null, resume: null, done: false };
+    const actor: Actor = { name, due: this.#clock.nowMs(), order: ++this.#seq, blockedAt: null, resume: null, condition: null, done: false };
     this.#actors.push(actor);
     const self: ActorHandle = {
       name,
       turn: () => this.#park(actor, this.#clock.nowMs(), false),
       sleep: (ms) => this.#park(actor, this.#clock.nowMs() + ms, false),
       busy: () => this.#park(actor, this.#clock.nowMs(), true),
+      until: (condition, deadline) => this.#park(actor, Math.max(this.#clock.nowMs(), deadline), false, condition),
     };
     const first = new Promise<void>((resolve) => (actor.resume = resolve));
     void (async () => {
@@ -150,6 +158,13 @@ export class Scheduler {
 
   #ready(): Actor[] {
     const now = this.#clock.nowMs();
+    for (const a of this.#actors) {
+      if (a.condition === null || a.done || a.resume === null || !a.condition()) continue;
+      // Its condition came true: it queues up now, behind those already waiting.
+      a.condition = null;
+      a.due = now;
+      a.order = ++this.#seq;
+    }
     return this.#actors
       .filter((a) => !a.done && a.resume !== null && a.due <= now && (a.blockedAt === null || this.turns > a.blockedAt))
       .sort((a, b) => a.due - b.due || a.order - b.order);
@@ -167,10 +182,11 @@ export class Scheduler {
     while (this.#timers.length > 0 && this.#timers[0]!.at <= now) this.#timers.shift()!.fire();
   }
 
-  #park(actor: Actor, due: number, blocked: boolean): Promise<void> {
+  #park(actor: Actor, due: number, blocked: boolean, condition: (() => boolean) | null = null): Promise<void> {
     actor.due = due;
     actor.order = ++this.#seq;
     actor.blockedAt = blocked ? this.turns : null;
+    actor.condition = condition;
     const resumed = new Promise<void>((resolve) => (actor.resume = resolve));
     this.#wake();
     return resumed;

@@ -39,8 +39,8 @@ export class Crew {
   finishedState: RunnerState | null = null;
   lastState: RunnerState | null = null;
   readonly unsaved: UnsavedStep[] = [];
-  /** Workers in a session now: the run is not over while one is (a zombie has yet to meet its refusal). */
-  readonly inSession = new Set<string>();
+  /** Workers that were given a task and have not ended that cycle: the run is not over while one has (a zombie has yet to meet its refusal). */
+  readonly holding = new Set<string>();
   readonly #observer: QueueStore;
   readonly #rows = new Map<string, TaskRow>();
 
@@ -62,7 +62,7 @@ export class Crew {
   /** Over: every task finished and nobody in a session — or the run was stopped from inside. */
   over(): boolean {
     if (this.runnerError !== null || this.halted || this.scheduler.errors.length > 0) return true;
-    if (this.inSession.size > 0) return false;
+    if (this.holding.size > 0) return false;
     return [...this.#rows.values()].every((row) => row.state === 'done' || row.state === 'failed');
   }
 
@@ -139,5 +139,5 @@ export class Crew {
 }
 
 function view(row: TaskRow | null): TaskView | null {
-  return row === null ? null : { state: row.state, owner: row.owner, token: row.token, leaseUntil: row.lease_until_ms };
+  return row === null ? null : { state: row.state, owner: row.owner, token: row.token, leaseUntil: row.lease_until_ms, finishedToken: row.finished_token };
 }

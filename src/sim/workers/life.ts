@@ -53,7 +53,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
     this.#db = crew.storage.connect();
     const turns: Turns = { at: () => this.#turn(), busy: (point) => this.#busy(point) };
     this.#store = new crew.impl.queue({ db: this.#db, clock: crew.world.clock, leaseMs: crew.spec.lease_ms, turns });
-    this.worker = new crew.impl.worker({ queue: this, tasks: this });
+    this.worker = new crew.impl.worker({ queue: this, tasks: this, clock: crew.world.clock });
   }
 
   get name(): string {
@@ -64,8 +64,10 @@ export class WorkerLife implements QueueClient, TaskRunner {
 
   async claim(): Promise<Grant | null> {
     const { world } = this.#crew;
+    this.#crew.holding.add(this.name); // a claim under way may yet grant: the run is not over until it has
     await this.#turn(); // the claim crosses the wire
     const grant = await this.#store.claim(this.name);
+    if (grant === null) this.#crew.holding.delete(this.name);
     const n = grant === null ? this.#claims.count : (this.#claims.count += 1);
     // An empty claim is said once per idle spell: an idle worker polls, and each poll would say the same.
     if (grant !== null || !this.#claims.lastEmpty) {
@@ -78,7 +80,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
       world.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
       throw new TransientError('lost_reply', { definite: false });
     }
-    this.#leaseUntil = grant.leaseUntilMs;
+    this.#leaseUntil = grant.leaseUntilMs; // held until its cycle ends: a zombie has yet to meet its refusal
     await this.#faults('claimed', {});
     return grant;
   }
@@ -104,7 +106,10 @@ export class WorkerLife implements QueueClient, TaskRunner {
     try {
       await (op === 'complete' ? this.#store.complete(fence, status) : this.#store.fail(fence, status));
     } catch (error) {
-      if (isStale(error)) world.trace.emit({ type: 'holder', op, task: grant.task, token: grant.token, ok: false, message: error.message });
+      if (isStale(error)) {
+        world.trace.emit({ type: 'holder', op, task: grant.task, token: grant.token, ok: false, message: error.message });
+        world.trace.emit({ type: 'lease_lost', task: grant.task, token: grant.token });
+      }
       this.#crew.observe();
       throw error;
     }
@@ -116,15 +121,11 @@ export class WorkerLife implements QueueClient, TaskRunner {
   // ── a session: the task run under one grant ──
 
   async run(grant: Grant, options: { beforeWrite?: () => Promise<void> } = {}): Promise<RunnerState> {
-    const crew = this.#crew;
-    crew.inSession.add(this.name);
     try {
       return await this.#session(grant, options.beforeWrite);
     } catch (error) {
-      if (isStale(error)) crew.world.trace.emit({ type: 'lease_lost', task: grant.task, token: grant.token });
+      if (isStale(error)) this.#crew.world.trace.emit({ type: 'lease_lost', task: grant.task, token: grant.token });
       throw error;
-    } finally {
-      crew.inSession.delete(this.name);
     }
   }
 
@@ -285,12 +286,23 @@ export class WorkerLife implements QueueClient, TaskRunner {
           this.#starvedUntil = clock.nowMs() + (hit.spec.ms ?? spec.lease_ms);
           trace.emit({ type: 'starved', until: this.#starvedUntil });
           break;
-        case 'worker_pause':
-        case 'lease_expires': {
+        case 'worker_pause': {
           const from = clock.nowMs();
-          const until = hit.spec.kind === 'worker_pause' ? from + (hit.spec.ms ?? 0) : Math.max(from, this.#leaseUntil) + (hit.spec.ms ?? spec.sweep_every_ms + spec.poll_ms);
+          const until = from + (hit.spec.ms ?? 0);
           trace.emit({ type: 'paused', until, why: hit.spec.kind });
           await this.#self.sleep(until - from);
+          trace.emit({ type: 'woke', pausedAt: from });
+          break;
+        }
+        case 'lease_expires': {
+          // Stalled between what it read and what it writes: until the task is granted to another — or, if nobody
+          // takes it, `ms` past the lease's expiry (default one sweep and one poll).
+          const from = clock.nowMs();
+          const until = Math.max(from, this.#leaseUntil) + (hit.spec.ms ?? spec.sweep_every_ms + spec.poll_ms);
+          const task = this.#crew.scenario.task.id;
+          const mine = this.#crew.rows().find((row) => row.task_id === task)?.token ?? 0;
+          trace.emit({ type: 'paused', until, why: hit.spec.kind });
+          await this.#self.until(() => this.#crew.rows().some((row) => row.task_id === task && row.token > mine && row.owner !== this.name), until);
           trace.emit({ type: 'woke', pausedAt: from });
           break;
         }
@@ -309,7 +321,9 @@ export class WorkerLife implements QueueClient, TaskRunner {
   /** A statement met another's write lock: said once per wait, then this actor waits its turn. */
   #busyOp: string | null = null;
   async #busy(point: string): Promise<void> {
-    if (this.#busyOp !== point) this.#crew.world.trace.emit({ type: 'busy', op: point });
+    // An idle worker's poll says nothing (see claim), its waits included.
+    const idle = point.startsWith('claim') && this.#claims.lastEmpty;
+    if (this.#busyOp !== point && !idle) this.#crew.world.trace.emit({ type: 'busy', op: point });
     this.#busyOp = point;
     await this.#self.busy();
   }

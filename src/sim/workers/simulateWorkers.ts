@@ -17,7 +17,9 @@ import { ReferenceRunner } from '../../runner/ReferenceRunner.js';
 import { ReferenceWorker, type WorkerClass } from '../../runner/ReferenceWorker.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { Run } from '../Run.js';
-import type { SimulateOptions } from '../simulate.js';
+import type { FaultSpec } from '../../faults/types.js';
+import type { ToolClass } from '../../inventory/InventoryTool.js';
+import type { RunnerClass } from '../../runner/BaseRunner.js';
 import { newWorld } from '../world.js';
 import { Crew } from './crew.js';
 import { Halt, WorkerLife } from './life.js';
@@ -29,6 +31,16 @@ export interface WorkersOptions {
   worker?: WorkerClass;
 }
 
+/** The options of `simulate` a many-worker run reads (the rest — storage, checkpoints, kept connections — are one runner's). */
+interface RunOptions extends WorkersOptions {
+  runner?: RunnerClass;
+  tool?: ToolClass;
+  seed?: number;
+  extraFaults?: readonly FaultSpec[];
+  maxSteps?: number;
+  keepDir?: string;
+}
+
 /** The lane of the process that returns expired leases to the queue. */
 export const SWEEPER = 'sweeper';
 
@@ -36,7 +48,7 @@ export function workerNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `w${i + 1}`);
 }
 
-export async function simulateWorkers(scenario: Scenario, options: SimulateOptions & WorkersOptions = {}): Promise<Run> {
+export async function simulateWorkers(scenario: Scenario, options: RunOptions = {}): Promise<Run> {
   const spec = scenario.workers!;
   const seed = options.seed ?? DEFAULT_SEED;
   const world = newWorld(scenario, seed, options.extraFaults ?? []);
@@ -109,9 +121,11 @@ async function workerLoop(crew: Crew, self: ActorHandle): Promise<void> {
       for (;;) {
         if (crew.over()) return;
         const outcome = await current.worker.cycle();
+        crew.holding.delete(self.name);
         if (outcome === 'idle') await self.sleep(crew.spec.poll_ms);
       }
     } catch (error) {
+      crew.holding.delete(self.name);
       if (error instanceof Halt) {
         crew.halted = true;
         return;
@@ -130,7 +144,9 @@ async function sweeperLoop(crew: Crew, self: ActorHandle): Promise<void> {
   for (;;) {
     await self.sleep(spec.sweep_every_ms);
     if (crew.over()) return;
+    crew.holding.add(SWEEPER); // a sweep under way may yet write: the run is not over until it has
     const returned = await store.sweep();
+    crew.holding.delete(SWEEPER);
     if (returned.length > 0) world.trace.emit({ type: 'sweep', returned: returned.map((r) => ({ task: r.task, owner: r.owner, token: r.token, leaseUntil: r.leaseUntilMs })) });
     crew.observe();
   }
