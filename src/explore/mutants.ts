@@ -38,13 +38,25 @@ export interface HuntOptions {
   storage?: StorageKind;
   /** 2: look for a pair of added faults where no single one catches the mutant. */
   depth?: number;
+  /**
+   * false: the scenarios as written only. The queue's mutants are hunted so: their scenarios have many workers,
+   * whose interleavings the explorer does not enumerate yet.
+   */
+  explore?: boolean;
 }
 
 const firstBroken = (broken: Array<{ invariant: string; message: string }>) =>
   [...broken].sort((a, b) => byRule(a.invariant, b.invariant))[0];
 
 export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): Promise<MutantHunt> {
-  const target: Target = { runner: mutant.runner, tool: mutant.tool, seed: options.seed ?? DEFAULT_SEED, storage: options.storage ?? 'memory' };
+  const target: Target = {
+    runner: mutant.runner,
+    tool: mutant.tool,
+    ...(mutant.queue ? { queue: mutant.queue } : {}),
+    ...(mutant.worker ? { worker: mutant.worker } : {}),
+    seed: options.seed ?? DEFAULT_SEED,
+    storage: options.storage ?? 'memory',
+  };
   let fixed: Catch | null = null;
   let runs = 0;
   const baseBroken: Array<Set<string>> = [];
@@ -94,6 +106,7 @@ export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[],
     }
     return null;
   };
+  if (options.explore === false) return { mutant, fixed, explored: null, runs };
   let finding = await explored(depthOne);
   if (finding === null && (options.depth ?? 1) >= 2) finding = await explored(depthTwo);
   const last = fallback as { scenario: Scenario; invariant: string; added: FaultSpec[] } | null;

@@ -4,6 +4,7 @@
  * style, the timing and where the replays were written.
  */
 import { INVARIANTS } from '../check/invariants.js';
+import { QUEUE_INVARIANTS } from '../check/queueInvariants.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
@@ -166,6 +167,34 @@ export function mutantsJson(reports: MutantReport[]) {
         : null,
     })),
   };
+}
+
+/**
+ * The queue's mutants (many workers): each caught on a scenario of scenarios/workers as written, and every one of
+ * the queue's invariants by one of them. Their schedules are not explored yet: the explorer does not enumerate
+ * the workers' interleavings.
+ */
+export function renderQueueMutants(reports: MutantReport[], style: Style): string {
+  const { c } = style;
+  const lines = ['', c.bold(t('explore.queueMutants.head', { n: reports.length }))];
+  const caughtBy = new Map<string, string[]>();
+  for (const { hunt } of reports) {
+    const { mutant, fixed } = hunt;
+    lines.push('', `  ${fixed ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${mutant.description}`));
+    lines.push(`      ${c.dim(pad(t('explore.mutants.fixed'), 15))} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red(t('explore.mutants.noFixed'))}`);
+    if (fixed) wrap(fixed.message, 110, '                       ').split('\n').forEach((line) => lines.push(line));
+    if (fixed) caughtBy.set(fixed.invariant, [...(caughtBy.get(fixed.invariant) ?? []), mutant.name]);
+  }
+  const caught = reports.filter((r) => r.hunt.fixed !== null).length;
+  const tally = t('explore.mutants.caught', { caught, n: reports.length });
+  lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}`);
+  const silent = QUEUE_INVARIANTS.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
+  lines.push(
+    silent.length === 0
+      ? c.green(`  ${t('explore.mutants.everyCaught')} `) + QUEUE_INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
+      : c.dim(`  ${t('explore.queueMutants.firstCatches', { silent: silent.join(', ') })}`),
+  );
+  return lines.join('\n') + '\n';
 }
 
 export function renderMutants(reports: MutantReport[], style: Style, seconds?: number): string {

@@ -12,7 +12,9 @@ import { boxedRunnerClass } from '../box/boxedRunner.js';
 import type { ThrownInfo } from '../box/protocol.js';
 import { t } from '../core/i18n/index.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
-import { MUTANTS, mutantNamed } from '../mutants/catalogue.js';
+import type { QueueClass } from '../queue/QueueStore.js';
+import type { WorkerClass } from '../runner/ReferenceWorker.js';
+import { MUTANTS, mutantNamed, QUEUE_MUTANTS } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { LEARNER_FILE } from '../core/paths.js';
@@ -41,6 +43,9 @@ export interface OpenedRunner extends RunHooks {
   runner: RunnerClass;
   /** A deliberately broken store goes with some mutants. */
   tool?: ToolClass;
+  /** A deliberately broken queue or worker loop goes with the queue's mutants (many workers). */
+  queue?: QueueClass;
+  worker?: WorkerClass;
   /** What to call it in messages: `reference`, `learner`, `mutant:NAME` or the path as given. */
   label: string;
   /** The runner's file, absolute, when it came from one. */
@@ -73,7 +78,7 @@ export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: MUTANTS.map((m) => `mutant:${m.name}`).join(', ') }));
+      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: [...MUTANTS, ...QUEUE_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }
@@ -103,7 +108,8 @@ export async function openRunner(source: RunnerSource, label: string, options: O
   if (source.kind === 'mutant') {
     const mutant = mutantNamed(source.name);
     if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
-    return { runner: mutant.runner, tool: mutant.tool, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
+    const queue = { ...(mutant.queue ? { queue: mutant.queue } : {}), ...(mutant.worker ? { worker: mutant.worker } : {}) };
+    return { runner: mutant.runner, tool: mutant.tool, ...queue, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
   }
   const file = resolve(source.file);
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file }));

@@ -11,9 +11,11 @@ import { findings } from '../../explore/findings.js';
 import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
-import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
-import { MUTANTS } from '../../mutants/catalogue.js';
-import { loadAll } from '../../scenario/load.js';
+import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, type MutantReport, type Replayed } from '../../explore/report.js';
+import { MUTANTS, QUEUE_MUTANTS } from '../../mutants/catalogue.js';
+import { loadAll, loadScenarios } from '../../scenario/load.js';
+import { SCENARIOS_DIR } from '../../core/paths.js';
+import { join } from 'node:path';
 import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -42,6 +44,9 @@ export function exploreHelp(): string {
     sharedHelp('json', 'no-color', 'storage', 'html', 'lang'),
   ].join('\n');
 }
+
+/** The many-worker scenarios: the queue's mutants are hunted there when no scenario is named. */
+const WORKERS_DIR = join(SCENARIOS_DIR, 'workers');
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
@@ -81,9 +86,20 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     if (values.runner !== undefined) throw new UsageError(t('cli.explore.mutantsNoRunner'));
     const bar = progressBar(io, t('cli.explore.barMutants'));
     const reports: MutantReport[] = [];
-    for (const [i, mutant] of MUTANTS.entries()) {
-      const hunt = await huntMutant(mutant, scenarios, { seed, storage, depth });
-      bar?.update(i + 1, MUTANTS.length);
+    // The chapter's mutants on the scenarios of one runner; the queue's on the many-worker scenarios (by default scenarios/workers).
+    const chapterScenarios = scenarios.filter((s) => s.workers === undefined);
+    const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
+    const chapterMutants = chapterScenarios.length > 0 ? MUTANTS : [];
+    const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
+    const all = chapterMutants.length + queueMutants.length;
+    const queueReports: MutantReport[] = [];
+    for (const [i, mutant] of queueMutants.entries()) {
+      queueReports.push({ hunt: await huntMutant(mutant, queueScenarios, { seed, explore: false }), replay: null });
+      bar?.update(i + 1, all);
+    }
+    for (const [i, mutant] of chapterMutants.entries()) {
+      const hunt = await huntMutant(mutant, chapterScenarios, { seed, storage, depth });
+      bar?.update(queueMutants.length + i + 1, all);
       if (hunt.explored === null) {
         reports.push({ hunt, replay: null });
         continue;
@@ -102,9 +118,11 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
+    const queueJson = queueReports.length > 0 ? { queueMutants: mutantsJson(queueReports).mutants } : {};
+    const text = (reports.length > 0 ? renderMutants(reports, style, seconds()) : '') + (queueReports.length > 0 ? renderQueueMutants(queueReports, style) : '');
+    io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(reports), ...queueJson }, null, 2) + '\n' : text);
     writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
-    return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
+    return [...reports, ...queueReports].every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
 
   const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
