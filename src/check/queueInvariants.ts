@@ -25,6 +25,13 @@ export const QUEUE_INVARIANTS = [
 
 export type QueueInvariantId = (typeof QUEUE_INVARIANTS)[number]['id'];
 
+const QUEUE_IDS: ReadonlySet<string> = new Set(QUEUE_INVARIANTS.map((inv) => inv.id));
+
+/** Is this one of the queue's invariants (as opposed to the chapter's seven)? */
+export function isQueueInvariant(id: string): boolean {
+  return QUEUE_IDS.has(id);
+}
+
 function verdict(id: QueueInvariantId, problems: string[], expected: string, ok: string): Check {
   const title = QUEUE_INVARIANTS.find((inv) => inv.id === id)!.title;
   return { id, kind: 'invariant', title, passed: problems.length === 0, expected, actual: problems.length === 0 ? 'held' : 'broken', message: problems[0] ?? ok };

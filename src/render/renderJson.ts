@@ -2,6 +2,7 @@
 import { durabilityFigures, totalCalls, type DurabilityFigures } from '../check/durabilityFigures.js';
 import { toViolation, type Violation } from '../check/types.js';
 import type { RunResult } from '../check/RunResult.js';
+import { workerFigures, type WorkerFigures } from '../check/workerFigures.js';
 
 export interface ScenarioJson {
   id: string;
@@ -15,6 +16,8 @@ export interface ScenarioJson {
   crashes: number;
   /** The pillars' figures, for a scenario with a durability block. */
   durability?: DurabilityFigures;
+  /** The queue's figures, for a scenario with a workers block. */
+  workers?: WorkerFigures;
   passed: boolean;
   violations: Violation[];
 }
@@ -28,6 +31,7 @@ export function runToJson(run: RunResult): ScenarioJson {
     stock: Object.fromEntries(run.db.items.map((row) => [row.item_id, row.available])),
     crashes: run.crashes,
     ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
+    ...(run.workers !== undefined ? { workers: workerFigures(run) } : {}),
     passed: run.passed,
     violations: run.checks.filter((check) => !check.passed).map(toViolation),
   };

@@ -8,10 +8,10 @@ import type { StorageKind } from '../../core/storage.js';
 import { checkTempDir } from '../../core/tempDir.js';
 import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
-import { huntMutant } from '../../explore/mutants.js';
+import { huntMutant, queueCatches } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
-import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, type MutantReport, type Replayed } from '../../explore/report.js';
+import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, queueMutantsJson, type MutantReport, type QueueMutantReport, type Replayed } from '../../explore/report.js';
 import { MUTANTS, QUEUE_MUTANTS } from '../../mutants/catalogue.js';
 import { loadAll, loadScenarios } from '../../scenario/load.js';
 import { SCENARIOS_DIR } from '../../core/paths.js';
@@ -92,9 +92,9 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     const chapterMutants = chapterScenarios.length > 0 ? MUTANTS : [];
     const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
     const all = chapterMutants.length + queueMutants.length;
-    const queueReports: MutantReport[] = [];
+    const queueReports: QueueMutantReport[] = [];
     for (const [i, mutant] of queueMutants.entries()) {
-      queueReports.push({ hunt: await huntMutant(mutant, queueScenarios, { seed, explore: false }), replay: null });
+      queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
       bar?.update(i + 1, all);
     }
     for (const [i, mutant] of chapterMutants.entries()) {
@@ -118,11 +118,12 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    const queueJson = queueReports.length > 0 ? { queueMutants: mutantsJson(queueReports).mutants } : {};
+    const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(queueReports) } : {};
     const text = (reports.length > 0 ? renderMutants(reports, style, seconds()) : '') + (queueReports.length > 0 ? renderQueueMutants(queueReports, style) : '');
     io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(reports), ...queueJson }, null, 2) + '\n' : text);
     writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
-    return [...reports, ...queueReports].every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
+    const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);
+    return allCaught ? EXIT.ok : EXIT.failed;
   }
 
   const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
