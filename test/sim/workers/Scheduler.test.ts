@@ -101,3 +101,30 @@ describe('the scheduler', () => {
     expect([scheduler.turns, scheduler.cut]).toEqual([10, 'turns']);
   });
 });
+
+describe('a schedule written to a replay file', () => {
+  it('is the workers block of the scenario YAML, and replays the same run through faultlab run', async () => {
+    const { writeReplay } = await import('../../../src/explore/replayFile.js');
+    const { loadScenario } = await import('../../../src/scenario/load.js');
+    const { simulate } = await import('../../../src/sim/simulate.js');
+    const { inEach } = await import('../../../src/core/i18n/index.js');
+    const { tempFolder } = await import('../../tempFolder.js');
+    const scenario = loadScenario('deferred_upgrade_busy');
+    const first = await simulate(scenario);
+    // Another interleaving: w2 moves first and wins the claim; then the recorded choices of that run.
+    const schedule = [{ choice: 1, run: 'w2' }];
+    const other = await simulate({ ...scenario, workers: { ...scenario.workers!, schedule } });
+    expect(other.workers!.choices[0]).toMatchObject({ choice: 1, ran: 'w2', byDefault: false });
+    expect(other.workers!.tasks[0]).toMatchObject({ owner: 'w2', token: 1 });
+    const recorded = other.workers!.choices.map((c) => ({ choice: c.choice, run: c.ran }));
+    const file = writeReplay(
+      { scenario, faults: [], invariant: 'inv8_one_live_holder', broke: { title: inEach(() => 't'), message: inEach(() => 'm') }, who: inEach(() => 'a test'), schedule: recorded },
+      tempFolder('replay'),
+    );
+    const replayed = loadScenario(file);
+    expect(replayed.workers?.schedule).toEqual(recorded);
+    const again = await simulate(replayed);
+    expect(JSON.stringify(again.trace)).toBe(JSON.stringify(other.trace));
+    expect(JSON.stringify(again.trace)).not.toBe(JSON.stringify(first.trace));
+  });
+});

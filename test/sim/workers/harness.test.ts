@@ -65,6 +65,35 @@ describe('many workers on one task', () => {
   });
 });
 
+describe('the worker faults, each at its point', () => {
+  it('worker_crash between the claim and the start: the lease outlives the process, the next holder starts the task from nothing', async () => {
+    const result = await judged(workers(2, [{ kind: 'worker_crash', at: { worker: 'w1', point: 'claimed' } }]));
+    expect(events(result, 'crash').map((e) => `${e.worker} ${e.point} ${e.t}`)).toEqual(['w1 worker_crash 0']);
+    expect(events(result, 'recovered').map((e) => `${e.worker} ${e.seq}`)).toEqual(['w2 null']);
+    expect([result.state?.status, result.state?.calls, result.db.ledger.length, result.crashes, result.workers?.tasks[0]?.token]).toEqual(['succeeded', 4, 1, 1, 2]);
+    expect(result.checks.filter((c) => !c.passed)).toEqual([]);
+  });
+
+  it('heartbeat_starved: the worker works on, its lease runs out under it, and its next write is refused', async () => {
+    const s = workers(2, [{ kind: 'heartbeat_starved', at: { worker: 'w1', point: 'claimed' }, ms: 1000 }]);
+    s.workers = { ...s.workers!, lease_ms: 90, sweep_every_ms: 20, poll_ms: 10 };
+    const result = await judged(s);
+    expect(events(result, 'starved').map((e) => `${e.worker} ${e.until}`)).toEqual(['w1 1000']);
+    expect(events(result, 'holder').filter((e) => e.op === 'renew' && e.worker === 'w1')).toEqual([]);
+    expect(events(result, 'lease_lost').map((e) => e.worker)).toContain('w1');
+    expect([result.state?.status, result.db.ledger.length, camera(result)]).toEqual(['succeeded', 1, 2]);
+    expect(result.checks.filter((c) => !c.passed)).toEqual([]);
+  });
+
+  it('a fed heartbeat keeps the same lease alive through a long task: one grant, renewed', async () => {
+    const s = workers(2);
+    s.workers = { ...s.workers!, lease_ms: 90, sweep_every_ms: 20, poll_ms: 10 };
+    const result = await judged(s);
+    expect(events(result, 'holder').filter((e) => e.op === 'renew').length).toBeGreaterThan(0);
+    expect(result.workers?.tasks[0]).toMatchObject({ state: 'done', owner: 'w1', token: 1 });
+  });
+});
+
 describe('one runner: the chapter’s harness, untouched', () => {
   it('stamps no lane and emits no queue event', async () => {
     const result = await run('crash_after_commit');
