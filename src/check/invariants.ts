@@ -157,6 +157,8 @@ export function inv4(run: Run): Check {
   return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', t('check.inv4.ok'));
 }
 
+const NONE_REFUSED: never[] = [];
+
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
 export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: string[] = [];
@@ -164,10 +166,11 @@ export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
   // Per worker, and from its latest grant on (many workers): another worker's attempt, or this one's under a new
   // grant, is not a retry of a refusal it was told. One runner: one list.
   const refusedBy = new Map<string, Refusal[]>();
+  const lanes = run.workers !== undefined;
   for (const { event, attempt: sent } of analysis.events) {
-    const lane = event.worker ?? '';
-    if (event.type === 'claim' && event.granted !== null) refusedBy.delete(lane);
-    const refused = refusedBy.get(lane) ?? [];
+    const lane = lanes ? (event.worker ?? '') : '';
+    if (lanes && event.type === 'claim' && event.granted !== null) refusedBy.delete(lane);
+    const refused = refusedBy.get(lane) ?? NONE_REFUSED;
     if (event.type === 'request' && event.by === 'runner') {
       const retried = refused.find((r) => same(r.action, event.action) && (event.attempt ?? 0) > (r.attempt ?? 0));
       if (retried) {

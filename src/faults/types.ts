@@ -96,7 +96,9 @@ function describeWorkerPoint(fault: FaultSpec): string {
   else if (point === 'saved' || fault.kind === 'crash_after_event') parts.push(t('workers.point.saved', { event: label !== undefined ? t('fault.point.label', { label }) : t('workers.point.anEvent') }));
   else if (point === 'request' || tool !== undefined || attempt !== undefined || call !== undefined) {
     const request = [...(tool !== undefined ? [tool] : []), ...(attempt !== undefined ? [t('fault.point.attempt', { n: attempt })] : []), ...(call !== undefined ? [t('fault.point.call', { n: call })] : [])];
-    parts.push(t('workers.point.request', { request: request.length > 0 ? request.join(' ') : t('workers.point.aRequest') }));
+    // A chapter fault naming a worker strikes that worker's attempt where its kind says (after the commit, …): the attempt, plainly.
+    if (!isWorkerFault(fault.kind)) parts.push(request.join(' '));
+    else parts.push(t('workers.point.request', { request: request.length > 0 ? request.join(' ') : t('workers.point.aRequest') }));
   }
   if (grant !== undefined) parts.push(t('workers.point.ofGrant', { n: grant }));
   return parts.join(' ');
