@@ -1,8 +1,9 @@
 /**
- * The fault catalogue of SPEC §5. A fault names a kind and a point; the harness consults the plan at
+ * The fault catalogue of docs/spec.md §5. A fault names a kind and a point; the harness consults the plan at
  * that point and records what fired.
  */
-import { t } from '../core/i18n/index.js';
+import { message, type Message, type Param } from '../core/message.js';
+import type { FaultCode } from './codes.js';
 export const ATTEMPT_FAULT_KINDS = [
   'concurrent_reserve',
   'transient',
@@ -11,7 +12,7 @@ export const ATTEMPT_FAULT_KINDS = [
   'crash_after_commit',
   'lost_reply',
 ] as const;
-/** Listed in the order they apply when several hit one attempt (SPEC §5). */
+/** Listed in the order they apply when several hit one attempt (docs/spec.md §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
 /**
  * A worker's own faults, in many-worker scenarios (docs/spec.md §11): each strikes one named worker at a point of
@@ -69,54 +70,60 @@ export interface FaultSpec {
   ms?: number;
 }
 
-export function describePoint(fault: FaultSpec): string {
+/** Where a fault strikes, in words: `reserve attempt 2`, `event prepared of reserve`, `any point`; a worker's fault, the worker first. */
+export function describePoint(fault: FaultSpec): Param {
   if (isWorkerFault(fault.kind) || fault.at.worker !== undefined) return describeWorkerPoint(fault);
   const { tool, attempt, call, label, seq } = fault.at;
-  const parts: string[] = [];
+  const parts: Param[] = [];
   if (fault.kind === 'crash_after_event') {
-    if (label !== undefined) parts.push(t('fault.point.label', { label }));
-    if (seq !== undefined) parts.push(t('fault.point.seq', { seq }));
+    if (label !== undefined) parts.push(message('fault.point.label', { label }));
+    if (seq !== undefined) parts.push(message('fault.point.seq', { seq }));
     // "event prepared of reserve": the action's name goes where each language puts it, around the event.
-    if (tool !== undefined) return parts.length > 0 ? t('fault.point.eventOfTool', { event: parts.join(' '), tool }) : t('fault.point.ofTool', { tool });
+    if (tool !== undefined) return parts.length > 0 ? message('fault.point.eventOfTool', { event: spaced(parts), tool }) : message('fault.point.ofTool', { tool });
   } else {
     if (tool !== undefined) parts.push(tool);
-    if (attempt !== undefined) parts.push(t('fault.point.attempt', { n: attempt }));
-    if (call !== undefined) parts.push(t('fault.point.call', { n: call }));
+    if (attempt !== undefined) parts.push(message('fault.point.attempt', { n: attempt }));
+    if (call !== undefined) parts.push(message('fault.point.call', { n: call }));
   }
-  return parts.length > 0 ? parts.join(' ') : t('fault.point.any');
+  return parts.length > 0 ? spaced(parts) : message('fault.point.any');
 }
 
-/** "w1 before reserve attempt 1", "w2 right after its claim 1": the worker, then where in its loop. */
-function describeWorkerPoint(fault: FaultSpec): string {
+/** "w1 before reserve attempt 1", "w2 right after its grant (grant 1)": the worker, then where in its loop. */
+function describeWorkerPoint(fault: FaultSpec): Param {
   const { worker, point, tool, attempt, call, label, grant } = fault.at;
-  const parts: string[] = [worker ?? t('workers.point.anyWorker')];
-  if (fault.kind === 'claim_reply_lost') parts.push(t('workers.point.claimReply'));
-  else if (point === 'claimed') parts.push(t('workers.point.claimed'));
-  else if (point === 'finish') parts.push(t('workers.point.finish'));
-  else if (point === 'saved' || fault.kind === 'crash_after_event') parts.push(t('workers.point.saved', { event: label !== undefined ? t('fault.point.label', { label }) : t('workers.point.anEvent') }));
+  const parts: Param[] = [worker ?? message('workers.point.anyWorker')];
+  if (fault.kind === 'claim_reply_lost') parts.push(message('workers.point.claimReply'));
+  else if (point === 'claimed') parts.push(message('workers.point.claimed'));
+  else if (point === 'finish') parts.push(message('workers.point.finish'));
+  else if (point === 'saved' || fault.kind === 'crash_after_event') parts.push(message('workers.point.saved', { event: label !== undefined ? message('fault.point.label', { label }) : message('workers.point.anEvent') }));
   else if (point === 'request' || tool !== undefined || attempt !== undefined || call !== undefined) {
-    const request = [...(tool !== undefined ? [tool] : []), ...(attempt !== undefined ? [t('fault.point.attempt', { n: attempt })] : []), ...(call !== undefined ? [t('fault.point.call', { n: call })] : [])];
+    const request: Param[] = [...(tool !== undefined ? [tool] : []), ...(attempt !== undefined ? [message('fault.point.attempt', { n: attempt })] : []), ...(call !== undefined ? [message('fault.point.call', { n: call })] : [])];
     // A chapter fault naming a worker strikes that worker's attempt where its kind says (after the commit, …): the attempt, plainly.
-    if (!isWorkerFault(fault.kind)) parts.push(request.join(' '));
-    else parts.push(t('workers.point.request', { request: request.length > 0 ? request.join(' ') : t('workers.point.aRequest') }));
+    if (!isWorkerFault(fault.kind)) parts.push(request.length > 0 ? spaced(request) : '');
+    else parts.push(message('workers.point.request', { request: request.length > 0 ? spaced(request) : message('workers.point.aRequest') }));
   }
-  if (grant !== undefined) parts.push(t('workers.point.ofGrant', { n: grant }));
-  return parts.join(' ');
+  if (grant !== undefined) parts.push(message('workers.point.ofGrant', { n: grant }));
+  return spaced(parts);
 }
 
-export function describeFault(fault: FaultSpec): string {
+/** Words of a point side by side, a space between: `reserve attempt 2 call 3`. */
+function spaced(parts: readonly Param[]): Param {
+  return parts.reduce((first, second) => message<FaultCode>('fault.point.and', { first, second }));
+}
+
+export function describeFault(fault: FaultSpec): Message<FaultCode> {
   const point = describePoint(fault);
-  if (fault.ms !== undefined) return t('workers.fault.forMs', { kind: fault.kind, ms: fault.ms, point });
-  if (isWorkerFault(fault.kind)) return t('fault.at', { kind: fault.kind, point });
-  if (fault.kind === 'crash_after_event') return t('fault.after', { kind: fault.kind, point });
-  if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return t('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
-  return t('fault.at', { kind: fault.kind, point });
+  if (fault.ms !== undefined) return message('workers.fault.forMs', { kind: fault.kind, ms: fault.ms, point });
+  if (isWorkerFault(fault.kind)) return message('fault.at', { kind: fault.kind, point });
+  if (fault.kind === 'crash_after_event') return message('fault.after', { kind: fault.kind, point });
+  if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return message('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
+  return message('fault.at', { kind: fault.kind, point });
 }
 
 /** A scenario's faults in a few words; the same fault at consecutive attempts reads "attempts 1–3". */
-export function describeFaults(faults: readonly FaultSpec[]): string {
-  if (faults.length === 0) return t('fault.none');
-  const parts: string[] = [];
+export function describeFaults(faults: readonly FaultSpec[]): Message<FaultCode> {
+  if (faults.length === 0) return message('fault.none');
+  const parts: Array<Message<FaultCode>> = [];
   for (let i = 0; i < faults.length; ) {
     const f = faults[i]!;
     let j = i + 1;
@@ -124,9 +131,14 @@ export function describeFaults(faults: readonly FaultSpec[]): string {
       g.kind === f.kind && g.at.tool === f.at.tool && g.at.call === undefined && f.at.call === undefined && g.qty === f.qty &&
       g.at.attempt !== undefined && f.at.attempt !== undefined && g.at.attempt === f.at.attempt + n && g.kind !== 'crash_after_event';
     while (j < faults.length && run(faults[j]!, j - i)) j += 1;
-    if (j - i >= 2) parts.push(t('fault.attempts', { kind: f.kind, tool: f.at.tool ?? t('fault.anyTool'), from: f.at.attempt!, to: f.at.attempt! + (j - i - 1) }));
+    if (j - i >= 2) parts.push(message('fault.attempts', { kind: f.kind, tool: f.at.tool ?? message('fault.anyTool'), from: f.at.attempt!, to: f.at.attempt! + (j - i - 1) }));
     else parts.push(describeFault(f));
     i = j;
   }
-  return parts.join(t('fault.join'));
+  return listOfFaults(parts);
+}
+
+/** Faults (each already a message) one after another: `a; b; c`. */
+export function listOfFaults(faults: ReadonlyArray<Message<FaultCode>>): Message<FaultCode> {
+  return faults.slice(0, -1).reduceRight<Message<FaultCode>>((rest, first) => message('fault.list', { first, rest }), faults[faults.length - 1]!);
 }

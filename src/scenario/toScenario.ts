@@ -3,7 +3,8 @@
  * into steps; and the checks a schema cannot express.
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, POLL_MS, SWEEP_EVERY_MS } from '../core/defaults.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import { isWorkerFault, type FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
@@ -30,13 +31,13 @@ export interface ScenarioDocument {
 /** A problem found after the schema passed, with the path of the value it is about. */
 export interface SemanticIssue {
   path: PathSegment[];
-  message: string;
+  message: Said;
   /** Point at the map key rather than its value. */
   key?: boolean;
 }
 
 /**
- * Events saved only when nothing is pending (SPEC §4): the first state, an observation (pending just cleared),
+ * Events saved only when nothing is pending (docs/spec.md §4): the first state, an observation (pending just cleared),
  * and the statuses a run can only reach from there — a finish, or a policy error while deciding.
  */
 const NOTHING_PENDING_AFTER: ReadonlySet<string> = new Set(['started', 'observed', 'succeeded', 'gave_up', 'policy_error']);
@@ -56,7 +57,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, step.name, arg],
-          message: t('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
+          message: message<ScenarioCode>('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || message<ScenarioCode>('scenario.ref.none') }),
         });
       }
     }
@@ -64,15 +65,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   const d = doc.durability;
   if (doc.expect.durability !== undefined && d === undefined) {
-    issues.push({ path: ['expect', 'durability'], message: t('scenario.durability.figuresWithoutBlock'), key: true });
+    issues.push({ path: ['expect', 'durability'], message: message<ScenarioCode>('scenario.durability.figuresWithoutBlock'), key: true });
   }
   if (d?.retry?.max_delay_ms !== undefined && d.retry.initial_delay_ms !== undefined && d.retry.max_delay_ms < d.retry.initial_delay_ms) {
-    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: t('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
+    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: message<ScenarioCode>('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
   }
   if (d?.breaker?.min_request_count !== undefined && d.breaker.window_size !== undefined && d.breaker.min_request_count > d.breaker.window_size) {
     issues.push({
       path: ['durability', 'breaker', 'min_request_count'],
-      message: t('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
+      message: message<ScenarioCode>('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
     });
   }
   // A crash after an event that never has a pending action cannot name that action's tool: it could never fire.
@@ -88,7 +89,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   issues.push(...workerIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
-      issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
+      issues.push({ path: ['expect', 'stock', item], message: message<ScenarioCode>('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
   return issues;
@@ -99,21 +100,21 @@ function workerIssues(doc: ScenarioDocument): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const spec = doc.workers;
   if (spec === undefined) {
-    if (doc.expect.workers !== undefined) issues.push({ path: ['expect', 'workers'], message: t('workers.scenario.figuresWithoutBlock'), key: true });
+    if (doc.expect.workers !== undefined) issues.push({ path: ['expect', 'workers'], message: message<ScenarioCode>('workers.scenario.figuresWithoutBlock'), key: true });
     (doc.faults ?? []).forEach((fault, index) => {
-      if (fault.at.worker !== undefined || isWorkerFault(fault.kind)) issues.push({ path: ['faults', index, 'at', ...(fault.at.worker !== undefined ? ['worker'] : [])], message: t('workers.scenario.faultWithoutBlock', { kind: fault.kind }), key: true });
+      if (fault.at.worker !== undefined || isWorkerFault(fault.kind)) issues.push({ path: ['faults', index, 'at', ...(fault.at.worker !== undefined ? ['worker'] : [])], message: message<ScenarioCode>('workers.scenario.faultWithoutBlock', { kind: fault.kind }), key: true });
     });
     return issues;
   }
-  if (doc.durability !== undefined) issues.push({ path: ['workers'], message: t('workers.scenario.withDurability'), key: true });
+  if (doc.durability !== undefined) issues.push({ path: ['workers'], message: message<ScenarioCode>('workers.scenario.withDurability'), key: true });
   const names = Array.from({ length: spec.count }, (_, i) => `w${i + 1}`);
   const known = names.join(', ');
   (doc.faults ?? []).forEach((fault, index) => {
     const worker = fault.at.worker;
-    if (worker !== undefined && !names.includes(worker)) issues.push({ path: ['faults', index, 'at', 'worker'], message: t('workers.scenario.noSuchWorker', { worker, count: spec.count, known }) });
+    if (worker !== undefined && !names.includes(worker)) issues.push({ path: ['faults', index, 'at', 'worker'], message: message<ScenarioCode>('workers.scenario.noSuchWorker', { worker, count: spec.count, known }) });
   });
   (spec.schedule ?? []).forEach((entry, index) => {
-    if (entry.run !== 'sweeper' && !names.includes(entry.run)) issues.push({ path: ['workers', 'schedule', index, 'run'], message: t('workers.scenario.noSuchWorker', { worker: entry.run, count: spec.count, known: `${known}, sweeper` }) });
+    if (entry.run !== 'sweeper' && !names.includes(entry.run)) issues.push({ path: ['workers', 'schedule', index, 'run'], message: message<ScenarioCode>('workers.scenario.noSuchWorker', { worker: entry.run, count: spec.count, known: `${known}, sweeper` }) });
   });
   return issues;
 }

@@ -13,12 +13,14 @@ import type { StorageKind } from '../core/storage.js';
 import type { TaskRow } from '../queue/QueueStore.js';
 import type { ScheduleChoice } from '../scenario/types.js';
 import type { ChoiceRecord, Cut } from './workers/Scheduler.js';
+import type { Said } from '../core/message.js';
 
 export interface RunnerFailure {
   /** The harness step in which the runner threw (or returned something that is not a state). */
   step: number;
   name: string;
-  message: string;
+  /** What the runner's error said; a message of the harness's when it made the error (a step that returned no state, a box lost). */
+  message: Said;
   stack?: string;
 }
 

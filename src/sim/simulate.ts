@@ -13,7 +13,6 @@
  */
 import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { t } from '../core/i18n/index.js';
 import type { Storage, StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
@@ -30,6 +29,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
+import { crashCaughtReturned, crashCaughtThrew, failure, looksLikeState, returnedNoState } from './runnerFailure.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
 import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
@@ -198,11 +198,11 @@ class Drive {
         if (crashed !== null) {
           // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
           // so a check can fail the run however its figures came out.
-          trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.returned') });
+          trace.emit({ type: 'crash_caught', how: crashCaughtReturned() });
           throw crashed;
         }
         if (!looksLikeState(returned)) {
-          this.runnerError = { step: this.steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
+          this.runnerError = returnedNoState(this.steps, returned);
           trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message });
           return;
         }
@@ -217,7 +217,7 @@ class Drive {
         if (crashed !== null) {
           // What came out of step is not the crash itself: the runner caught it and went on (a save on the
           // closed database, or an error of its own). Unless it was the note above, rethrowing it.
-          if (error !== crashed) trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.threw', { what: describeThrown(error) }) });
+          if (error !== crashed) trace.emit({ type: 'crash_caught', how: crashCaughtThrew(error) });
           this.crashes += 1;
           this.state = (await runnerProcess.recover()).state;
           continue;
@@ -274,22 +274,4 @@ class Drive {
 function dlqRow(record: DlqRecord): DlqRow {
   const dead = record.originalOperation as DeadIntent;
   return { dlqId: record.dlqId, status: record.status, task: dead.intent.task, action: dead.intent.action, key: dead.intent.key, attempts: record.attempts, lastError: record.lastError.code };
-}
-
-function looksLikeState(value: unknown): value is RunnerState {
-  return typeof value === 'object' && value !== null && typeof (value as RunnerState).status === 'string';
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return t('trace.stepReturnedUndefined');
-  return JSON.stringify(value)?.slice(0, 80) ?? String(value);
-}
-
-function describeThrown(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function failure(step: number, error: unknown): RunnerFailure {
-  if (error instanceof Error) return { step, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { step, name: 'Error', message: t('trace.threwNonError', { value: String(error) }) };
 }

@@ -79,7 +79,22 @@ describe('the queue’s mutants', () => {
     const doc = JSON.parse(out.stdout) as { mutants: unknown[]; queueMutants: Array<{ name: string; catches: Array<{ scenario: string; queue: string[] }> }> };
     expect(doc.mutants).toEqual([]); // the chapter's mutants need scenarios of one runner
     const rescue = doc.queueMutants.find((m) => m.name === 'rescue_overwrites_done')!;
-    expect(rescue.catches).toEqual([{ scenario: 'rescuer_races_completion', queue: ['inv11_finished_stays_finished'], chapter: [], message: expect.stringContaining('was done (token 1)') }]);
+    // The message in words, and as data: the task was done under token 1, and at 500 ms back in the queue.
+    expect(rescue.catches).toEqual([
+      {
+        scenario: 'rescuer_races_completion',
+        queue: ['inv11_finished_stays_finished'],
+        chapter: [],
+        message: expect.stringContaining('was done (token 1), and at 500 ms became queued (token 1)'),
+        code: 'check.inv11.changed',
+        params: {
+          task: 'rescuer_races_completion',
+          was: { code: 'check.inv11.state', params: { state: 'done', token: 1 } },
+          now: { code: 'check.inv11.state', params: { state: 'queued', token: 1 } },
+          at: 500,
+        },
+      },
+    ]);
     const killed = new Set(doc.queueMutants.flatMap((m) => m.catches.flatMap((c) => c.queue)));
     expect(killed.size).toBe(QUEUE_INVARIANTS.length);
   }, 60_000);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, SCENARIOS_DIR } from '../../src/core/paths.js';
 import { loadAll, loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
+import { problemLines } from '../support.js';
 import { tempFolder } from '../tempFolder.js';
 
 const dir = tempFolder('workers-block');
@@ -20,7 +21,7 @@ function problems(name: string, text: string): string[] {
   try {
     loadAll([path], { cwd: PACKAGE_ROOT });
   } catch (error) {
-    if (error instanceof ScenarioError) return error.message.split('\n').map((line) => line.replace(`${dir}/`, ''));
+    if (error instanceof ScenarioError) return problemLines(error).map((line) => line.replace(`${dir}/`, ''));
     throw error;
   }
   return [];

@@ -6,7 +6,6 @@
  * changed it and whatever the store claims; each lease is watched, and its expiry said when it comes.
  */
 import { canonicalJson } from '../../core/canonical.js';
-import { t } from '../../core/i18n/index.js';
 import type { SharedDatabase, Db } from '../../core/storage.js';
 import type { ToolClass } from '../../inventory/InventoryTool.js';
 import type { QueueClass, QueueStore, TaskRow } from '../../queue/QueueStore.js';
@@ -18,6 +17,7 @@ import type { RunnerState } from '../../runner/state.js';
 import type { Scenario, WorkersSpec } from '../../scenario/types.js';
 import type { TaskChange, TaskView } from '../events.js';
 import type { RunnerFailure, UnsavedStep } from '../Run.js';
+import { failure, returnedNoState } from '../runnerFailure.js';
 import type { World } from '../world.js';
 import type { Scheduler } from './Scheduler.js';
 
@@ -110,31 +110,14 @@ export class Crew {
     return readEventRows(db).map(([seq, label, text]) => ({ seq, label, state: JSON.parse(text) as RunnerState }));
   }
 
-  looksLikeState(value: unknown): value is RunnerState {
-    return typeof value === 'object' && value !== null && typeof (value as RunnerState).status === 'string';
-  }
-
   runnerThrew(error: unknown): void {
-    const step = this.steps;
-    this.runnerError =
-      error instanceof Error
-        ? { step, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
-        : { step, name: 'Error', message: t('trace.threwNonError', { value: String(error) }) };
+    this.runnerError = failure(this.steps, error);
     this.world.trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message, ...(this.runnerError.stack ? { stack: this.runnerError.stack } : {}) });
   }
 
   runnerReturned(value: unknown): void {
-    const shown = value === undefined ? t('trace.stepReturnedUndefined') : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
-    this.runnerError = { step: this.steps, name: 'TypeError', message: t('trace.stepReturned', { value: shown }) };
+    this.runnerError = returnedNoState(this.steps, value);
     this.world.trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message });
-  }
-
-  describeCaught(error: unknown): string {
-    return t('trace.crashCaught.threw', { what: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-  }
-
-  describeReturned(): string {
-    return t('trace.crashCaught.returned');
   }
 }
 

@@ -17,7 +17,10 @@ import type { EventLog, LoggedEvent } from '../../runner/EventStore.js';
 import type { QueueClient, TaskRunner, Worker } from '../../runner/ReferenceWorker.js';
 import { initialState, type RunnerState, type ToolAction } from '../../runner/state.js';
 import type { AttemptContext, ToolClient } from '../../runner/ToolClient.js';
+import { message, type Message } from '../../core/message.js';
+import type { SimCode } from '../codes.js';
 import { FaultyNetwork } from '../FaultyNetwork.js';
+import { crashCaughtReturned, crashCaughtThrew, looksLikeState } from '../runnerFailure.js';
 import type { Crew } from './crew.js';
 import type { ActorHandle } from './Scheduler.js';
 
@@ -154,7 +157,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
         returned = await runner.step(state);
       } catch (error) {
         if (this.crashed !== null) {
-          if (error !== this.crashed) trace.emit({ type: 'crash_caught', how: crew.describeCaught(error) });
+          if (error !== this.crashed) trace.emit({ type: 'crash_caught', how: crashCaughtThrew(error) });
           throw this.crashed;
         }
         if (isStale(error)) throw error;
@@ -162,10 +165,10 @@ export class WorkerLife implements QueueClient, TaskRunner {
         throw new Halt('runner error');
       }
       if (this.crashed !== null) {
-        trace.emit({ type: 'crash_caught', how: crew.describeReturned() });
+        trace.emit({ type: 'crash_caught', how: crashCaughtReturned() });
         throw this.crashed;
       }
-      if (!crew.looksLikeState(returned)) {
+      if (!looksLikeState(returned)) {
         crew.runnerReturned(returned);
         throw new Halt('runner error');
       }
@@ -222,7 +225,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
         const hit = world.plan.afterEvent(seq, label, saved.pending?.name ?? null, world.trace.step, life.name);
         if (hit !== null) {
           world.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
-          life.crash('crash_after_event', `crash after event #${seq} (${label}) of ${life.name}`);
+          life.crash('crash_after_event', message<SimCode>('workers.crash.afterEvent', { seq, label, worker: life.name }));
         }
         await life.#faults('saved', { label });
         return state;
@@ -252,7 +255,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
       clock: world.clock,
       rng: world.wireRng,
       counters: world.counters,
-      crash: (point, message) => this.crash(point, message),
+      crash: (point, said) => this.crash(point, said),
       worker: this.name,
       fence: this.#store.toolFence(fence),
       shared: true,
@@ -280,7 +283,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
       trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
       switch (hit.spec.kind) {
         case 'worker_crash':
-          this.crash('worker_crash', `${this.name}'s process dies`);
+          this.crash('worker_crash', message<SimCode>('workers.crash.processDies', { worker: this.name }));
           break;
         case 'heartbeat_starved':
           this.#starvedUntil = clock.nowMs() + (hit.spec.ms ?? spec.lease_ms);
@@ -329,10 +332,10 @@ export class WorkerLife implements QueueClient, TaskRunner {
   }
 
   /** The process dies at `point`: its connection closes first, then the Crash is thrown into whoever called. */
-  crash(point: CrashPoint, message: string): never {
-    this.#crew.world.trace.emit({ type: 'crash', point, message });
+  crash(point: CrashPoint, said: Message<SimCode>): never {
+    this.#crew.world.trace.emit({ type: 'crash', point, message: said });
     this.#crew.storage.crash(this.#db); // nothing this life does after this can be committed
-    this.crashed = new Crash(point, message);
+    this.crashed = new Crash(point, said);
     throw this.crashed;
   }
 }

@@ -107,7 +107,7 @@ describe('a schedule written to a replay file', () => {
     const { writeReplay } = await import('../../../src/explore/replayFile.js');
     const { loadScenario } = await import('../../../src/scenario/load.js');
     const { simulate } = await import('../../../src/sim/simulate.js');
-    const { inEach } = await import('../../../src/core/i18n/index.js');
+    const { message } = await import('../../../src/core/message.js');
     const { tempFolder } = await import('../../tempFolder.js');
     const scenario = loadScenario('deferred_upgrade_busy');
     const first = await simulate(scenario);
@@ -118,7 +118,8 @@ describe('a schedule written to a replay file', () => {
     expect(other.workers!.tasks[0]).toMatchObject({ owner: 'w2', token: 1 });
     const recorded = other.workers!.choices.map((c) => ({ choice: c.choice, run: c.ran }));
     const file = writeReplay(
-      { scenario, faults: [], invariant: 'inv8_one_live_holder', broke: { title: inEach(() => 't'), message: inEach(() => 'm') }, who: inEach(() => 'a test'), schedule: recorded },
+      'en',
+      { scenario, faults: [], invariant: 'inv8_one_live_holder', broke: { title: 't', message: 'm' }, who: message('cli.explore.whoMutant', { name: 'a test' }), schedule: recorded },
       tempFolder('replay'),
     );
     const replayed = loadScenario(file);
