@@ -69,6 +69,7 @@ describe('the worker faults, each at its point', () => {
   it('worker_crash between the claim and the start: the lease outlives the process, the next holder starts the task from nothing', async () => {
     const result = await judged(workers(2, [{ kind: 'worker_crash', at: { worker: 'w1', point: 'claimed' } }]));
     expect(events(result, 'crash').map((e) => `${e.worker} ${e.point} ${e.t}`)).toEqual(['w1 worker_crash 0']);
+    expect(events(result, 'crash')[0]!.message).toEqual({ code: 'workers.crash.processDies', params: { worker: 'w1' } }); // data, worded by the trace
     expect(events(result, 'recovered').map((e) => `${e.worker} ${e.seq}`)).toEqual(['w2 null']);
     expect([result.state?.status, result.state?.calls, result.db.ledger.length, result.crashes, result.workers?.tasks[0]?.token]).toEqual(['succeeded', 4, 1, 1, 2]);
     expect(result.checks.filter((c) => !c.passed)).toEqual([]);
