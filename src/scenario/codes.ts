@@ -85,6 +85,11 @@ export const SCENARIO_CODES = [
   'scenario.durability.windowTooSmall',
   'scenario.stock.unknownItem',
   'scenario.steps.overBound',
+  // a workers block and what refers to it (docs/spec.md §11)
+  'workers.scenario.figuresWithoutBlock',
+  'workers.scenario.faultWithoutBlock',
+  'workers.scenario.withDurability',
+  'workers.scenario.noSuchWorker',
 ] as const;
 
 export type ScenarioCode = (typeof SCENARIO_CODES)[number];
