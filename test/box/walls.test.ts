@@ -64,7 +64,7 @@ export class LearnerRunner extends BaseRunner { step(state: any) { return state;
 /** Load `file` in a box, as a command would; what it printed while loading, and the box's uid. */
 async function loadIn(file: string): Promise<{ seen: Seen; close: () => Promise<void> }> {
   let printed = '';
-  const opened = await openRunner({ kind: 'file', file }, file, { onOutput: (text) => (printed += text) });
+  const opened = await openRunner({ kind: 'file', file }, file, { onOutput: (out) => (printed += out.text) });
   return { seen: JSON.parse(printed) as Seen, close: () => opened.close() };
 }
 
