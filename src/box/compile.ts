@@ -54,6 +54,9 @@ function submissionImports(): import('esbuild').Plugin {
     name: 'faultlab-submission-imports',
     setup(build) {
       build.onResolve({ filter: /^faultlab$/ }, () => ({ path: join(PACKAGE_ROOT, 'src', 'index.ts'), sideEffects: false }));
+      // The native addon stays outside the module, and an import of it that nothing uses is dropped (the package's
+      // core/storage.ts imports it for the database its runners never open in a box): a box has no node_modules.
+      build.onResolve({ filter: /^better-sqlite3$/ }, (args) => (args.importer.startsWith(own) ? { path: args.path, external: true, sideEffects: false } : undefined));
       build.onResolve({ filter: /^\.\.?\// }, async (args) => {
         if (args.pluginData === 'again' || args.importer === '') return undefined;
         const here = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'again' });
