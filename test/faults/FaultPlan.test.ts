@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBrokenScenario } from '../../src/check/scenarioIntegrity.js';
 import type { FaultSpec } from '../../src/faults/types.js';
+import { word } from '../../src/render/words/index.js';
 import { judged, scenario } from '../support.js';
 
 const AT_RESERVE_1 = { tool: 'reserve', attempt: 1 };
@@ -32,7 +33,7 @@ describe('two faults at one point', () => {
     ]);
     expect(run.trace.filter((e) => e.type === 'fault').map((e) => (e as { fault: FaultSpec }).fault.kind)).toEqual(['transient']);
     expect([faultsCheck(run).passed, faultsCheck(run).actual, isBrokenScenario(run)]).toEqual([false, 1, true]);
-    expect(faultsCheck(run).message).toBe('broken scenario: lost_reply at reserve attempt 1 never fired — the run never reached that point, or another fault there ended the attempt first, so it tested nothing there');
+    expect(word('en', faultsCheck(run).message)).toBe('broken scenario: lost_reply at reserve attempt 1 never fired — the run never reached that point, or another fault there ended the attempt first, so it tested nothing there');
   });
 
   it('a concurrent reserve and a lost reply: the version moved, the reserve is refused, and the lost reply never acts', async () => {
