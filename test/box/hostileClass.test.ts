@@ -26,7 +26,7 @@ const HOSTILE: Record<string, RegExp> = {
   forges: /^inv4 the event log rebuilds the state after every step/, // fake frames and a fake score, none counted
   'rewrites-checkout': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the checkout is byte-identical
   'kills-grader': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the grade went on to its end
-  'stalls-watchdog': /^no answer after 1000 ms: step 1 never returned/, // each run costs the time limit, no more
+  'stalls-watchdog': /^no answer after 3000 ms: step 1 never returned/, // each run costs the time limit, no more
   'exits-at-load': /^could not load .*exits-at-load\/LearnerRunner\.ts: the learner's process ended while loading the file \(exit code 0\)/,
   'spins-at-load': /^could not load .*spins-at-load\/LearnerRunner\.ts: loading the file did not finish in time/,
   'huge-buffers': /^the runner threw RangeError at step 1 \(.*\): Array buffer allocation failed/,
@@ -107,7 +107,7 @@ describe.runIf(asRoot)('a class of hostile submissions beside a correct one', { 
   mkdirSync(out);
   const before = checkout();
   const graded = grade(
-    ['grade', folder, ...SCENARIOS.flatMap((id) => ['--scenarios', id]), '--timeout', '1000', '--load-timeout', '3000', '--jobs', '4', '--json', files.json, '--junit', files.junit, '--html', files.html, '--results-dir', files.results, '--replays', files.replays],
+    ['grade', folder, ...SCENARIOS.flatMap((id) => ['--scenarios', id]), '--timeout', '3000', '--load-timeout', '10000', '--jobs', '4', '--json', files.json, '--junit', files.junit, '--html', files.html, '--results-dir', files.results, '--replays', files.replays],
     work,
     tmp,
   );
