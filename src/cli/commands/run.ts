@@ -18,7 +18,7 @@ import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js'
 import { yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
-import { inThisLanguage, optionHelp, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { inThisLanguage, optionHelp, parseDb, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
 import { t } from '../../core/i18n/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { RunnerConstructorError } from '../../box/boxedRunner.js';
@@ -43,7 +43,7 @@ export function runHelp(): string {
     optionHelp('--all', t('help.run.all')),
     sharedHelp('seed', 'runner'),
     optionHelp('--quiet', t('help.run.quiet')),
-    sharedHelp('json', 'no-color', 'width', 'html', 'storage'),
+    sharedHelp('json', 'no-color', 'width', 'html', 'storage', 'db'),
     optionHelp('--keep-db DIR', t('help.run.keepDb')),
     sharedHelp('lang'),
   ].join('\n');
@@ -54,7 +54,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage', 'width', 'html'),
+      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage', 'width', 'html', 'db'),
       quiet: { type: 'boolean', short: 'q' },
       all: { type: 'boolean' },
       'keep-db': { type: 'string' },
@@ -62,6 +62,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(values.seed);
+  // Parsed and checked now; the protocol runs on PostgreSQL in a later step (issue 23), and until then says so.
+  const db = parseDb(values.db);
+  if (db.kind !== 'sqlite') throw new UsageError(t('cli.db.notYet', { given: db.url === null ? 'postgres' : 'postgres://…' }), { showHelp: false });
   const width = parseWidth(values.width, io);
   const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
