@@ -169,7 +169,7 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     const otherHost = left(dead, { pid: dead, host: `not-${hostname()}` }, 'Host00');
     // A server whose faultlab is gone but which runs on (started where setpriv was missing): a process that names the folder.
     const orphaned = left(dead, { pid: dead, host: hostname() }, 'Orphan');
-    const orphan = spawn('sleep', ['60', orphaned], { stdio: 'ignore' });
+    const orphan = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', orphaned], { stdio: 'ignore' });
     await new Promise((resolve) => orphan.once('spawn', resolve));
     writeFileSync(join(orphaned, 'data', 'postmaster.pid'), `${orphan.pid}\n${orphaned}/data\n`);
     expect(sweepStaleServers(tmp)).toEqual({ removed: [stale], ended: [orphaned] });
