@@ -93,7 +93,9 @@ let hooked = false;
 
 class Server implements EmbeddedPostgres {
   readonly url: string;
+  /** The server once spawned; initdb while it runs. */
   child: ChildProcess | null = null;
+  initdb: ChildProcess | null = null;
   linked = false;
   private stopping: Promise<void> | null = null;
 
@@ -140,6 +142,7 @@ class Server implements EmbeddedPostgres {
 
   stopNow(): void {
     live.delete(this);
+    if (this.initdb !== null && this.initdb.exitCode === null && this.initdb.signalCode === null) this.initdb.kill('SIGKILL');
     const lock = lockFileOf(this.folder);
     if (this.running) {
       this.child!.kill('SIGKILL');
@@ -190,7 +193,7 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
     }
     if (user !== null) chownSync(server.folder, user.uid, user.gid);
     options.onStep?.('folder');
-    await Promise.race([initdb(binaries, server.folder, how), limit]);
+    await Promise.race([initdb(binaries, server, how), limit]);
     options.onStep?.('initdb');
     await Promise.race([serve(binaries, server, how, options.settings ?? {}), limit]);
     options.onStep?.('ready');
@@ -204,10 +207,11 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
 }
 
 /** initdb into <folder>/data: the superuser `postgres`, trusted on the socket; UTF8 and the C locale; no fsync. */
-function initdb(binaries: Binaries, folder: string, how: ReturnType<typeof launcher>): Promise<void> {
-  const args = ['-D', join(folder, DATA), '-U', SUPERUSER, '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
+function initdb(binaries: Binaries, server: Server, how: ReturnType<typeof launcher>): Promise<void> {
+  const args = ['-D', join(server.folder, DATA), '-U', SUPERUSER, '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
   const run = how.wrap(binaries.initdb, args);
-  const child = spawn(run.command, run.args, { cwd: folder, env: SERVER_ENV, stdio: ['ignore', 'pipe', 'pipe'], ...idsOf(run) });
+  const child = spawn(run.command, run.args, { cwd: server.folder, env: SERVER_ENV, stdio: ['ignore', 'pipe', 'pipe'], ...idsOf(run) });
+  server.initdb = child; // a start given up (its time limit, the process's exit) kills it
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-16_384);

@@ -29,7 +29,7 @@ export type BadDb = 'value' | 'unparsable' | 'noHost';
 /** `--db` as given: the choice, or why it is none. */
 export function parseDbChoice(given: string): DbChoice | { bad: BadDb } {
   if (given === 'sqlite') return { kind: 'sqlite' };
-  if (given === 'postgres' || given === 'postgresql') return { kind: 'postgres', url: null };
+  if (given === 'postgres') return { kind: 'postgres', url: null };
   if (!/^postgres(ql)?:\/\//.test(given)) return { bad: 'value' };
   let url: URL;
   try {

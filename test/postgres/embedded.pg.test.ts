@@ -187,6 +187,14 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     expect(folders(tmp)).toEqual([]);
   });
 
+  it('gives up a start past its time limit: initdb is killed, nothing is left', async () => {
+    const tmp = sandbox();
+    const failed = await startEmbeddedPostgres({ base: tmp, startLimitMs: 1 }).catch((error: unknown) => error);
+    expect((failed as PostgresStartError).failure).toEqual({ kind: 'limit', seconds: 0 });
+    expect(folders(tmp)).toEqual([]);
+    await vi.waitFor(() => expect(processesIn(tmp)).toEqual([]), gone);
+  });
+
   it.runIf(root)('refuses a temporary folder its user cannot reach, before making anything', async () => {
     const tmp = sandbox();
     chmodSync(tmp, 0o700);
