@@ -132,9 +132,10 @@ class Server implements EmbeddedPostgres {
         if (!(await exited(child, STOP_GRACE_MS))) {
           child.kill('SIGKILL');
           await exited(child, STOP_GRACE_MS);
-          if (lock !== null) dropSegment(lock);
         }
       }
+      // A shut-down server removed its segment; one that was killed (here, or by anyone before) left it.
+      if (lock !== null) dropSegment(lock);
       rmSync(this.folder, { recursive: true, force: true, maxRetries: 5 });
     })();
     return this.stopping;

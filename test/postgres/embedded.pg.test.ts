@@ -121,6 +121,18 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     expect(folders(tmp)).toEqual([]);
   });
 
+  it('stop() after something else killed the server still removes its folder and the segment it left', async () => {
+    const tmp = sandbox();
+    const server = await startEmbeddedPostgres({ base: tmp });
+    const lock = lockFileOf(server.folder)!;
+    process.kill(server.pid, 'SIGKILL');
+    await vi.waitFor(() => expect(processesIn(server.folder)).toEqual([]), gone);
+    if (lock.shmId !== null) expect(segmentExists(lock.shmId)).toBe(true);
+    await server.stop();
+    expect(folders(tmp)).toEqual([]);
+    if (lock.shmId !== null) expect(segmentExists(lock.shmId)).toBe(false);
+  });
+
   // Each case starts a process (tsx, ~1 s) and a server in it (~1–2 s): one at a time, on two shared cores.
   // (A stop() on the way out is the first test's, in this process.)
   describe('dies with the process that started it', { timeout: 90_000 }, () => {
