@@ -1,8 +1,10 @@
 /**
- * Why faultlab could not give a PostgreSQL: typed, with a stable code, said in the current language. Both are
- * the environment, not a bug: the CLI reports them as bad input (exit 2), with what to do instead.
+ * Why faultlab could not give a PostgreSQL: typed, with a stable code, and what went wrong as a message (its
+ * code text is the `.message`, for a stack trace) that whoever shows it words. Both are the environment, not
+ * a bug: the CLI reports them as bad input (exit 2), with what to do instead.
  */
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message } from '../core/message.js';
+import type { PostgresCode } from './codes.js';
 
 /** Why there is no embedded server on this machine; the message says to give a URL instead. */
 export type UnavailableReason =
@@ -16,16 +18,19 @@ export class PostgresUnavailableError extends Error {
   override readonly name = 'PostgresUnavailableError';
   readonly code = 'POSTGRES_UNAVAILABLE';
   readonly reason: UnavailableReason;
+  readonly said: Message<PostgresCode>;
 
   constructor(reason: UnavailableReason, cause?: unknown) {
     const why =
       reason.kind === 'platform'
-        ? t('postgres.reason.platform', { platform: reason.platform })
+        ? message<PostgresCode>('postgres.reason.platform', { platform: reason.platform })
         : reason.kind === 'notInstalled'
-          ? t('postgres.reason.notInstalled', { detail: reason.detail })
-          : t('postgres.reason.notHydrated', { file: reason.file });
-    super(t('postgres.unavailable', { reason: why }), cause === undefined ? undefined : { cause });
+          ? message<PostgresCode>('postgres.reason.notInstalled', { detail: reason.detail })
+          : message<PostgresCode>('postgres.reason.notHydrated', { file: reason.file });
+    const said = message<PostgresCode>('postgres.unavailable', { reason: why });
+    super(codeText(said), cause === undefined ? undefined : { cause });
     this.reason = reason;
+    this.said = said;
   }
 }
 
@@ -44,21 +49,25 @@ export class PostgresStartError extends Error {
   readonly failure: StartFailure;
   /** The last lines initdb or the server wrote. */
   readonly log: string;
+  readonly said: Message<PostgresCode>;
 
   constructor(failure: StartFailure, log = '', cause?: unknown) {
     const what =
       failure.kind === 'initdb'
-        ? t('postgres.initdbFailed', { status: failure.status })
+        ? message<PostgresCode>('postgres.initdbFailed', { status: failure.status })
         : failure.kind === 'exited'
-          ? t('postgres.serverExited', { status: failure.status })
+          ? message<PostgresCode>('postgres.serverExited', { status: failure.status })
           : failure.kind === 'limit'
-            ? t('postgres.startLimit', { seconds: failure.seconds })
+            ? message<PostgresCode>('postgres.startLimit', { seconds: failure.seconds })
             : failure.kind === 'refused'
-              ? t('postgres.refused', { message: failure.message })
-              : t('postgres.unreachable', { uid: failure.uid, folder: failure.folder });
-    const lines = log.trim() === '' ? '' : t('postgres.logTail', { lines: log.trimEnd().split('\n').map((line) => `    ${line}`).join('\n') });
-    super(t('postgres.startFailed', { what, log: lines }), cause === undefined ? undefined : { cause });
+              ? message<PostgresCode>('postgres.refused', { message: failure.message })
+              : message<PostgresCode>('postgres.unreachable', { uid: failure.uid, folder: failure.folder });
+    // The log is PostgreSQL's own text, taken as it is, each line indented under the message's.
+    const lines = log.trim() === '' ? '' : message<PostgresCode>('postgres.logTail', { lines: log.trimEnd().split('\n').map((line) => `    ${line}`).join('\n') });
+    const said = message<PostgresCode>('postgres.startFailed', { what, log: lines });
+    super(codeText(said), cause === undefined ? undefined : { cause });
     this.failure = failure;
     this.log = log;
+    this.said = said;
   }
 }

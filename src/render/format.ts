@@ -3,7 +3,7 @@ import { CONTENT_HASH_HEX_CHARS, SHORT_KEY_HEX_CHARS, shortKey } from '../core/k
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from './words/index.js';
 
 
 export function formatValue(value: unknown): string {
@@ -50,16 +50,16 @@ export function traceKey(taskId: string): KeyFormat {
 }
 
 /** What a tool's reply means, in a few words. */
-export function formatReply(tool: string, value: unknown): string {
+export function formatReply(lang: Lang, tool: string, value: unknown): string {
   if (value === null || typeof value !== 'object') return formatValue(value);
   const v = value as Record<string, unknown>;
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (tool === 'reserve' && typeof v.reservation_id === 'string') {
     const { reservation_id: id, item, qty, available_after: available, version_after: version } = v;
-    return t('trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
+    return t(lang, 'trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
   }
-  if (tool === 'get_stock' && 'available' in v) return t('trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
-  if (tool === 'read_doc' && 'title' in v) return t('trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
+  if (tool === 'get_stock' && 'available' in v) return t(lang, 'trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
+  if (tool === 'read_doc' && 'title' in v) return t(lang, 'trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
   return JSON.stringify(value);
 }
 
@@ -69,17 +69,17 @@ export function shownStock(run: RunResult): Array<{ item: string; available: num
   return (items.length > 0 ? items : ['camera']).map((item) => ({ item, available: run.db.items.find((row) => row.item_id === item)?.available }));
 }
 
-export function formatDiff(diff: SnapshotDiff): string {
+export function formatDiff(lang: Lang, diff: SnapshotDiff): string {
   const parts: string[] = [];
   for (const s of diff.stock) {
-    parts.push(t('trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
+    parts.push(t(lang, 'trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
   }
   if (diff.ledgerAdded.length > 0) {
     const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string }).reservation_id ?? shortKey(row.key));
-    parts.push(t('trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
+    parts.push(t(lang, 'trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
-  if (diff.ledgerRemoved.length > 0) parts.push(t('trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
-  return parts.length > 0 ? parts.join(' · ') : t('trace.diff.none');
+  if (diff.ledgerRemoved.length > 0) parts.push(t(lang, 'trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
+  return parts.length > 0 ? parts.join(' · ') : t(lang, 'trace.diff.none');
 }
 
 export function pad(text: string, width: number): string {

@@ -3,7 +3,8 @@
  * into steps; and the checks a schema cannot express.
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
 import type { ScenarioWords } from './words.js';
@@ -29,13 +30,13 @@ export interface ScenarioDocument {
 /** A problem found after the schema passed, with the path of the value it is about. */
 export interface SemanticIssue {
   path: PathSegment[];
-  message: string;
+  message: Said;
   /** Point at the map key rather than its value. */
   key?: boolean;
 }
 
 /**
- * Events saved only when nothing is pending (SPEC §4): the first state, an observation (pending just cleared),
+ * Events saved only when nothing is pending (docs/spec.md §4): the first state, an observation (pending just cleared),
  * and the statuses a run can only reach from there — a finish, or a policy error while deciding.
  */
 const NOTHING_PENDING_AFTER: ReadonlySet<string> = new Set(['started', 'observed', 'succeeded', 'gave_up', 'policy_error']);
@@ -55,7 +56,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, step.name, arg],
-          message: t('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
+          message: message<ScenarioCode>('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || message<ScenarioCode>('scenario.ref.none') }),
         });
       }
     }
@@ -63,15 +64,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   const d = doc.durability;
   if (doc.expect.durability !== undefined && d === undefined) {
-    issues.push({ path: ['expect', 'durability'], message: t('scenario.durability.figuresWithoutBlock'), key: true });
+    issues.push({ path: ['expect', 'durability'], message: message<ScenarioCode>('scenario.durability.figuresWithoutBlock'), key: true });
   }
   if (d?.retry?.max_delay_ms !== undefined && d.retry.initial_delay_ms !== undefined && d.retry.max_delay_ms < d.retry.initial_delay_ms) {
-    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: t('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
+    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: message<ScenarioCode>('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
   }
   if (d?.breaker?.min_request_count !== undefined && d.breaker.window_size !== undefined && d.breaker.min_request_count > d.breaker.window_size) {
     issues.push({
       path: ['durability', 'breaker', 'min_request_count'],
-      message: t('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
+      message: message<ScenarioCode>('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
     });
   }
   // A crash after an event that never has a pending action cannot name that action's tool: it could never fire.
@@ -86,7 +87,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
-      issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
+      issues.push({ path: ['expect', 'stock', item], message: message<ScenarioCode>('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
   return issues;

