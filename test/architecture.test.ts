@@ -17,6 +17,7 @@ export const LAYERS = [
   'faults',
   'scenario',
   'inventory',
+  'queue',
   'runner',
   'box',
   'mutants',

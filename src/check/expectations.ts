@@ -4,6 +4,7 @@
  */
 import type { Run } from '../sim/Run.js';
 import { durabilityFigures, totalCalls } from './durabilityFigures.js';
+import { workerFigures } from './workerFigures.js';
 import type { Check } from './types.js';
 import { message } from '../core/message.js';
 
@@ -22,6 +23,9 @@ const FIGURES = [
   'durability.refused_by_breaker',
   'durability.dlq',
   'durability.replays',
+  'workers.task',
+  'workers.grants',
+  'workers.stale_refused',
 ] as const;
 
 type Figure = (typeof FIGURES)[number];
@@ -65,6 +69,10 @@ export function checkExpectations(run: Run): Check[] {
       const id = `durability.${name}` as Figure;
       checks.push(check(id, expected, figures[name as keyof typeof figures]));
     }
+  }
+  if (expect.workers !== undefined) {
+    const figures = workerFigures(run);
+    for (const [name, expected] of Object.entries(expect.workers)) checks.push(check(`workers.${name}` as Figure, expected, figures[name as keyof typeof figures]));
   }
   return checks;
 }

@@ -20,7 +20,9 @@ export type ContractCode =
   | 'STALE_VERSION'
   | 'INSUFFICIENT_STOCK'
   | 'NOT_AUTHORIZED'
-  | 'INVALID_ACTION';
+  | 'INVALID_ACTION'
+  /** A holder's write carried a fencing token that is no longer the task's (src/queue/QueueStore.ts): refused, nothing written. */
+  | 'STALE_FENCE';
 
 const TRANSIENT = brandOf('TransientError');
 const CONTRACT = brandOf('ContractError');

@@ -60,13 +60,20 @@ export function changesSoFar(db: Database.Database): number {
 export class WatchedSnapshot {
   readonly #db: Database.Database;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
+  readonly #others: Database.Statement | null;
 
-  constructor(db: Database.Database) {
+  /**
+   * `shared`: other connections write to this database too (many workers on one file): their commits are counted
+   * by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
+   */
+  constructor(db: Database.Database, options: { shared?: boolean } = {}) {
     this.#db = db;
+    this.#others = options.shared ? db.prepare('PRAGMA data_version').pluck() : null;
   }
 
   read(): ToolSnapshot {
-    const changes = changesSoFar(this.#db);
+    // Own changes count one each; another connection's commits move data_version (scaled so the sum never repeats).
+    const changes = changesSoFar(this.#db) + (this.#others === null ? 0 : (this.#others.get() as number) * 2 ** 32);
     if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
     const snapshot = readSnapshot(this.#db);
     this.#seen = this.#db.inTransaction ? null : { changes, snapshot };

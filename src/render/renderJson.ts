@@ -4,6 +4,7 @@ import type { Check } from '../check/types.js';
 import { word, type Lang } from './words/index.js';
 import { isMessage, type Message, type Params } from '../core/message.js';
 import type { RunResult } from '../check/RunResult.js';
+import { workerFigures, type WorkerFigures } from '../check/workerFigures.js';
 
 export interface ScenarioJson {
   id: string;
@@ -17,6 +18,8 @@ export interface ScenarioJson {
   crashes: number;
   /** The pillars' figures, for a scenario with a durability block. */
   durability?: DurabilityFigures;
+  /** The queue's figures, for a scenario with a workers block. */
+  workers?: WorkerFigures;
   passed: boolean;
   violations: Violation[];
 }
@@ -62,6 +65,7 @@ export function runToJson(lang: Lang, run: RunResult): ScenarioJson {
     stock: Object.fromEntries(run.db.items.map((row) => [row.item_id, row.available])),
     crashes: run.crashes,
     ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
+    ...(run.workers !== undefined ? { workers: workerFigures(run) } : {}),
     passed: run.passed,
     violations: run.checks.filter((check) => !check.passed).map((check) => toViolation(lang, check)),
   };

@@ -84,6 +84,11 @@ export const SCENARIO_CODES = [
   'scenario.durability.capBelowFirst',
   'scenario.durability.windowTooSmall',
   'scenario.stock.unknownItem',
+  // a workers block and what refers to it (docs/spec.md §11)
+  'workers.scenario.figuresWithoutBlock',
+  'workers.scenario.faultWithoutBlock',
+  'workers.scenario.withDurability',
+  'workers.scenario.noSuchWorker',
 ] as const;
 
 export type ScenarioCode = (typeof SCENARIO_CODES)[number];

@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
-import type { InventoryTool } from '../inventory/InventoryTool.js';
+import type { InventoryTool, ToolFence } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
 import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
 import type { AttemptContext, ToolClient } from '../runner/ToolClient.js';
@@ -47,6 +47,12 @@ export interface NetworkDeps {
   counters: WireCounters;
   /** Closes both connections and throws Crash: the process is gone. */
   crash(point: CrashPoint, said: Message<SimCode>): never;
+  /** Many workers: whose wire this is (a fault naming a worker strikes only its attempts). */
+  worker?: string;
+  /** Many workers: the holder's fence, checked inside the tool's transaction of every runner's request. */
+  fence?: ToolFence;
+  /** Many workers: other connections write to the tool's database too (the snapshots must see their commits). */
+  shared?: boolean;
 }
 
 /** What the tool did with this attempt's deliveries, the most that happened: a change, a ledger answer, a read. */
@@ -61,7 +67,7 @@ export class FaultyNetwork implements ToolClient {
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db);
+    this.#snapshot = new WatchedSnapshot(deps.db, deps.shared ? { shared: true } : {});
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
@@ -78,7 +84,7 @@ export class FaultyNetwork implements ToolClient {
     this.#travel();
     trace.emit({ type: 'request', by: 'runner', action: request, call, attempt: at.attempt });
 
-    const hits = plan.atAttempt(request.name, call, at.attempt, trace.step);
+    const hits = plan.atAttempt(request.name, call, at.attempt, trace.step, this.#d.worker);
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
       if (hit.spec.kind === 'concurrent_reserve') {
@@ -142,7 +148,8 @@ export class FaultyNetwork implements ToolClient {
       : undefined;
     let value: unknown;
     try {
-      value = tool.call({ name: request.name, args: jsonCopy(request.args) }, { taskId, ...(midTransaction ? { midTransaction } : {}) });
+      const fence = by === 'runner' ? this.#d.fence : undefined;
+      value = tool.call({ name: request.name, args: jsonCopy(request.args) }, { taskId, ...(midTransaction ? { midTransaction } : {}), ...(fence ? { fence } : {}) });
     } catch (error) {
       if (!isContractError(error)) throw error;
       const after = this.#snapshot.read();

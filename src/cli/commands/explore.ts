@@ -8,12 +8,14 @@ import type { StorageKind } from '../../core/storage.js';
 import { checkTempDir } from '../../core/tempDir.js';
 import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
-import { huntMutant } from '../../explore/mutants.js';
+import { huntMutant, queueCatches } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
-import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
-import { MUTANTS } from '../../mutants/catalogue.js';
-import { loadAll } from '../../scenario/load.js';
+import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, queueMutantsJson, type MutantReport, type QueueMutantReport, type Replayed } from '../../explore/report.js';
+import { MUTANTS, QUEUE_MUTANTS } from '../../mutants/catalogue.js';
+import { loadAll, loadScenarios } from '../../scenario/load.js';
+import { SCENARIOS_DIR } from '../../core/paths.js';
+import { join } from 'node:path';
 import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -42,6 +44,9 @@ export function exploreHelp(lang: Lang): string {
     sharedHelp(lang, 'json', 'no-color', 'storage', 'html', 'lang'),
   ].join('\n');
 }
+
+/** The many-worker scenarios: the queue's mutants are hunted there when no scenario is named. */
+const WORKERS_DIR = join(SCENARIOS_DIR, 'workers');
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
@@ -81,9 +86,20 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
     const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
     const reports: MutantReport[] = [];
-    for (const [i, mutant] of MUTANTS.entries()) {
-      const hunt = await huntMutant(mutant, scenarios, { seed, storage, depth });
-      bar?.update(i + 1, MUTANTS.length);
+    // The chapter's mutants on the scenarios of one runner; the queue's on the many-worker scenarios (by default scenarios/workers).
+    const chapterScenarios = scenarios.filter((s) => s.workers === undefined);
+    const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
+    const chapterMutants = chapterScenarios.length > 0 ? MUTANTS : [];
+    const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
+    const all = chapterMutants.length + queueMutants.length;
+    const queueReports: QueueMutantReport[] = [];
+    for (const [i, mutant] of queueMutants.entries()) {
+      queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
+      bar?.update(i + 1, all);
+    }
+    for (const [i, mutant] of chapterMutants.entries()) {
+      const hunt = await huntMutant(mutant, chapterScenarios, { seed, storage, depth });
+      bar?.update(queueMutants.length + i + 1, all);
       if (hunt.explored === null) {
         reports.push({ hunt, replay: null });
         continue;
@@ -103,9 +119,12 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    io.stdout.write(values.json ? JSON.stringify(mutantsJson(lang, reports), null, 2) + '\n' : renderMutants(lang, reports, style, seconds()));
+    const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(lang, queueReports) } : {};
+    const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds()) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
+    io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(lang, reports), ...queueJson }, null, 2) + '\n' : text);
     writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
-    return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
+    const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);
+    return allCaught ? EXIT.ok : EXIT.failed;
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
