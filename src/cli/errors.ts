@@ -8,6 +8,7 @@ import { said, t, word, type MessageKey, type Lang } from '../render/words/index
 import { saidOf } from '../core/message.js';
 import { EnvironmentError, isDiskFull } from '../core/environment.js';
 import { tmpdir } from 'node:os';
+import { PostgresStartError, PostgresUnavailableError } from '../postgres/errors.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { formatProblem, printable, ScenarioError } from '../scenario/ScenarioError.js';
 import { Interrupted } from './interrupt.js';
@@ -80,8 +81,9 @@ export function report(lang: Lang, error: unknown, io: Io, name: string, help: s
     say(`faultlab ${name}: ${t(lang, 'core.diskFull', { path: (error as { path?: string }).path ?? tmpdir() })}${stack()}`);
     return EXIT.badInput;
   }
-  if (error instanceof EnvironmentError) {
-    // The machine's failure (a temporary folder that cannot be made, a full disk): its message, in the command's language.
+  if (error instanceof EnvironmentError || error instanceof PostgresUnavailableError || error instanceof PostgresStartError) {
+    // The machine's failure (a temporary folder that cannot be made, a full disk, no embedded PostgreSQL here or one
+    // that did not start): its message, in the command's language.
     say(`faultlab ${name}: ${said(lang, error.said)}${stack()}`);
     return EXIT.badInput;
   }
