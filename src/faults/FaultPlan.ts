@@ -28,7 +28,7 @@ export class FaultPlan {
     this.faults = specs.map((spec, index) => ({ spec, index, firedAt: null }));
   }
 
-  /** The faults that strike this attempt, marked fired, in the order of SPEC §5. `worker`: whose attempt (many workers). */
+  /** The faults that strike this attempt, marked fired, in the order of docs/spec.md §5. `worker`: whose attempt (many workers). */
   atAttempt(tool: string, call: number, attempt: number, step: number, worker?: string): PlannedFault[] {
     const hits = this.faults.filter((f) => {
       if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || isWorkerFault(f.spec.kind)) return false;
