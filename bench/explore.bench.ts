@@ -76,9 +76,9 @@ function node(args: string[], env: Record<string, string | undefined> = {}): Mea
   }
 }
 
-/** The Python model, by its own path or next to the package (../shared or ../../shared), if python3 is here. */
+/** The Python model (bench/yardsticks, or FAULTLAB_PY_BASELINE's path), if python3 is here. */
 function pythonBaseline(): string | null {
-  const candidates = [process.env.FAULTLAB_PY_BASELINE, join(ROOT, '..', 'shared', 'baselines', 'py_runner.py'), join(ROOT, '..', '..', 'shared', 'baselines', 'py_runner.py')];
+  const candidates = [process.env.FAULTLAB_PY_BASELINE, join(ROOT, 'bench', 'yardsticks', 'py_runner.py')];
   const script = candidates.find((path) => path !== undefined && existsSync(path));
   if (script === undefined) return null;
   return spawnSync('python3', ['--version']).status === 0 ? script! : null;
@@ -127,7 +127,7 @@ out(`     explore / naive floor ${median(toNaive).toFixed(2)}× (rounds ${spread
 const script = pythonBaseline();
 out();
 if (script === null) {
-  out('3. Depth 1 against the Python model: skipped (python3 or shared/baselines/py_runner.py not found; set FAULTLAB_PY_BASELINE)');
+  out('3. Depth 1 against the Python model: skipped (python3 or bench/yardsticks/py_runner.py not found; FAULTLAB_PY_BASELINE names another)');
 } else {
   const py: number[] = [];
   const fl: number[] = [];

@@ -5,11 +5,11 @@
 /** The seed used when none is given; any integer works, this one is only a convention. */
 export const DEFAULT_SEED = 42;
 
-/** SPEC §6: `max_calls 8`, `max_retries 2` unless a scenario says otherwise. */
+/** docs/spec.md §6: `max_calls 8`, `max_retries 2` unless a scenario says otherwise. */
 export const DEFAULT_MAX_CALLS = 8;
 export const DEFAULT_MAX_RETRIES = 2;
 
-/** SPEC §6: the camera starts with 3 available at version 0. The tripod lets `unauthorized_action` name a real item. */
+/** docs/spec.md §6: the camera starts with 3 available at version 0. The tripod lets `unauthorized_action` name a real item. */
 export const DEFAULT_ITEMS: Readonly<Record<string, { available: number; version: number }>> = {
   camera: { available: 3, version: 0 },
   tripod: { available: 2, version: 0 },
@@ -23,7 +23,7 @@ export const DEFAULT_DOCS: ReadonlyArray<{ doc_id: string; title: string; body: 
 ];
 
 /**
- * SPEC §7 invariant 7: a run must reach a terminal status within a bounded number of steps. The 17
+ * docs/spec.md §7 invariant 7: a run must reach a terminal status within a bounded number of steps. The 17
  * scenarios need at most 14 steps; 100 leaves room for any honest runner and still stops a loop quickly.
  */
 export const MAX_STEPS = 100;
@@ -34,7 +34,7 @@ export const TOOL_LATENCY_MS = { min: 5, max: 40 } as const;
 /** Virtual time a crashed process takes to come back (ms). */
 export const RESTART_MS = 1000;
 
-/** Task id and key prefix of the other client that `concurrent_reserve` simulates (SPEC §5). */
+/** Task id and key prefix of the other client that `concurrent_reserve` simulates (docs/spec.md §5). */
 export const OTHER_CLIENT_TASK = 'other';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The one idempotency-key derivation of the project (SPEC §3, PILLARS §1):
+ * The one idempotency-key derivation of the project (docs/spec.md §3, docs/pillars.md §1):
  *
  *   `{owner}:{operation}:{first 32 lowercase hex chars of SHA-256(canonical JSON of the content)}`
  *
@@ -14,7 +14,7 @@
 import { brandOf, hasBrand, setBrand } from './brand.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 
-/** Hex characters of the content hash kept in a key (SPEC §3: 32 hex = 128 bits). */
+/** Hex characters of the content hash kept in a key (docs/spec.md §3: 32 hex = 128 bits). */
 export const CONTENT_HASH_HEX_CHARS = 32;
 
 /** Hex characters of the hash a trace shows: enough to tell two keys apart at a glance. */

@@ -13,7 +13,7 @@ import { RetryEngine, type AttemptResult } from './retry/RetryEngine.js';
 import type { Db } from '../core/storage.js';
 
 /**
- * One durable write through all five pillars, in the order of PILLARS §6:
+ * One durable write through all five pillars, in the order of docs/pillars.md §6:
  *   1 idempotency.checkAndRecord — Duplicate: hand back the original result, done.
  *   2 breaker.beforeCall         — Open: fail fast, nothing reaches the dependency (the key is released).
  *   3 retry.execute              — transient failure: back off on the virtual clock, try again.

@@ -15,7 +15,7 @@ import type { DlqRecord, DlqStatus } from './dlq/DlqRecord.js';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
-/** Fired on every breaker state change (PILLARS §3), to subscribers and into the trace. */
+/** Fired on every breaker state change (docs/pillars.md §3), to subscribers and into the trace. */
 export interface StateTransition {
   dependency: string;
   from: BreakerState;

@@ -1,5 +1,5 @@
 /**
- * The five durability pillars and the layer that composes them (PILLARS.md), as the package's
+ * The five durability pillars and the layer that composes them (docs/pillars.md), as the package's
  * `faultlab/durability` entry. The public API is exactly what this file re-exports: everything a user's code
  * needs to build the stores and the layer — the database, and the virtual clock and seeded rng every
  * constructor asks for (the pillars never read the wall clock nor roll unseeded dice) — and what they return.

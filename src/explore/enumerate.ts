@@ -11,7 +11,7 @@ import type { RunResult } from '../check/RunResult.js';
 import { attemptFault, eventCrash } from './schedule.js';
 import { firedPosition, reach, timeline } from './timeline.js';
 
-/** Calls past the base run's last call that depth 1 still tries (the baseline's figure; SPEC §5 "added faults add calls"). */
+/** Calls past the base run's last call that depth 1 still tries (the baseline's figure; docs/spec.md §5 "added faults add calls"). */
 export const CALLS_PAST_THE_END = 2;
 
 export function depthOneSchedules(base: RunResult, callsPastTheEnd = CALLS_PAST_THE_END): FaultSpec[][] {
@@ -27,7 +27,7 @@ export function depthOneSchedules(base: RunResult, callsPastTheEnd = CALLS_PAST_
 /**
  * The second faults to add to `run`, the run of the scenario with `first` added (at plan index `index`):
  * every point at or after the one where `first` fired. At the very same attempt only kinds that come after
- * first's in SPEC §5 order, so each pair is run once. Empty when `first` never took effect.
+ * first's in docs/spec.md §5 order, so each pair is run once. Empty when `first` never took effect.
  */
 export function secondFaults(run: RunResult, first: FaultSpec, index: number): FaultSpec[] {
   const from = firedPosition(run, index);

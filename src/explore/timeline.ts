@@ -18,7 +18,7 @@ export interface PointInTime {
   fault: FaultSpec;
 }
 
-/** Every fault point of the run, each at its first occurrence, in time order (attempt faults in SPEC §5 order). */
+/** Every fault point of the run, each at its first occurrence, in time order (attempt faults in docs/spec.md §5 order). */
 export function timeline(run: RunResult): PointInTime[] {
   const points: PointInTime[] = [];
   const calls = new Set<number>();

@@ -29,7 +29,7 @@ export class FaultPlan {
   }
 
   /**
-   * The faults that may strike this attempt, in the order of SPEC §5 — not yet marked fired: the wire marks each
+   * The faults that may strike this attempt, in the order of docs/spec.md §5 — not yet marked fired: the wire marks each
    * one that acts (`fire`). Two at one point do not both act when the first ends the attempt (a transient before
    * a lost reply), nor does the same fault twice: the one that did not act stays unfired, and a scenario whose
    * listed fault never fires is a broken one, never a pass. `worker`: whose attempt (many workers).

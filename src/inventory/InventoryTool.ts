@@ -1,5 +1,5 @@
 /**
- * The inventory service: the tool side of SPEC §2–§3.
+ * The inventory service: the tool side of docs/spec.md §2–§3.
  *
  * Guarantee: a reservation's effect (stock decremented, version bumped) and its receipt (the ledger row
  * keyed by the idempotency key) become visible together or not at all. The COMMIT at the end of
@@ -112,7 +112,7 @@ export class InventoryTool {
     return { item, available: row.available, version: row.version };
   }
 
-  /** SPEC §3, in this order, inside one transaction. */
+  /** docs/spec.md §3, in this order, inside one transaction. */
   reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
     const args = reserveArgs(rawArgs);
     this.sql.begin.run();

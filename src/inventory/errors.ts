@@ -1,5 +1,5 @@
 /**
- * The two kinds of failure a tool call can end in (SPEC §3), and the one bit that matters for a retry:
+ * The two kinds of failure a tool call can end in (docs/spec.md §3), and the one bit that matters for a retry:
  * is the failure *definite* (the effect surely did not happen) or *indefinite* (it may have)?
  *
  * - TransientError: retryable. `definite` tells whether the tool ran: a request refused before the tool

@@ -1,5 +1,5 @@
 /**
- * The reserve's key and fingerprint (SPEC §3).
+ * The reserve's key and fingerprint (docs/spec.md §3).
  *
  * The idempotency key is bound to the *intent* — task, item, quantity — and is made once, when the
  * runner prepares the action; every retry carries the same key. It is the project's one key derivation

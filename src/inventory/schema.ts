@@ -1,4 +1,4 @@
-/** The tool side's tables (SPEC §2). The ledger's primary key is the idempotency key: one receipt per key. */
+/** The tool side's tables (docs/spec.md §2). The ledger's primary key is the idempotency key: one receipt per key. */
 import type Database from 'better-sqlite3';
 import type { Inventory } from '../scenario/types.js';
 

@@ -1,6 +1,6 @@
 /**
  * The reference step with switches for the classic mistakes. Each mutant turns on exactly one flaw; with
- * none on, this is SPEC §4 line for line (a test proves it passes all 17). It lives apart from
+ * none on, this is docs/spec.md §4 line for line (a test proves it passes all 17). It lives apart from
  * ReferenceRunner so the reference stays the plain lesson text.
  */
 import { isContractError, isTransientError } from '../inventory/errors.js';
@@ -12,7 +12,7 @@ export interface Flaws {
   newKeyPerAttempt?: boolean;
   /** Treat a ContractError like a TransientError. */
   retryContractErrors?: boolean;
-  /** Drop the budget check before an attempt (SPEC §4 step 3) — and the one at decision time. */
+  /** Drop the budget check before an attempt (docs/spec.md §4 step 3) — and the one at decision time. */
   noBudgetCheck?: boolean;
   /** Forget the pending action after a transient failure ("it failed, move on"). */
   dropPendingAfterTransient?: boolean;

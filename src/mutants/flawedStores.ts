@@ -1,5 +1,5 @@
 /**
- * Deliberately broken inventory stores: each breaks one rule of SPEC §3 that the invariants must notice.
+ * Deliberately broken inventory stores: each breaks one rule of docs/spec.md §3 that the invariants must notice.
  */
 import { ContractError } from '../inventory/errors.js';
 import { InventoryTool, type Receipt, type ReserveRequest, type ToolContext } from '../inventory/InventoryTool.js';

@@ -1,5 +1,5 @@
 /**
- * The runner's event log (SPEC §2): append-only, one row per `save(state, label)`.
+ * The runner's event log (docs/spec.md §2): append-only, one row per `save(state, label)`.
  *
  * Guarantee: once `save` resolves, the state it was given is durable. Each INSERT commits on its own
  * (autocommit) — or, with a hook, in one transaction with what the hook writes; that commit is the commit

@@ -1,5 +1,5 @@
 /**
- * Authorization (SPEC §4): the tool must be in the task's `allow` list and any `item` argument among the
+ * Authorization (docs/spec.md §4): the tool must be in the task's `allow` list and any `item` argument among the
  * task's `items`. The runner checks it when it decides and again before every attempt: an idempotency key
  * is not a permission, and a retry does not inherit one.
  */

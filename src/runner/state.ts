@@ -1,5 +1,5 @@
 /**
- * The runner's state (SPEC §4). It is plain JSON: the event store saves it whole after every step
+ * The runner's state (docs/spec.md §4). It is plain JSON: the event store saves it whole after every step
  * that matters, and a new runner after a crash starts from the last saved copy.
  */
 import type { RunStatus, Task, TerminalStatus } from '../scenario/types.js';

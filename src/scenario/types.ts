@@ -150,7 +150,7 @@ export interface Scenario {
   zh?: ScenarioWords;
   /** Where it came from, for messages (absent for scenarios built in code). */
   file?: string;
-  /** Position in listings (SPEC §6 numbering for the fixed 17). */
+  /** Position in listings (docs/spec.md §6 numbering for the fixed 17). */
   order?: number;
   tags: string[];
   inventory: Inventory;

@@ -54,7 +54,7 @@ describe('depth 2', () => {
     const first = { kind: 'crash_after_commit' as const, at: { call: 3 } };
     const run = await runWith(scenario, [first], reference);
     const seconds = secondFaults(run, first, scenario.faults.length);
-    // Nothing before call 3; at call 3 itself only the kinds SPEC §5 applies after crash_after_commit.
+    // Nothing before call 3; at call 3 itself only the kinds docs/spec.md §5 applies after crash_after_commit.
     expect(seconds.filter((f) => f.at.call !== undefined && f.at.call < 3)).toEqual([]);
     expect(seconds.filter((f) => f.at.call === 3).map((f) => f.kind)).toEqual(['lost_reply']);
     expect(seconds.some((f) => f.kind === 'crash_after_event' && f.at.seq! <= 9)).toBe(false);

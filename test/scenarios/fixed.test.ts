@@ -1,5 +1,5 @@
 /**
- * SPEC §6: the 17 fixed scenarios and their acceptance figures. The table is written out here, not read
+ * docs/spec.md §6: the 17 fixed scenarios and their acceptance figures. The table is written out here, not read
  * from the YAML, so a drifting scenario file cannot make its own test pass.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,8 +28,8 @@ const SPEC_6 = [
   ['unauthorized_action', 'policy_error', 3, 0, 3],
 ] as const;
 
-describe('the 17 fixed scenarios (SPEC §6)', () => {
-  it('are exactly the 17 of SPEC §6, numbered in its order', async () => {
+describe('the 17 fixed scenarios (docs/spec.md §6)', () => {
+  it('are exactly the 17 of docs/spec.md §6, numbered in its order', async () => {
     const loaded = loadScenarios();
     expect(loaded.map((s) => s.id)).toEqual(SPEC_6.map(([id]) => id));
     expect(loaded.map((s) => s.order)).toEqual(SPEC_6.map((_, i) => i + 1));
@@ -69,7 +69,7 @@ describe('the 17 fixed scenarios (SPEC §6)', () => {
     expect(exhausted.state?.attempts).toBe(3);
   });
 
-  it('report the figures of SPEC §6 exactly in --json', async () => {
+  it('report the figures of docs/spec.md §6 exactly in --json', async () => {
     const { code, stdout, stderr } = await cli(['run', '--json']);
     expect(code).toBe(0);
     expect(stderr).toBe('');

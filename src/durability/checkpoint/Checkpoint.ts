@@ -1,4 +1,4 @@
-/** One saved phase of a task: the delivery manifest's entry (PILLARS §4). */
+/** One saved phase of a task: the delivery manifest's entry (docs/pillars.md §4). */
 export interface Checkpoint {
   checkpointId: string;
   taskId: string;

@@ -3,10 +3,10 @@ import type { DurabilityConfig, RetryPolicy, BreakerConfig } from './types.js';
 /**
  * Every default of the five pillars, in one place. `durability.yaml` at the repository root states the
  * same values field by field for people; a test loads it and compares it with this object, so the two
- * cannot drift. "seed" below means seeds/000_232bf64b6abcbd52.txt as refined by PILLARS.md.
+ * cannot drift. "seed" below means the chapter's source document on the five pillars, as refined by docs/pillars.md.
  */
 
-/** Name of the retry policy used for an operation type that has none (PILLARS §2, ours). */
+/** Name of the retry policy used for an operation type that has none (docs/pillars.md §2, ours). */
 export const FALLBACK_OPERATION_TYPE = '*';
 
 /** additive30 draws jitter from [0, 0.3 × capped): "up to 30% random jitter" (seed, pillar 2). */
@@ -37,7 +37,7 @@ function breaker(
   resetTimeoutSeconds: number,
   probeSuccessRequired: number,
 ): BreakerConfig {
-  // window_size 20 and probe_timeout_seconds 30: the original implementation's defaults (PILLARS §3).
+  // window_size 20 and probe_timeout_seconds 30: the original implementation's defaults (docs/pillars.md §3).
   return { dependency, failureRateThreshold, minRequestCount, resetTimeoutSeconds, probeSuccessRequired, windowSize: 20, probeTimeoutSeconds: 30 };
 }
 
@@ -52,7 +52,7 @@ const DEFAULTS: DurabilityConfig = {
   idempotency: { enabled: true, dedupWindowSeconds: 3600, maxKeyLength: 256, cleanupIntervalSeconds: 7200, inProgressExpirationSeconds: 900 },
   retry: {
     policies: {
-      // seed, pillar 2 ([retry.mcp_call] is quoted there in full); the other four: PILLARS §2 table.
+      // seed, pillar 2 ([retry.mcp_call] is quoted there in full); the other four: docs/pillars.md §2 table.
       mcp_call: policy('mcp_call', 3, 500, 10_000, NET, [...DENIED, 'NOT_FOUND']),
       memory_write: policy('memory_write', 5, 200, 5_000, ['NETWORK_TIMEOUT', 'SERVICE_UNAVAILABLE'], DENIED),
       wiki_write: policy('wiki_write', 3, 1_000, 30_000, NET, DENIED),
@@ -68,7 +68,7 @@ const DEFAULTS: DurabilityConfig = {
   },
   circuitBreaker: {
     dependencies: {
-      // seed, pillar 3 (thresholds) and PILLARS §3 (min requests, reset timeout, probes).
+      // seed, pillar 3 (thresholds) and docs/pillars.md §3 (min requests, reset timeout, probes).
       memory_service: breaker('memory_service', 0.5, 10, 30, 2),
       external_mcp_client: breaker('external_mcp_client', 0.3, 5, 60, 1),
       wiki_service: breaker('wiki_service', 0.4, 8, 45, 2),
@@ -76,7 +76,7 @@ const DEFAULTS: DurabilityConfig = {
   },
   // seed, pillar 4: 24 h TTL, max_checkpoints 10_000, hourly cleanup.
   checkpoint: { defaultTtlSeconds: 86_400, maxCheckpoints: 10_000, cleanupIntervalSeconds: 3_600 },
-  // PILLARS §5: a DLQ record lives 24 h by default.
+  // docs/pillars.md §5: a DLQ record lives 24 h by default.
   dlq: { defaultTtlSeconds: 86_400 },
 };
 

@@ -1,9 +1,9 @@
 /**
  * The shapes of the durability configuration, in TypeScript names (units in the names). The YAML file
- * (`durability.yaml`) uses the snake_case names of PILLARS.md; `load.ts` maps one onto the other.
+ * (`durability.yaml`) uses the snake_case names of docs/pillars.md; `load.ts` maps one onto the other.
  */
 
-/** How a backoff delay is spread (PILLARS §2, ours: the seed had only `additive30`). */
+/** How a backoff delay is spread (docs/pillars.md §2, ours: the seed had only `additive30`). */
 export type JitterStrategy = 'none' | 'additive30' | 'full' | 'equal' | 'decorrelated';
 
 export const JITTER_STRATEGIES: readonly JitterStrategy[] = ['none', 'additive30', 'full', 'equal', 'decorrelated'];

@@ -1,4 +1,4 @@
-/** One operation kept whole in the returns warehouse after its retries ran out (PILLARS §5). */
+/** One operation kept whole in the returns warehouse after its retries ran out (docs/pillars.md §5). */
 import type { OperationError } from '../errors.js';
 
 export type DlqStatus = 'pending' | 'replayed' | 'abandoned';

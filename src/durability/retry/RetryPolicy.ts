@@ -14,7 +14,7 @@ export type { RetryPolicy };
 export type ErrorClass = 'retryable' | 'non_retryable';
 
 /**
- * Rejects what PILLARS §2 rejects — an empty id, `max_attempts < 1`, `multiplier <= 0` or NaN,
+ * Rejects what docs/pillars.md §2 rejects — an empty id, `max_attempts < 1`, `multiplier <= 0` or NaN,
  * `initial_delay_ms <= 0`, `max_delay_ms < initial_delay_ms` — plus what the types cannot say (whole
  * milliseconds, a known jitter strategy, lists of codes). Returns a fresh copy; throws
  * PolicyValidationError naming the field as it is spelled in durability.yaml.

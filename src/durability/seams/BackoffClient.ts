@@ -1,8 +1,8 @@
 /**
- * Retry with backoff and jitter, at the Runner's seam (PILLARS §2). Before attempt n > 1 of a pending action
+ * Retry with backoff and jitter, at the Runner's seam (docs/pillars.md §2). Before attempt n > 1 of a pending action
  * the runner waits on the virtual clock: min(initial × multiplier^(n−2), max), spread by the jitter strategy
  * with the seeded rng. There is no second retry loop: the attempts are the step's own — counted, checked
- * against the budget and saved before each one leaves (SPEC §4) — so crash recovery and invariants 3 and 4
+ * against the budget and saved before each one leaves (docs/spec.md §4) — so crash recovery and invariants 3 and 4
  * hold exactly as without the pillar; this wrapper only decides how long an attempt waits before it goes out.
  * `decorrelated` grows from the last wait; a crash forgets it (the new process starts again from the base).
  */

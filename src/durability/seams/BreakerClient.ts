@@ -1,5 +1,5 @@
 /**
- * The circuit breaker at the Runner's seam (PILLARS §3): a ToolClient in front of the network, asked before
+ * The circuit breaker at the Runner's seam (docs/pillars.md §3): a ToolClient in front of the network, asked before
  * and told after every attempt — not once per operation, so the runner's own retries are what fill its window.
  *
  * - Only transient failures count against the dependency. A ContractError (STALE_VERSION, UNKNOWN_ITEM, …)

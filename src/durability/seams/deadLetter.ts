@@ -1,5 +1,5 @@
 /**
- * The dead-letter queue at the Runner's seam (PILLARS §5). A run that ends `retry_exhausted` or
+ * The dead-letter queue at the Runner's seam (docs/pillars.md §5). A run that ends `retry_exhausted` or
  * `budget_exhausted` with an action still pending has an intent whose effect may or may not have happened;
  * the runner must not drop it, and a person (or a job) must be able to find it. So the save of that final
  * event also writes the intent — task, action, args, key, and the whole state it ended in — to the DLQ
