@@ -32,7 +32,7 @@ export function depthOneSchedules(base: RunResult, callsPastTheEnd = CALLS_PAST_
 export function secondFaults(run: RunResult, first: FaultSpec, index: number): FaultSpec[] {
   const from = firedPosition(run, index);
   if (from === null) return [];
-  const rank = (fault: FaultSpec) => (fault.kind === 'crash_after_event' ? -1 : ATTEMPT_FAULT_KINDS.indexOf(fault.kind));
+  const rank = (fault: FaultSpec) => (fault.kind === 'crash_after_event' ? -1 : (ATTEMPT_FAULT_KINDS as readonly string[]).indexOf(fault.kind));
   return timeline(run)
     .filter((point) => point.position > from || (point.position === from && rank(point.fault) > rank(first)))
     .map((point) => point.fault);

@@ -4,6 +4,8 @@
  * style, the timing and where the replays were written.
  */
 import { INVARIANTS } from '../check/invariants.js';
+import { LIMIT_INVARIANTS } from '../check/limits.js';
+import { usesLimits } from '../scenario/types.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
@@ -108,7 +110,9 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
 
   lines.push('');
   if (replayed.length === 0) {
-    lines.push(c.green.bold(`  ${t('explore.noViolation')}`) + c.dim(` ${t('explore.noViolation.about', { n: INVARIANTS.length })}`));
+    const past = exploration.scenarios.some(({ scenario }) => usesLimits(scenario));
+    const about = past ? t('limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length }) : t('explore.noViolation.about', { n: INVARIANTS.length });
+    lines.push(c.green.bold(`  ${t('explore.noViolation')}`) + c.dim(` ${about}`));
   } else {
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
     lines.push(c.red.bold(`  ${t('explore.violations', { violations: tn('explore.n.violation', replayed.length), pairs: schedules })}`));
@@ -168,7 +172,7 @@ export function mutantsJson(reports: MutantReport[]) {
   };
 }
 
-export function renderMutants(reports: MutantReport[], style: Style, seconds?: number): string {
+export function renderMutants(reports: MutantReport[], style: Style, seconds?: number, invariants: ReadonlyArray<{ id: string }> = INVARIANTS): string {
   const { c } = style;
   const lines = [c.bold('faultlab explore --mutants') + c.dim(` — ${t('explore.mutants.head', { n: reports.length })}`)];
   // Labels in a column 15 wide, dim with their padding.
@@ -192,13 +196,13 @@ export function renderMutants(reports: MutantReport[], style: Style, seconds?: n
     }
   }
   const caught = reports.filter((r) => r.hunt.fixed !== null || r.hunt.explored !== null).length;
-  const silent = INVARIANTS.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
+  const silent = invariants.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
   const time = seconds !== undefined ? c.dim(` (${seconds.toFixed(2)} s)`) : '';
   const tally = t('explore.mutants.caught', { caught, n: reports.length });
   lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}${time}`);
   lines.push(
     silent.length === 0
-      ? c.green(`  ${t('explore.mutants.everyCaught')} `) + INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
+      ? c.green(`  ${t('explore.mutants.everyCaught')} `) + invariants.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
       : c.red(`  ${t('explore.mutants.silent', { silent: silent.join(', ') })}`),
   );
   return lines.join('\n') + '\n';

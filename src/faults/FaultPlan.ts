@@ -3,8 +3,8 @@
  * outside world, not to the runner, so it survives a crash: each fault fires at most once per run, and
  * the plan remembers which fired and where — a listed fault that never fired makes a broken scenario.
  */
-import type { AttemptFaultKind, FaultSpec } from './types.js';
-import { ATTEMPT_FAULT_KINDS } from './types.js';
+import type { FaultKind, FaultSpec } from './types.js';
+import { AT_ATTEMPT_ORDER } from './types.js';
 
 export interface FiredAt {
   /** Harness step in which it fired. */
@@ -31,12 +31,12 @@ export class FaultPlan {
   /** The faults that strike this attempt, marked fired, in the order of SPEC §5. */
   atAttempt(tool: string, call: number, attempt: number, step: number): PlannedFault[] {
     const hits = this.faults.filter((f) => {
-      if (f.firedAt !== null || f.spec.kind === 'crash_after_event') return false;
+      if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || f.spec.kind === 'redeliver_task') return false;
       const at = f.spec.at;
       return (at.tool === undefined || at.tool === tool) && (at.attempt === undefined || at.attempt === attempt) && (at.call === undefined || at.call === call);
     });
     for (const f of hits) f.firedAt = { step, call, attempt };
-    return hits.sort((a, b) => order(a.spec.kind as AttemptFaultKind) - order(b.spec.kind as AttemptFaultKind));
+    return hits.sort((a, b) => order(a.spec.kind) - order(b.spec.kind));
   }
 
   /** The crash_after_event fault that strikes after this persisted event, if any (marked fired). */
@@ -51,11 +51,19 @@ export class FaultPlan {
     return hit;
   }
 
+  /** The redelivery of the whole task, once its delivery has ended (marked fired), if one is planned. */
+  redelivery(step: number): PlannedFault | null {
+    const hit = this.faults.find((f) => f.firedAt === null && f.spec.kind === 'redeliver_task');
+    if (hit === undefined) return null;
+    hit.firedAt = { step };
+    return hit;
+  }
+
   unfired(): PlannedFault[] {
     return this.faults.filter((f) => f.firedAt === null);
   }
 }
 
-function order(kind: AttemptFaultKind): number {
-  return ATTEMPT_FAULT_KINDS.indexOf(kind);
+function order(kind: FaultKind): number {
+  return AT_ATTEMPT_ORDER.indexOf(kind);
 }

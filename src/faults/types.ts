@@ -13,8 +13,16 @@ export const ATTEMPT_FAULT_KINDS = [
 ] as const;
 /** Listed in the order they apply when several hit one attempt (SPEC §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
-export type FaultKind = AttemptFaultKind | 'crash_after_event';
-export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];
+/**
+ * The faults of time (docs/spec.md §10): a request that reaches the tool late, a whole task delivered again
+ * later. A scenario lists them; the explorer never adds them (its schedules over the 17 stay what they were).
+ */
+export const TIME_FAULT_KINDS = ['late_delivery', 'redeliver_task'] as const;
+export type TimeFaultKind = (typeof TIME_FAULT_KINDS)[number];
+export type FaultKind = AttemptFaultKind | 'crash_after_event' | TimeFaultKind;
+export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...TIME_FAULT_KINDS];
+/** Every fault that strikes an attempt, in the order they apply: a late request waits before anything else happens to it. */
+export const AT_ATTEMPT_ORDER: readonly FaultKind[] = ['concurrent_reserve', 'late_delivery', ...ATTEMPT_FAULT_KINDS.slice(1)];
 
 /**
  * Where a fault strikes. Every field given must match; fields left out match anything.
@@ -27,6 +35,8 @@ export interface FaultPoint {
   call?: number;
   label?: string;
   seq?: number;
+  /** redeliver_task: how long after the task's delivery ended it is delivered again (virtual ms). */
+  after_ms?: number;
 }
 
 export interface FaultSpec {
@@ -34,11 +44,14 @@ export interface FaultSpec {
   at: FaultPoint;
   /** concurrent_reserve only: how many units the other client reserves (default 1). */
   qty?: number;
+  /** late_delivery only: how long the request waits on the wire before it reaches the tool (virtual ms). */
+  delay_ms?: number;
 }
 
 export function describePoint(fault: FaultSpec): string {
   const { tool, attempt, call, label, seq } = fault.at;
   const parts: string[] = [];
+  if (fault.kind === 'redeliver_task') return t('fault.point.afterMs', { ms: fault.at.after_ms ?? 0 });
   if (fault.kind === 'crash_after_event') {
     if (label !== undefined) parts.push(t('fault.point.label', { label }));
     if (seq !== undefined) parts.push(t('fault.point.seq', { seq }));
@@ -56,6 +69,8 @@ export function describeFault(fault: FaultSpec): string {
   const point = describePoint(fault);
   if (fault.kind === 'crash_after_event') return t('fault.after', { kind: fault.kind, point });
   if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return t('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
+  if (fault.kind === 'late_delivery') return t('fault.late', { kind: fault.kind, ms: fault.delay_ms ?? 0, point });
+  if (fault.kind === 'redeliver_task') return t('fault.redeliver', { kind: fault.kind, point });
   return t('fault.at', { kind: fault.kind, point });
 }
 

@@ -20,7 +20,13 @@ export type ContractCode =
   | 'STALE_VERSION'
   | 'INSUFFICIENT_STOCK'
   | 'NOT_AUTHORIZED'
-  | 'INVALID_ACTION';
+  | 'INVALID_ACTION'
+  // docs/spec.md §10: a request after its deadline, a key whose receipt was purged, a task already finished;
+  // §13: a release with no reservation to release
+  | 'EXPIRED'
+  | 'RECEIPT_PURGED'
+  | 'TASK_FINISHED'
+  | 'NOTHING_TO_RELEASE';
 
 const TRANSIENT = brandOf('TransientError');
 const CONTRACT = brandOf('ContractError');

@@ -13,6 +13,12 @@ export interface ToolRows {
   items: Row[];
   ledger: Row[];
   docs: Row[];
+  /** The limits' tables (schema.ts): empty unless a scenario reaches past the chapter. */
+  history: Row[];
+  tombstones: Row[];
+  finished_tasks: Row[];
+  outbox: Row[];
+  charges: Row[];
 }
 
 export type ToolTable = keyof ToolRows;
@@ -22,7 +28,14 @@ const TABLES: Record<ToolTable, { columns: readonly string[]; order: string }> =
   items: { columns: ['item_id', 'available', 'version'], order: 'item_id' },
   ledger: { columns: ['key', 'fingerprint', 'task_id', 'item_id', 'qty', 'result', 'created_at_ms'], order: 'rowid' },
   docs: { columns: ['doc_id', 'title', 'body'], order: 'rowid' },
+  history: { columns: ['seq', 'key', 'fingerprint', 'task_id', 'item_id', 'delta', 'at_ms'], order: 'rowid' },
+  tombstones: { columns: ['key', 'fingerprint', 'task_id', 'created_at_ms', 'purged_at_ms'], order: 'rowid' },
+  finished_tasks: { columns: ['task_id', 'finished_at_ms'], order: 'rowid' },
+  outbox: { columns: ['id', 'key', 'task_id', 'ref', 'amount', 'created_at_ms', 'attempts', 'outcome', 'sent_at_ms'], order: 'rowid' },
+  charges: { columns: ['seq', 'charge_id', 'ref', 'amount', 'at_ms'], order: 'rowid' },
 };
+/** The chapter's tables, which the held rows of a kept connection may spare; the limits' are always rewritten. */
+const CHAPTER_TABLES: ReadonlySet<ToolTable> = new Set(['items', 'ledger', 'docs']);
 const NAMES = Object.keys(TABLES) as ToolTable[];
 
 type Operation = 'read' | 'clear' | 'trim' | 'insert';
@@ -56,7 +69,7 @@ export function readToolTable(db: Database.Database, table: ToolTable): Row[] {
 }
 
 export function readToolRows(db: Database.Database): ToolRows {
-  return { items: readToolTable(db, 'items'), ledger: readToolTable(db, 'ledger'), docs: readToolTable(db, 'docs') };
+  return Object.fromEntries(NAMES.map((table) => [table, readToolTable(db, table)])) as unknown as ToolRows;
 }
 
 /**
@@ -69,6 +82,12 @@ export function writeToolRows(db: Database.Database, rows: ToolRows, held: ToolR
   try {
     for (const table of NAMES) {
       const target = rows[table];
+      if (!CHAPTER_TABLES.has(table)) {
+        // A purge deletes receipts and a relay updates its outbox: nothing here is only ever appended.
+        statement(db, 'clear', table).run();
+        for (const row of target) statement(db, 'insert', table).run(row);
+        continue;
+      }
       // Stock is updated in place: always rewritten. Receipts and docs: the rows both hold are kept.
       if (table === 'docs' && held !== null && sameRows(held.docs, target)) continue; // docs are never written
       const kept = held === null || table !== 'ledger' ? 0 : commonPrefix(held.ledger, target);
@@ -105,5 +124,10 @@ export function startingToolRows(inventory: Inventory): ToolRows {
     items: Object.entries(inventory.items).map(([id, stock], i) => [i + 1, id, stock.available, stock.version]),
     ledger: [],
     docs: inventory.docs.map((doc, i) => [i + 1, doc.doc_id, doc.title, doc.body]),
+    history: [],
+    tombstones: [],
+    finished_tasks: [],
+    outbox: [],
+    charges: [],
   };
 }

@@ -8,7 +8,16 @@ import { InventoryTool } from '../inventory/InventoryTool.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { FlawedRunner, type Flaws } from './FlawedRunner.js';
-import { ReceiptOutsideTransactionStore, VersionBeforeLedgerStore } from './flawedStores.js';
+import {
+  DeadlineIgnoredStore,
+  FinishedTasksIgnoredStore,
+  OutboxOutsideTransactionStore,
+  PurgedKeysForgottenStore,
+  ReceiptOutsideTransactionStore,
+  ShortRetentionStore,
+  UnrecordedCompensationStore,
+  VersionBeforeLedgerStore,
+} from './flawedStores.js';
 import { t } from '../core/i18n/index.js';
 
 export interface Mutant {
@@ -29,9 +38,9 @@ function flawed(name: string, flaws: Flaws): RunnerClass {
   return cls;
 }
 
-/** The mutant of that name, or undefined. */
+/** The mutant of that name (the chapter's or the limits'), or undefined. */
 export function mutantNamed(name: string): Mutant | undefined {
-  return MUTANTS.find((m) => m.name === name);
+  return MUTANTS.find((m) => m.name === name) ?? LIMIT_MUTANTS.find((m) => m.name === name);
 }
 
 export const MUTANTS: readonly Mutant[] = [
@@ -124,5 +133,67 @@ export const MUTANTS: readonly Mutant[] = [
     runner: flawed('WaitForeverRunner', { waitForInFlightReply: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv7_run_terminates', scenario: 'crash_after_commit' },
+  },
+];
+
+/**
+ * The limits' mutants (docs/spec.md §10–§13): one per rule a scenario past the chapter switches on, each a
+ * broken store. They are hunted over those scenarios (scenarios/limits/), where their rule is on — over the 17
+ * there is nothing for them to break, so `faultlab explore --mutants` on the 17 stays the chapter's ten.
+ */
+export const LIMIT_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'no_deadline_check',
+    get description() {
+      return t('limits.mutant.no_deadline_check');
+    },
+    runner: ReferenceRunner,
+    tool: DeadlineIgnoredStore,
+    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_late_task_deadline' },
+  },
+  {
+    name: 'retention_shorter_than_redelivery',
+    get description() {
+      return t('limits.mutant.retention_shorter_than_redelivery');
+    },
+    runner: ReferenceRunner,
+    tool: ShortRetentionStore,
+    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_receipts_outlive_requests' },
+  },
+  {
+    name: 'purged_keys_forgotten',
+    get description() {
+      return t('limits.mutant.purged_keys_forgotten');
+    },
+    runner: ReferenceRunner,
+    tool: PurgedKeysForgottenStore,
+    caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'purge_late_retry_tombstone' },
+  },
+  {
+    name: 'finished_tasks_ignored',
+    get description() {
+      return t('limits.mutant.finished_tasks_ignored');
+    },
+    runner: ReferenceRunner,
+    tool: FinishedTasksIgnoredStore,
+    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_task_replayed_finished_tasks' },
+  },
+  {
+    name: 'outbox_outside_transaction',
+    get description() {
+      return t('limits.mutant.outbox_outside_transaction');
+    },
+    runner: ReferenceRunner,
+    tool: OutboxOutsideTransactionStore,
+    caughtBy: { invariant: 'inv9_intent_ends_whole', scenario: 'remote_outbox_crash_mid_reserve' },
+  },
+  {
+    name: 'compensation_not_recorded',
+    get description() {
+      return t('limits.mutant.compensation_not_recorded');
+    },
+    runner: ReferenceRunner,
+    tool: UnrecordedCompensationStore,
+    caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'remote_compensation_declined' },
   },
 ];

@@ -15,6 +15,8 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../sim/events.js'
 import type { DurabilityEvent } from '../durability/events.js';
 import { describeDurabilityEvent } from './durabilityEvent.js';
 import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
+import { shortKey } from '../core/key.js';
+import { KEYLESS_TOOLS } from '../inventory/PaymentService.js';
 import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
 import type { Label } from '../check/label.js';
 import { t } from '../core/i18n/index.js';
@@ -70,6 +72,8 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
   },
   request: (event, i, ctx, at) => {
     if (event.by === 'other') return [note(i, 'wire', [t('trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
+    if (event.by === 'relay') return [note(i, 'wire', [t('limits.trace.relayRequest', { action: formatAction(event.action, ctx.key), call: event.call ?? 0 }), 'other'])];
+    if (event.check) return [note(i, 'wire', [t('limits.trace.check', { action: formatAction(event.action, ctx.key) }), 'plain'])];
     if (event.delivery === 2) return [note(i, 'wire', [t('trace.secondDelivery'), 'other'])];
     const previous = believed(at);
     if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
@@ -78,7 +82,7 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     return [];
   },
   db: (event, i, ctx, at) => {
-    const who = event.by === 'other' ? t('trace.otherClientColon') : '';
+    const who = event.by === 'other' ? t('trace.otherClientColon') : event.by === 'relay' ? t('limits.trace.relayColon') : '';
     const truth = at.truth!;
     const lines: Line[] = [];
     if (truth.kind === 'ledger') {
@@ -132,7 +136,28 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     const text = t('trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
     return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
   },
+  purge: (event, i) => {
+    const ids = event.removed.map((row) => receiptIdOf(row.result) ?? shortKey(row.key)).join(', ');
+    const lines: Line[] = [{ event: i, lane: 'db', t: event.t, parts: [[t('limits.trace.purge', { n: event.removed.length, ids, keep: event.keepMs }), 'db']] }];
+    if (event.tombstones) lines.push({ ...note(i, 'db', [`  ${t('limits.trace.tombstones')}`, 'db']), t: event.t });
+    return lines;
+  },
+  redelivery: (event, i, ctx) => [
+    { event: i, lane: 'runner', t: event.t, parts: [[t('limits.trace.redelivery', { afterMs: event.afterMs, task: ctx.run.scenario.task.id, runner: ctx.run.runner }), 'okStrong']] },
+  ],
+  relay: (event, i) => {
+    const params = { id: event.id, ref: event.ref, attempt: event.attempt };
+    const tone: Tone = event.what === 'gave_up' ? 'badStrong' : event.what === 'declined' ? 'warn' : event.what === 'picked' ? 'other' : 'ok';
+    return [{ event: i, lane: 'tool', t: event.t, parts: [[t(`limits.trace.relay.${event.what}`, params), tone]] }];
+  },
 };
+
+/** A receipt's id, a reservation's or a release's. */
+function receiptIdOf(result: unknown): string | undefined {
+  const r = result as { reservation_id?: unknown; release_id?: unknown } | null;
+  const id = r?.reservation_id ?? r?.release_id;
+  return typeof id === 'string' ? id : undefined;
+}
 
 /** What the tool truly did for the runner, which the runner has not recorded: said under a crash or an indefinite error. */
 function truthText(truth: DbTruth): string {
@@ -230,6 +255,9 @@ function savedLines(event: TraceEventOf<'saved'>, label: Label, i: number, ctx: 
     case 'started':
       parts.push([t('trace.task', { id: st.task.id }), 'plain']);
       break;
+    case 'redelivered':
+      parts.push([t('limits.trace.redelivered', { id: st.task.id }), 'plain']);
+      break;
     case 'replay':
       parts.push([`${t('trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t('trace.attemptZero'))}`, 'plain']);
       break;
@@ -284,7 +312,7 @@ function keyNote(state: RunnerState, run: RunResult): { text: string; tone: Tone
 }
 
 function replyLines(event: TraceEventOf<'reply'>, i: number, at: EventView): Line[] {
-  const who = event.by === 'other' ? t('trace.otherClient') : '';
+  const who = event.by === 'other' ? t('trace.otherClient') : event.by === 'relay' ? t('limits.trace.relayWho') : '';
   if (event.outcome.ok) {
     const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
     return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t('trace.replyNeverDelivered', { text }), 'dim'])];
@@ -294,6 +322,7 @@ function replyLines(event: TraceEventOf<'reply'>, i: number, at: EventView): Lin
   let meaning: string;
   if (e.class === 'ContractError') meaning = t('trace.meaning.refused');
   else if (e.certainty === 'definite') meaning = t('trace.meaning.definite');
+  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t('limits.trace.meaning.keyless'); // docs/spec.md §11: there is no key to retry with
   else meaning = t('trace.meaning.indefinite');
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
   if (!event.delivered) parts.push([t('trace.neverDelivered'), 'dim']);

@@ -5,6 +5,7 @@
  * this file lays them out in columns that fit `width` (the CLI passes the terminal's, or a fixed one when
  * the output is not a terminal, so the same run prints the same bytes).
  */
+import { purgedReceipts } from '../check/limits.js';
 import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { Check } from '../check/types.js';
@@ -151,7 +152,12 @@ export function figures(run: RunResult): string {
   const stock = shownStock(run).map((s) => t('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
   const dlq = run.dlq.length > 0 ? [t('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
   const calls = t('trace.figure.calls', { n: totalCalls(run) ?? '-' });
-  return [run.state?.status ?? t('trace.figure.noState'), calls, t('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...dlq].join(' · ');
+  // docs/spec.md §10–§11: what the purge deleted, what the remote service charged — only where they can happen
+  const limits = [
+    ...(run.scenario.retention !== undefined ? [t('limits.figure.purged', { n: purgedReceipts(run).length })] : []),
+    ...(run.scenario.remote !== undefined ? [t('limits.figure.charges', { n: run.db.charges?.length ?? 0 })] : []),
+  ];
+  return [run.state?.status ?? t('trace.figure.noState'), calls, t('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...limits, ...dlq].join(' · ');
 }
 
 export function renderVerdict(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {

@@ -5,7 +5,7 @@
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
 import { t } from '../core/i18n/index.js';
 import type { FaultSpec } from '../faults/types.js';
-import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task } from './types.js';
+import type { DurabilitySpec, Expectations, Inventory, RemoteSpec, RetentionSpec, Scenario, ScriptStep, Task } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
@@ -23,6 +23,8 @@ export interface ScenarioDocument {
   policy: { script: Array<Record<string, unknown>> };
   faults?: FaultSpec[];
   durability?: DurabilitySpec;
+  retention?: RetentionSpec;
+  remote?: RemoteSpec;
   expect: Expectations;
 }
 
@@ -48,6 +50,17 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   // One set grows as the script is read, so the check is linear in the script's length.
   const earlier = new Set<string>();
   script.forEach((step, index) => {
+    // docs/spec.md §13: a condition reads observations an earlier step made, like an argument's reference.
+    for (const ref of Object.keys(step.when ?? {})) {
+      const tool = ref.slice(1).split('.')[0]!;
+      if (!earlier.has(tool)) {
+        issues.push({
+          path: ['policy', 'script', index, 'when', ref],
+          message: t('scenario.ref.noEarlierStep', { value: ref, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
+          key: true,
+        });
+      }
+    }
     if (step.kind !== 'tool') return;
     for (const [arg, value] of Object.entries(step.args)) {
       if (typeof value !== 'string' || !value.startsWith('@')) continue;
@@ -84,6 +97,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       key: true,
     });
   });
+  // A condition is read again at every later decision (the policy is stateless): what it reads must not change.
+  script.forEach((step, index) => {
+    for (const ref of Object.keys(step.when ?? {})) {
+      const tool = ref.slice(1).split('.')[0]!;
+      const later = script.findIndex((other, j) => j > index && other.kind === 'tool' && other.name === tool);
+      if (later !== -1) issues.push({ path: ['policy', 'script', index, 'when', ref], message: t('limits.scenario.conditionChanges', { ref, tool, later: later + 1 }), key: true });
+    }
+  });
+  issues.push(...limitsIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
@@ -92,10 +114,33 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   return issues;
 }
 
+/**
+ * What the limits' settings (docs/spec.md §10–§13) need that a schema cannot say: rule 2 keeps receipts as long
+ * as a request may arrive, which is bounded only if requests expire (rule 1); both need the validity; a task that
+ * calls the keyless service needs one.
+ */
+function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const rules = doc.retention?.rules ?? [];
+  if (rules.includes('receipts_outlive_requests') && !rules.includes('deadline')) {
+    issues.push({ path: ['retention', 'rules'], message: t('limits.scenario.outliveNeedsDeadline') });
+  }
+  if ((rules.includes('deadline') || rules.includes('receipts_outlive_requests')) && doc.retention?.requests_ms === undefined) {
+    issues.push({ path: ['retention'], message: t('limits.scenario.needsValidity'), key: true });
+  }
+  const remoteTools = (doc.task?.allow ?? []).filter((tool) => tool === 'charge' || tool === 'charge_status');
+  if (remoteTools.length > 0 && doc.remote === undefined) {
+    issues.push({ path: ['task', 'allow'], message: t('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
+  }
+  return issues;
+}
+
 function scriptOf(doc: ScenarioDocument): ScriptStep[] {
   return doc.policy.script.map((entry) => {
-    const [name, value] = Object.entries(entry)[0]!;
-    return name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+    const [name, value] = Object.entries(entry).find(([key]) => key !== 'when')!;
+    const when = (entry as { when?: Record<string, unknown> }).when;
+    const step: ScriptStep = name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+    return when === undefined ? step : { ...step, when };
   });
 }
 
@@ -120,6 +165,8 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     script: scriptOf(doc),
     faults: doc.faults ?? [],
     ...(doc.durability !== undefined ? { durability: doc.durability } : {}),
+    ...(doc.retention !== undefined ? { retention: doc.retention } : {}),
+    ...(doc.remote !== undefined ? { remote: doc.remote } : {}),
     expect: doc.expect,
   };
 }

@@ -12,7 +12,7 @@ import { boxedRunnerClass } from '../box/boxedRunner.js';
 import type { ThrownInfo } from '../box/protocol.js';
 import { t } from '../core/i18n/index.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
-import { MUTANTS, mutantNamed } from '../mutants/catalogue.js';
+import { LIMIT_MUTANTS, MUTANTS, mutantNamed } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { LEARNER_FILE } from '../core/paths.js';
@@ -73,7 +73,7 @@ export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: MUTANTS.map((m) => `mutant:${m.name}`).join(', ') }));
+      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: [...MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }

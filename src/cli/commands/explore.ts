@@ -12,7 +12,10 @@ import { huntMutant } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
-import { MUTANTS } from '../../mutants/catalogue.js';
+import { LIMIT_MUTANTS, MUTANTS, type Mutant } from '../../mutants/catalogue.js';
+import { INVARIANTS } from '../../check/invariants.js';
+import { LIMIT_INVARIANTS } from '../../check/limits.js';
+import { usesLimits } from '../../scenario/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
@@ -81,9 +84,18 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     if (values.runner !== undefined) throw new UsageError(t('cli.explore.mutantsNoRunner'));
     const bar = progressBar(io, t('cli.explore.barMutants'));
     const reports: MutantReport[] = [];
-    for (const [i, mutant] of MUTANTS.entries()) {
-      const hunt = await huntMutant(mutant, scenarios, { seed, storage, depth });
-      bar?.update(i + 1, MUTANTS.length);
+    // The chapter's mutants over the chapter's scenarios; the limits' over the scenarios past the chapter
+    // (docs/spec.md §10–§13), where the rule each breaks is on. Every invariant hunted for must catch one.
+    const chapter = scenarios.filter((scenario) => !usesLimits(scenario));
+    const past = scenarios.filter((scenario) => usesLimits(scenario));
+    const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [
+      ...(chapter.length > 0 ? MUTANTS.map((mutant) => ({ mutant, over: chapter })) : []),
+      ...(past.length > 0 ? LIMIT_MUTANTS.map((mutant) => ({ mutant, over: past })) : []),
+    ];
+    const invariants = [...(chapter.length > 0 ? INVARIANTS : []), ...(past.length > 0 ? LIMIT_INVARIANTS : [])];
+    for (const [i, { mutant, over }] of hunted.entries()) {
+      const hunt = await huntMutant(mutant, over, { seed, storage, depth });
+      bar?.update(i + 1, hunted.length);
       if (hunt.explored === null) {
         reports.push({ hunt, replay: null });
         continue;
@@ -102,7 +114,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds()));
+    io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds(), invariants));
     writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
     return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
