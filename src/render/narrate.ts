@@ -139,7 +139,7 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
   purge: (event, i) => {
     const ids = event.removed.map((row) => receiptIdOf(row.result) ?? shortKey(row.key)).join(', ');
     const lines: Line[] = [{ event: i, lane: 'db', t: event.t, parts: [[t('limits.trace.purge', { n: event.removed.length, ids, keep: event.keepMs }), 'db']] }];
-    if (event.tombstones) lines.push({ ...note(i, 'db', [`  ${t('limits.trace.tombstones')}`, 'db']), t: event.t });
+    if (event.tombstones) lines.push(note(i, 'db', [`  ${t('limits.trace.tombstones')}`, 'db']));
     return lines;
   },
   redelivery: (event, i, ctx) => [

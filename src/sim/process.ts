@@ -7,6 +7,9 @@
  *   2. the event log's INSERT in `EventStore.save` (src/runner/EventStore.ts): the runner's state under a label —
  *      and, in the same transaction, the dead letter of an exhausted intent (src/durability/seams/deadLetter.ts);
  *   3. the pillars' own rows in the runner's database (the breaker's window), each write its own transaction.
+ * Past the chapter (docs/spec.md §10–§13) the tool side commits a few more, each its own transaction: the purge
+ * (receipts deleted, tombstones left), `close_task`, a `release` (with its ledger row, like `reserve`), the remote
+ * service's charge, and the outbox relay's count and settlement of a message (simulate.ts: `Drive.relay`).
  * The tool commits first, the runner saves what it was told afterwards: the gap between 1 and 2 is the lesson.
  *
  * A crash (`crash`) is the process dying at a named point: both connections are closed first — so nothing the
