@@ -199,7 +199,8 @@ export class InventoryTool {
     this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
     if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
     // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §12
-    const message = outboxMessage(args.outbox);
+    // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)
+    const message = this.limits === null ? null : outboxMessage(args.outbox);
     if (message !== null) this.writeOutbox(args.key, context.taskId, message);
     return receipt;
   }
@@ -342,6 +343,7 @@ export class InventoryTool {
 
   /** The end of a task, kept in `finished_tasks` longer than any receipt (rule 4): a later write of it is refused. */
   closeTask(context: ToolContext): { task: string; finished_at_ms: number } {
+    if (this.limits === null) throw new ContractError('INVALID_ACTION', 'close_task: this tool keeps no finished tasks (a scenario past the chapter does: docs/spec.md §10)');
     const now = this.clock.nowMs();
     this.sql.finish.run(context.taskId, now);
     const done = this.sql.finished.get(context.taskId)!;

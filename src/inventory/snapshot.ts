@@ -87,13 +87,16 @@ export interface ToolSnapshot extends LimitRows {
 /** Prepared once per connection: the change count is read around every delivery. */
 const changeCounts = new WeakMap<Database.Database, Database.Statement>();
 
-/** Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's rows. */
-export function readSnapshot(db: Database.Database): ToolSnapshot {
+/**
+ * Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's
+ * rows; with `limits`, the limits' tables too (for the 17 they stay empty: the tool writes them only past the chapter).
+ */
+export function readSnapshot(db: Database.Database, limits = false): ToolSnapshot {
   const items = readToolTable(db, 'items').map(([, item_id, available, version]) => ({ item_id, available, version }) as ItemRow);
   const ledger = readToolTable(db, 'ledger').map(
     ([, key, fingerprint, task_id, item_id, qty, result]) => ({ key, fingerprint, task_id, item_id, qty, result: JSON.parse(result as string) as unknown }) as LedgerRow,
   );
-  return { items, ledger, ...readLimitRows(db) };
+  return limits ? { items, ledger, ...readLimitRows(db) } : { items, ledger };
 }
 
 function readLimitRows(db: Database.Database): LimitRows {
@@ -133,16 +136,18 @@ export function changesSoFar(db: Database.Database): number {
  */
 export class WatchedSnapshot {
   readonly #db: Database.Database;
+  readonly #limits: boolean;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, limits = false) {
     this.#db = db;
+    this.#limits = limits;
   }
 
   read(): ToolSnapshot {
     const changes = changesSoFar(this.#db);
     if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
-    const snapshot = readSnapshot(this.#db);
+    const snapshot = readSnapshot(this.#db, this.#limits);
     this.#seen = this.#db.inTransaction ? null : { changes, snapshot };
     return snapshot;
   }

@@ -43,6 +43,8 @@ export interface NetworkDeps {
   tool: InventoryTool;
   /** The remote service with no idempotency key (docs/spec.md §11), for a scenario that has one. */
   remote?: PaymentService | null;
+  /** A scenario past the chapter (docs/spec.md §10–§13): the snapshots read the limits' tables too. */
+  limits?: boolean;
   db: Database.Database;
   plan: FaultPlan;
   trace: TraceRecorder;
@@ -80,7 +82,7 @@ export class FaultyNetwork implements ToolClient {
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db);
+    this.#snapshot = new WatchedSnapshot(deps.db, deps.limits === true);
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
@@ -180,7 +182,7 @@ export class FaultyNetwork implements ToolClient {
       ? () => {
           // A correct store is inside its one transaction here; a broken one may already have committed part of it.
           const committed = !db.inTransaction;
-          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed });
+          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db, this.#d.limits === true)), committed });
           this.#fired(crashBefore);
           this.#d.crash('crash_before_commit', t(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
         }
@@ -269,6 +271,7 @@ export class FaultyNetwork implements ToolClient {
 
   /** The tool's purge (docs/spec.md §10), before a request reaches it: what it deleted, in the trace. */
   #purge(): void {
+    if (this.#d.limits !== true) return; // the chapter's tool keeps receipts for ever
     const before = this.#snapshot.read();
     const purge = this.#d.tool.purge();
     if (purge === null) return;

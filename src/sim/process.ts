@@ -153,6 +153,7 @@ export class RunnerProcess {
     const network = new FaultyNetwork({
       tool,
       remote,
+      limits: limits !== null,
       db: this.#storage.toolDb,
       plan,
       trace,

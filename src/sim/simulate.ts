@@ -28,7 +28,7 @@ import { readEventRows } from '../runner/EventStore.js';
 import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
-import type { Scenario } from '../scenario/types.js';
+import { usesLimits, type Scenario } from '../scenario/types.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
@@ -348,7 +348,7 @@ class Drive {
       lastSaved: world.lastSaved,
       unsaved: [...this.unsaved],
       // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
-      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
+      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb, usesLimits(this.scenario)), events: readEventRows(storage.eventsDb) },
     };
   }
 }

@@ -12,7 +12,8 @@ import { huntMutant } from '../../src/explore/mutants.js';
 import { LIMIT_MUTANTS, MUTANTS, mutantNamed } from '../../src/mutants/catalogue.js';
 import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
 import { loadScenario, loadScenarios } from '../../src/scenario/load.js';
-import { judged } from '../support.js';
+import { cli, judged } from '../support.js';
+import { tempDir } from './helpers.js';
 
 const holding = () => loadScenarios([join(SCENARIOS_DIR, 'limits')]);
 const unsafe = () => loadScenarios([join(SCENARIOS_DIR, 'limits', 'unsafe')]);
@@ -85,4 +86,15 @@ describe('the limits mutants', () => {
     const caught = new Set(hunts.flatMap((h) => [h.fixed?.invariant, h.explored?.invariant]));
     for (const { id } of LIMIT_INVARIANTS) expect(caught, id).toContain(id);
   }, 240_000);
+});
+
+describe('faultlab explore --mutants', () => {
+  it('hunts the limits mutants over scenarios past the chapter, and names every limits invariant it needs caught', async () => {
+    const out = await cli(['explore', join(SCENARIOS_DIR, 'limits', 'remote_compensation_declined.yaml'), '--mutants', '--json', '--workers', '1', '--out', tempDir()]);
+    const doc = JSON.parse(out.stdout) as { mutants: Array<{ name: string; caught: boolean; invariant: string | null }> };
+    expect(doc.mutants.map((m) => m.name)).toEqual(LIMIT_MUTANTS.map((m) => m.name));
+    // one scenario catches the one mutant whose rule it switches on; the others have nothing there to break
+    expect(doc.mutants.filter((m) => m.caught).map((m) => [m.name, m.invariant])).toEqual([['compensation_not_recorded', 'inv1_one_effect_per_intent']]);
+    expect(out.code).toBe(1);
+  }, 120_000);
 });
