@@ -71,7 +71,7 @@ export interface Attempt {
   pending: ToolAction | null;
   /** Trace index of the network's second delivery of this request (duplicate_delivery). */
   secondAt?: number;
-  /** The status query the runner's client sent before it resent (docs/spec.md §11): no call of its own, not the pending action. */
+  /** The status query the runner's client sent before it resent (docs/spec.md §14): no call of its own, not the pending action. */
   check?: true;
   /** It carries a dead letter's intent again (a replay, before any new action was prepared): the record. */
   replayOf: string | null;
@@ -118,7 +118,7 @@ export interface LogEntry {
   state: RunnerState;
   /** 0 before the first `replay:` (or `redelivered`) event of the log, n from the n-th. */
   delivery: number;
-  /** 0 in the task's first delivery, n from its n-th redelivery (docs/spec.md §10). */
+  /** 0 in the task's first delivery, n from its n-th redelivery (docs/spec.md §13). */
   redelivery: number;
   /** The state's `calls` plus the calls of the deliveries before (the wire's numbering). */
   call: number;

@@ -63,7 +63,7 @@ export function checkExpectations(run: Run): Check[] {
     checks.push(check('observations', [...expect.observations].sort(), Object.keys(state?.observations ?? {}).sort()));
   }
   if (expect.crashes !== undefined) checks.push(check('crashes', expect.crashes, run.crashes));
-  // docs/spec.md §10–§12: what the remote service really did, what the purge deleted, what the relay left
+  // docs/spec.md §13–§14: what the remote service really did, what the purge deleted, what the relay left
   if (expect.charges !== undefined) checks.push(check('charges', expect.charges, run.db.charges?.length ?? 0));
   if (expect.purged !== undefined) checks.push(check('purged', expect.purged, purgedReceipts(run).length));
   if (expect.unsent !== undefined) checks.push(check('unsent', expect.unsent, (run.db.outbox ?? []).filter((row) => row.outcome === null || row.outcome === 'gave_up').length));

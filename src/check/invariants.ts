@@ -44,7 +44,7 @@ export function inv1(run: Run): Check {
   const keys = new Map<string, number>();
   for (const row of run.db.ledger) keys.set(row.key, (keys.get(row.key) ?? 0) + 1);
   for (const [key, rows] of keys) if (rows > 1) problems.push(t('check.inv1.keyRows', { key: short(key), rows }));
-  // A receipt the tool's purge deleted (docs/spec.md §10) was a receipt all the same: its effect stays.
+  // A receipt the tool's purge deleted (docs/spec.md §13) was a receipt all the same: its effect stays.
   const receipts = [...run.db.ledger, ...purgedReceipts(run)];
   for (const row of run.db.items) {
     const initial = run.scenario.inventory.items[row.item_id];
@@ -54,7 +54,7 @@ export function inv1(run: Run): Check {
     const wantAvailable = initial.available - reserved;
     const wantVersion = initial.version + mine.length;
     if (row.available !== wantAvailable || row.version !== wantVersion) {
-      // The version counts every change of stock, a compensation's too (docs/spec.md §13): one above the rows is a change with no receipt.
+      // The version counts every change of stock, a compensation's too (docs/spec.md §14.5): one above the rows is a change with no receipt.
       const what = row.available < wantAvailable || row.version > wantVersion ? t('check.inv1.effectWithoutReceipt') : t('check.inv1.receiptWithoutEffect');
       problems.push(
         t('check.inv1.notConserved', {
@@ -73,7 +73,7 @@ export function inv1(run: Run): Check {
     }
   }
   const intents = run.scenario.script.filter((s) => s.kind === 'tool' && s.name === 'reserve').length;
-  // A compensation's receipt (a release, −qty: docs/spec.md §13) is not a reservation.
+  // A compensation's receipt (a release, −qty: docs/spec.md §14.5) is not a reservation.
   const own = run.db.ledger.filter((l) => l.task_id === run.scenario.task.id && l.qty > 0).length;
   if (own > intents) {
     problems.push(t('check.inv1.tooManyEffects', { own, intents, task: run.scenario.task.id }));
@@ -120,7 +120,7 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
     }
   }
   for (const sent of analysis.attempts) {
-    if (sent.check) continue; // a client's status query (docs/spec.md §11): it asks about the pending action, it does not carry it
+    if (sent.check) continue; // a client's status query (docs/spec.md §14): it asks about the pending action, it does not carry it
     const persisted = sent.pending;
     if (persisted === null) {
       problems.push(t('check.inv3.notPersisted', { call: String(sent.call), name: sent.action.name }));
@@ -182,7 +182,7 @@ export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
     const code = event.outcome.error.code;
     if (event.changedData) problems.push(t('check.inv5.changedData', { tool: event.tool, code: String(code) }));
     if (event.receiptExisted) problems.push(t('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
-    // docs/spec.md §10 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
+    // docs/spec.md §13 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
     else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) problems.push(t('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
     // The refusal answers the attempt's last request on the wire: for a duplicate delivery, the second (it has no attempt number).
     if (event.by === 'runner' && sent !== null && event.delivered) refused.push({ action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code });
@@ -202,7 +202,7 @@ export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
       if (pending.name !== 'reserve') continue;
       const keys = new Set(attempts.map((a) => a.state.pending!.args.key));
       const kept = run.db.ledger.filter((row) => keys.has(row.key));
-      // A receipt the purge deleted since (docs/spec.md §10) was the intent's row: it counts, if none is kept.
+      // A receipt the purge deleted since (docs/spec.md §13) was the intent's row: it counts, if none is kept.
       const rows = kept.length > 0 ? kept : purgedReceipts(run).filter((row) => keys.has(row.key)).slice(0, 1);
       if (rows.length !== 1) {
         problems.push(t('check.inv6.rows', { decision, key: short(pending.args.key), rows: rows.length }));

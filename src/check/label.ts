@@ -17,7 +17,7 @@ export type Label =
   | { kind: 'terminal'; status: TerminalStatus }
   /** A dead letter's intent, pending again in a fresh runner. */
   | { kind: 'replay'; dlqId: string }
-  /** The whole task delivered again, to a fresh runner from its first state (docs/spec.md §10). */
+  /** The whole task delivered again, to a fresh runner from its first state (docs/spec.md §13). */
   | { kind: 'redelivered' }
   /** A label the reference runner never saves (a learner's own). */
   | { kind: 'other'; label: string };

@@ -1,11 +1,11 @@
 /**
- * The invariants of the chapter's limits (docs/spec.md §10–§13), judged on every run of a scenario that reaches
+ * The invariants of the chapter's limits (docs/spec.md §13–§14), judged on every run of a scenario that reaches
  * past the chapter — receipts that expire, a task delivered again, a remote service — and only there, so the
- * 17's checks stay exactly the seven they were.
+ * 17's checks stay exactly the seven they were. (inv8–inv13 are the task queue's, §12: these are 14 and 15.)
  *
- * 8. One intent, at most one effect — judged from what the tools truly did, not from the ledger a purge thins
+ * 14. One intent, at most one effect — judged from what the tools truly did, not from the ledger a purge thins
  *    out: the inventory's `history` (never purged) and the remote service's own `charges`.
- * 9. Every intent ends whole: a reservation still held is paid for, and nothing is paid for that is not held —
+ * 15. Every intent ends whole: a reservation still held is paid for, and nothing is paid for that is not held —
  *    done, or fully compensated, never half.
  */
 import { t } from '../core/i18n/index.js';
@@ -16,8 +16,8 @@ import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
 
 export const LIMIT_INVARIANTS = [
-  { id: 'inv8_one_effect_in_history', get title() { return t('limits.check.inv8.title'); } },
-  { id: 'inv9_intent_ends_whole', get title() { return t('limits.check.inv9.title'); } },
+  { id: 'inv14_one_effect_in_history', get title() { return t('limits.check.inv14.title'); } },
+  { id: 'inv15_intent_ends_whole', get title() { return t('limits.check.inv15.title'); } },
 ] as const;
 
 export type LimitInvariantId = (typeof LIMIT_INVARIANTS)[number]['id'];
@@ -27,10 +27,10 @@ function verdict(id: LimitInvariantId, problems: string[], expected: string, act
   return { id, kind: 'invariant', title, passed: problems.length === 0, expected, actual, message: problems[0] ?? ok };
 }
 
-/** The limits' invariants a run is judged by: none for the chapter's scenarios, inv9 only where a remote step can be half done. */
+/** The limits' invariants a run is judged by: none for the chapter's scenarios, inv15 only where a remote step can be half done. */
 export function checkLimitInvariants(run: Run): Check[] {
   if (!usesLimits(run.scenario)) return [];
-  return [inv8(run), ...(run.scenario.remote !== undefined ? [inv9(run)] : [])];
+  return [inv14(run), ...(run.scenario.remote !== undefined ? [inv15(run)] : [])];
 }
 
 /** The receipts the tool's purge deleted, in the order it did (the trace says each). */
@@ -40,8 +40,8 @@ export function purgedReceipts(run: Pick<Run, 'trace'>) {
 
 const at = (row: HistoryRow) => `${row.at_ms} ms`;
 
-/** 8. Each key at most one effect in the history, each task no more reservations than its intents, each reference one charge; stock = initial + history. */
-export function inv8(run: Run): Check {
+/** 14. Each key at most one effect in the history, each task no more reservations than its intents, each reference one charge; stock = initial + history. */
+export function inv14(run: Run): Check {
   const problems: string[] = [];
   const history = run.db.history ?? [];
   const purged = new Map(purgedReceipts(run).map((row) => [row.key, row]));
@@ -52,25 +52,25 @@ export function inv8(run: Run): Check {
     const gone = purged.get(key);
     problems.push(
       gone !== undefined
-        ? t('limits.check.inv8.twiceAcrossPurge', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', '), written: gone.created_at_ms })
-        : t('limits.check.inv8.twice', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', ') }),
+        ? t('limits.check.inv14.twiceAcrossPurge', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', '), written: gone.created_at_ms })
+        : t('limits.check.inv14.twice', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', ') }),
     );
   }
   const task = run.scenario.task.id;
   const intents = run.scenario.script.filter((s) => s.kind === 'tool' && s.name === 'reserve').length;
   const reservations = history.filter((row) => row.task_id === task && row.delta < 0).length;
-  if (reservations > intents && problems.length === 0) problems.push(t('limits.check.inv8.tooMany', { task, n: reservations, intents }));
+  if (reservations > intents && problems.length === 0) problems.push(t('limits.check.inv14.tooMany', { task, n: reservations, intents }));
   for (const row of run.db.items) {
     const initial = run.scenario.inventory.items[row.item_id];
     if (initial === undefined) continue;
     const want = initial.available + history.filter((h) => h.item_id === row.item_id).reduce((sum, h) => sum + h.delta, 0);
-    if (row.available !== want) problems.push(t('limits.check.inv8.unrecorded', { item: row.item_id, available: row.available, want, initial: initial.available }));
+    if (row.available !== want) problems.push(t('limits.check.inv14.unrecorded', { item: row.item_id, available: row.available, want, initial: initial.available }));
   }
   const byRef = new Map<string, string[]>();
   for (const charge of run.db.charges ?? []) byRef.set(charge.ref, [...(byRef.get(charge.ref) ?? []), charge.charge_id]);
-  for (const [ref, ids] of byRef) if (ids.length > 1) problems.push(t('limits.check.inv8.chargedTwice', { ref, n: ids.length, ids: ids.join(', ') }));
+  for (const [ref, ids] of byRef) if (ids.length > 1) problems.push(t('limits.check.inv14.chargedTwice', { ref, n: ids.length, ids: ids.join(', ') }));
   const effects = history.length + (run.db.charges?.length ?? 0);
-  return verdict('inv8_one_effect_in_history', problems, 'at most one effect per intent, purged receipts included', `${effects} effect(s)`, t('limits.check.inv8.ok', { n: effects }));
+  return verdict('inv14_one_effect_in_history', problems, 'at most one effect per intent, purged receipts included', `${effects} effect(s)`, t('limits.check.inv14.ok', { n: effects }));
 }
 
 /** The references the task's charges go by: the ones its runner sent, and its outbox's messages. */
@@ -83,8 +83,8 @@ function taskRefs(run: Run): Set<string> {
   return refs;
 }
 
-/** 9. Reservations still held (history: reserved − released) equal the task's references that were charged. */
-export function inv9(run: Run): Check {
+/** 15. Reservations still held (history: reserved − released) equal the task's references that were charged. */
+export function inv15(run: Run): Check {
   const problems: string[] = [];
   const task = run.scenario.task.id;
   const history = (run.db.history ?? []).filter((row) => row.task_id === task);
@@ -96,12 +96,12 @@ export function inv9(run: Run): Check {
   if (held > paid) {
     problems.push(
       unsettled.length > 0
-        ? t('limits.check.inv9.unsent', { held, paid, ids: unsettled.map((row) => row.id).join(', ') })
-        : t('limits.check.inv9.unpaid', { held, paid }),
+        ? t('limits.check.inv15.unsent', { held, paid, ids: unsettled.map((row) => row.id).join(', ') })
+        : t('limits.check.inv15.unpaid', { held, paid }),
     );
   } else if (paid > held) {
-    problems.push(t('limits.check.inv9.paidNotHeld', { held, paid, refs: [...refs].filter((ref) => charges.some((c) => c.ref === ref)).join(', ') }));
+    problems.push(t('limits.check.inv15.paidNotHeld', { held, paid, refs: [...refs].filter((ref) => charges.some((c) => c.ref === ref)).join(', ') }));
   }
   const state = held === 0 && paid === 0 ? (history.length > 0 ? 'compensated' : 'nothing') : 'done';
-  return verdict('inv9_intent_ends_whole', problems, 'reservations held = references charged', `held ${held}, charged ${paid}`, t(`limits.check.inv9.ok.${state}`, { held }));
+  return verdict('inv15_intent_ends_whole', problems, 'reservations held = references charged', `held ${held}, charged ${paid}`, t(`limits.check.inv15.ok.${state}`, { held }));
 }

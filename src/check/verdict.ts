@@ -39,7 +39,7 @@ export function byRule(a: string, b: string): number {
 /** The checks of a run for a question, in the order a reader wants them. */
 export function checksOf(run: Run, question: Question): Check[] {
   const crash = checkCrashLetThrough(run);
-  // docs/spec.md §10–§13: a scenario past the chapter is judged by two more (none for the 17).
+  // docs/spec.md §13–§14: a scenario past the chapter is judged by two more (none for the 17).
   const invariants = [...checkInvariants(run, { maxSteps: run.maxSteps }), ...checkLimitInvariants(run)];
   if (question === 'rules') return crash === null ? invariants : [crash, ...invariants];
   const thrown = checkRunnerError(run);

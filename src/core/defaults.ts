@@ -37,5 +37,5 @@ export const RESTART_MS = 1000;
 /** Task id and key prefix of the other client that `concurrent_reserve` simulates (SPEC §5). */
 export const OTHER_CLIENT_TASK = 'other';
 
-/** docs/spec.md §12: how many times the outbox's relay tries one message before it leaves it to a human. */
+/** docs/spec.md §14.4: how many times the outbox's relay tries one message before it leaves it to a human. */
 export const DEFAULT_RELAY_ATTEMPTS = 3;

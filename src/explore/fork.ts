@@ -27,7 +27,7 @@ export interface Paused {
 }
 
 export function forkable(scenario: Scenario, target: Target): boolean {
-  // Nor a scenario past the chapter (docs/spec.md §10–§13): its relay and redelivery run after the task's last pause.
+  // Nor a scenario past the chapter (docs/spec.md §13–§14): its relay and redelivery run after the task's last pause.
   return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined && !usesLimits(scenario);
 }
 

@@ -15,7 +15,7 @@ import { attemptFault, eventCrash } from './schedule.js';
 
 /**
  * A request with a call number of its own: the runner's attempts, and the outbox relay's requests (docs/spec.md
- * §12, numbered after the task's) — not a second delivery, nor the status query a client sends inside an attempt.
+ * §14.4, numbered after the task's) — not a second delivery, nor the status query a client sends inside an attempt.
  */
 export function onTheCallCount(event: TraceEventOf<'request'>): boolean {
   return (event.by === 'runner' || event.by === 'relay') && event.delivery === undefined && event.check === undefined;

@@ -14,7 +14,7 @@ export const ATTEMPT_FAULT_KINDS = [
 /** Listed in the order they apply when several hit one attempt (SPEC §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
 /**
- * The faults of time (docs/spec.md §10): a request that reaches the tool late, a whole task delivered again
+ * The faults of time (docs/spec.md §13): a request that reaches the tool late, a whole task delivered again
  * later. A scenario lists them; the explorer never adds them (its schedules over the 17 stay what they were).
  */
 export const TIME_FAULT_KINDS = ['late_delivery', 'redeliver_task'] as const;

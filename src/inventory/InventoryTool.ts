@@ -47,7 +47,7 @@ export interface ToolDeps {
   db: Database.Database;
   rng: Rng;
   clock: Clock;
-  /** What the tool does beyond the chapter (docs/spec.md §10): absent, the chapter's tool exactly. */
+  /** What the tool does beyond the chapter (docs/spec.md §13): absent, the chapter's tool exactly. */
   limits?: ToolLimits;
 }
 
@@ -106,7 +106,7 @@ export class InventoryTool {
     this.limits = deps.limits ?? null;
   }
 
-  /** Is this rule of docs/spec.md §10 one the tool enforces? */
+  /** Is this rule of docs/spec.md §13 one the tool enforces? */
   protected rule(rule: RetentionRule): boolean {
     return this.limits?.retention?.rules?.includes(rule) ?? false;
   }
@@ -177,7 +177,7 @@ export class InventoryTool {
       }
       return JSON.parse(stored.result) as Receipt;
     }
-    this.checkLimits(args.key, print, args, context); // docs/spec.md §10: after the ledger, before the state
+    this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
     const item = this.sql.item.get(args.item);
     if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`); // 2.
     if (item.version !== args.expected_version) {
@@ -198,7 +198,7 @@ export class InventoryTool {
     // ... and its receipt, in the same transaction
     this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
     if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
-    // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §12
+    // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §14.4
     // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)
     const message = this.limits === null ? null : outboxMessage(args.outbox);
     if (message !== null) this.writeOutbox(args.key, context.taskId, message);
@@ -211,7 +211,7 @@ export class InventoryTool {
   }
 
   /**
-   * The rules of docs/spec.md §10 a request meets once the ledger had no receipt for its key, in this order:
+   * The rules of docs/spec.md §13 a request meets once the ledger had no receipt for its key, in this order:
    * a purged key's tombstone (rule 3), a finished task (rule 4), the request's deadline (rule 1).
    */
   protected checkLimits(key: string, print: string, args: Record<string, unknown>, context: ToolContext): void {
@@ -245,7 +245,7 @@ export class InventoryTool {
   }
 
   /**
-   * The tool's purge (docs/spec.md §10): every receipt older than the retention is deleted — and, under rule 2,
+   * The tool's purge (docs/spec.md §13): every receipt older than the retention is deleted — and, under rule 2,
    * not before the longest a request may stay valid. Under rule 3 the key stays behind as a tombstone. One
    * transaction; null when nothing was due (or the tool keeps receipts for ever).
    */
@@ -277,7 +277,7 @@ export class InventoryTool {
   }
 
   /**
-   * The compensation of a reservation (docs/spec.md §13): the stock back, recorded in the same ledger under its
+   * The compensation of a reservation (docs/spec.md §14.5): the stock back, recorded in the same ledger under its
    * own key, in one transaction — so a retried release meets its receipt instead of releasing twice.
    */
   release(rawArgs: Record<string, unknown>, context: ToolContext): ReleaseReceipt {
@@ -325,7 +325,7 @@ export class InventoryTool {
     if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, args.qty, this.clock.nowMs());
   }
 
-  /** The outbox's oldest message nobody has settled yet (docs/spec.md §12), or null. */
+  /** The outbox's oldest message nobody has settled yet (docs/spec.md §14.4), or null. */
   outboxNext(): { id: number; task_id: string; ref: string; amount: number; attempts: number } | null {
     return this.sql.outboxNext.get() ?? null;
   }
@@ -343,7 +343,7 @@ export class InventoryTool {
 
   /** The end of a task, kept in `finished_tasks` longer than any receipt (rule 4): a later write of it is refused. */
   closeTask(context: ToolContext): { task: string; finished_at_ms: number } {
-    if (this.limits === null) throw new ContractError('INVALID_ACTION', 'close_task: this tool keeps no finished tasks (a scenario past the chapter does: docs/spec.md §10)');
+    if (this.limits === null) throw new ContractError('INVALID_ACTION', 'close_task: this tool keeps no finished tasks (a scenario past the chapter does: docs/spec.md §13)');
     const now = this.clock.nowMs();
     this.sql.finish.run(context.taskId, now);
     const done = this.sql.finished.get(context.taskId)!;

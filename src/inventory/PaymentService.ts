@@ -1,12 +1,12 @@
 /**
- * The remote payment service of docs/spec.md §11: a stub of the kind of service the chapter warns about, one
+ * The remote payment service of docs/spec.md §14: a stub of the kind of service the chapter warns about, one
  * with no idempotency key. It executes every `charge` it receives — the same reference twice is two charges —
  * and offers only `charge_status`, a query by the reference the caller chose. What it really did is its own
  * table, `charges`, written in a transaction of its own: it never shares one with the inventory (it is reached
  * only over the wire, as a service on another machine would be, though its table sits in the tool's file).
  *
  * A charge above what is left of the account's balance is declined: a definite business answer (nothing
- * charged), returned as a result, not a refusal — the caller decides what to do with it (compensate, §13).
+ * charged), returned as a result, not a refusal — the caller decides what to do with it (compensate, §14.5).
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -17,7 +17,7 @@ import type { ToolContext, ToolRequest } from './InventoryTool.js';
 /** The service's two operations; every other request is not its. */
 export const REMOTE_TOOLS: ReadonlySet<string> = new Set(['charge', 'charge_status']);
 
-/** Tools whose requests carry no idempotency key: a transport must never repeat one on its own (§11). */
+/** Tools whose requests carry no idempotency key: a transport must never repeat one on its own (§14). */
 export const KEYLESS_TOOLS: ReadonlySet<string> = new Set(['charge']);
 
 export type ChargeResult =

@@ -21,8 +21,8 @@ export type ContractCode =
   | 'INSUFFICIENT_STOCK'
   | 'NOT_AUTHORIZED'
   | 'INVALID_ACTION'
-  // docs/spec.md §10: a request after its deadline, a key whose receipt was purged, a task already finished;
-  // §13: a release with no reservation to release
+  // docs/spec.md §13: a request after its deadline, a key whose receipt was purged, a task already finished;
+  // §14.5: a release with no reservation to release
   | 'EXPIRED'
   | 'RECEIPT_PURGED'
   | 'TASK_FINISHED'

@@ -72,7 +72,7 @@ export function readToolTable(db: Database.Database, table: ToolTable): Row[] {
   return statement(db, 'read', table).all() as Row[];
 }
 
-/** The chapter's tables; with `limits`, the limits' tables too (docs/spec.md §10–§13). */
+/** The chapter's tables; with `limits`, the limits' tables too (docs/spec.md §13–§14). */
 export function readToolRows(db: Database.Database, limits = false): ToolRows {
   return Object.fromEntries((limits ? NAMES : CHAPTER_NAMES).map((table) => [table, readToolTable(db, table)])) as unknown as ToolRows;
 }

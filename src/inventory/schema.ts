@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Inventory } from '../scenario/types.js';
 
 /**
- * The tables of the chapter's limits (docs/spec.md §10–§13), empty unless a scenario reaches past the chapter:
+ * The tables of the chapter's limits (docs/spec.md §13–§14), empty unless a scenario reaches past the chapter:
  * - `history`: every change of stock the tool made (−qty a reservation, +qty a release), written in the same
  *   transaction as the change and never purged — what the tool truly did, when its receipts are gone;
  * - `tombstones`: the key (and fingerprint) of a purged receipt, when the tool remembers purged keys (rule 3);

@@ -22,7 +22,7 @@ export interface LedgerRow {
   result: unknown;
 }
 
-/** One change of stock the tool made (docs/spec.md §10): −qty a reservation, +qty a release. Never purged. */
+/** One change of stock the tool made (docs/spec.md §13): −qty a reservation, +qty a release. Never purged. */
 export interface HistoryRow {
   seq: number;
   key: string;
@@ -47,7 +47,7 @@ export interface FinishedTaskRow {
   finished_at_ms: number;
 }
 
-/** A charge to make, committed with its reservation, and what the relay made of it (docs/spec.md §12). */
+/** A charge to make, committed with its reservation, and what the relay made of it (docs/spec.md §14.4). */
 export interface OutboxRow {
   id: number;
   key: string;
@@ -61,7 +61,7 @@ export interface OutboxRow {
   sent_at_ms: number | null;
 }
 
-/** A charge the remote service really made (docs/spec.md §11). */
+/** A charge the remote service really made (docs/spec.md §14). */
 export interface ChargeRow {
   seq: number;
   charge_id: string;

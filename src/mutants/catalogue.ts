@@ -137,7 +137,7 @@ export const MUTANTS: readonly Mutant[] = [
 ];
 
 /**
- * The limits' mutants (docs/spec.md §10–§13): one per rule a scenario past the chapter switches on, each a
+ * The limits' mutants (docs/spec.md §13–§14): one per rule a scenario past the chapter switches on, each a
  * broken store. They are hunted over those scenarios (scenarios/limits/), where their rule is on — over the 17
  * there is nothing for them to break, so `faultlab explore --mutants` on the 17 stays the chapter's ten.
  */
@@ -149,7 +149,7 @@ export const LIMIT_MUTANTS: readonly Mutant[] = [
     },
     runner: ReferenceRunner,
     tool: DeadlineIgnoredStore,
-    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_late_task_deadline' },
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_late_task_deadline' },
   },
   {
     name: 'retention_shorter_than_redelivery',
@@ -158,7 +158,7 @@ export const LIMIT_MUTANTS: readonly Mutant[] = [
     },
     runner: ReferenceRunner,
     tool: ShortRetentionStore,
-    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_receipts_outlive_requests' },
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_receipts_outlive_requests' },
   },
   {
     name: 'purged_keys_forgotten',
@@ -176,7 +176,7 @@ export const LIMIT_MUTANTS: readonly Mutant[] = [
     },
     runner: ReferenceRunner,
     tool: FinishedTasksIgnoredStore,
-    caughtBy: { invariant: 'inv8_one_effect_in_history', scenario: 'purge_task_replayed_finished_tasks' },
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_task_replayed_finished_tasks' },
   },
   {
     name: 'outbox_outside_transaction',
@@ -185,7 +185,7 @@ export const LIMIT_MUTANTS: readonly Mutant[] = [
     },
     runner: ReferenceRunner,
     tool: OutboxOutsideTransactionStore,
-    caughtBy: { invariant: 'inv9_intent_ends_whole', scenario: 'remote_outbox_crash_mid_reserve' },
+    caughtBy: { invariant: 'inv15_intent_ends_whole', scenario: 'remote_outbox_crash_mid_reserve' },
   },
   {
     name: 'compensation_not_recorded',

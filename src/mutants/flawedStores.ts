@@ -36,7 +36,7 @@ export class ReceiptOutsideTransactionStore extends InventoryTool {
   }
 }
 
-// ── The limits' stores (docs/spec.md §10–§13): each drops one rule a limit scenario switches on ──
+// ── The limits' stores (docs/spec.md §13–§14): each drops one rule a limit scenario switches on ──
 
 /** Rule 1 dropped: the request's deadline is never read, so a request that comes too late runs all the same. */
 export class DeadlineIgnoredStore extends InventoryTool {

@@ -67,7 +67,7 @@ export function formatReply(tool: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The replies of docs/spec.md §10–§13: a release's receipt, a task's end, a charge, a status query. */
+/** The replies of docs/spec.md §13–§14: a release's receipt, a task's end, a charge, a status query. */
 function formatLimitsReply(tool: string, v: Record<string, unknown>): string | null {
   const f = formatValue;
   if (tool === 'release' && typeof v.release_id === 'string') {
@@ -98,7 +98,7 @@ export function formatDiff(diff: SnapshotDiff): string {
     parts.push(t('trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
   if (diff.ledgerRemoved.length > 0) parts.push(t('trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
-  // docs/spec.md §10–§13: the limits' tables, each only when it changed
+  // docs/spec.md §13–§14: the limits' tables, each only when it changed
   if (diff.historyAdded) parts.push(t('limits.diff.history', { deltas: diff.historyAdded.map((row) => `${row.item_id} ${row.delta > 0 ? '+' : ''}${row.delta}`).join(', ') }));
   if (diff.tombstonesAdded) parts.push(t('limits.diff.tombstones', { n: diff.tombstonesAdded.length }));
   if (diff.finishedAdded) parts.push(t('limits.diff.finished', { tasks: diff.finishedAdded.map((row) => row.task_id).join(', ') }));

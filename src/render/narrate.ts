@@ -322,7 +322,7 @@ function replyLines(event: TraceEventOf<'reply'>, i: number, at: EventView): Lin
   let meaning: string;
   if (e.class === 'ContractError') meaning = t('trace.meaning.refused');
   else if (e.certainty === 'definite') meaning = t('trace.meaning.definite');
-  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t('limits.trace.meaning.keyless'); // docs/spec.md §11: there is no key to retry with
+  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t('limits.trace.meaning.keyless'); // docs/spec.md §14: there is no key to retry with
   else meaning = t('trace.meaning.indefinite');
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
   if (!event.delivered) parts.push([t('trace.neverDelivered'), 'dim']);

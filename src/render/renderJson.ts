@@ -16,9 +16,9 @@ export interface ScenarioJson {
   crashes: number;
   /** The pillars' figures, for a scenario with a durability block. */
   durability?: DurabilityFigures;
-  /** docs/spec.md §10: receipts the purge deleted, for a scenario with a retention block. */
+  /** docs/spec.md §13: receipts the purge deleted, for a scenario with a retention block. */
   purged?: number;
-  /** docs/spec.md §11–§12: charges the remote service made, and outbox messages left unsent, for a scenario with a remote. */
+  /** docs/spec.md §14: charges the remote service made, and outbox messages left unsent, for a scenario with a remote. */
   charges?: number;
   unsent?: number;
   passed: boolean;

@@ -152,7 +152,7 @@ export function figures(run: RunResult): string {
   const stock = shownStock(run).map((s) => t('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
   const dlq = run.dlq.length > 0 ? [t('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
   const calls = t('trace.figure.calls', { n: totalCalls(run) ?? '-' });
-  // docs/spec.md §10–§11: what the purge deleted, what the remote service charged — only where they can happen
+  // docs/spec.md §13–§14: what the purge deleted, what the remote service charged — only where they can happen
   const limits = [
     ...(run.scenario.retention !== undefined ? [t('limits.figure.purged', { n: purgedReceipts(run).length })] : []),
     ...(run.scenario.remote !== undefined ? [t('limits.figure.charges', { n: run.db.charges?.length ?? 0 })] : []),

@@ -79,7 +79,7 @@ export abstract class BaseRunner<M extends Mode = 'sync'> implements Runner {
    * the intent (task, item, qty) unless the policy gave one. Every retry must reuse this action as is.
    */
   protected prepare(task: Task, action: ToolAction): ToolAction {
-    // A release (a compensation, docs/spec.md §13) is a write too: its key names the reservation it undoes.
+    // A release (a compensation, docs/spec.md §14.5) is a write too: its key names the reservation it undoes.
     if (action.name === 'release' && action.args.key === undefined) {
       return { ...action, args: { ...action.args, key: releaseKey(task.id, action.args as { item: unknown; qty: unknown; of: unknown }) } };
     }

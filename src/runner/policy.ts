@@ -3,7 +3,7 @@
  * answer is `script[state.decisions]` (finish when the script is done), so it answers the same after a
  * crash. Arguments may refer to earlier observations: `"@get_stock.version"`, `"@search_docs.0"`.
  *
- * A step may carry a condition (docs/spec.md §13.3): `when: { "@charge.status": declined }` — taken only when
+ * A step may carry a condition (docs/spec.md §14.6): `when: { "@charge.status": declined }` — taken only when
  * every reference equals its value, else skipped. Still stateless: the next step is the one after the
  * `decisions` steps taken so far, each condition read from the observations (which a later step never
  * replaces: the scenario loader holds that).

@@ -13,7 +13,7 @@ export const REQUIRED_ARGS: Readonly<Record<ToolName, readonly string[]>> = {
   read_doc: ['doc_id'],
   get_stock: ['item'],
   reserve: ['item', 'qty', 'expected_version'],
-  // docs/spec.md §10–§13: a compensation, the end of a task, the keyless service's charge and status query
+  // docs/spec.md §13–§14: a compensation, the end of a task, the keyless service's charge and status query
   release: ['item', 'qty', 'of'],
   close_task: [],
   charge: ['ref', 'amount'],

@@ -50,7 +50,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   // One set grows as the script is read, so the check is linear in the script's length.
   const earlier = new Set<string>();
   script.forEach((step, index) => {
-    // docs/spec.md §13: a condition reads observations an earlier step made, like an argument's reference.
+    // docs/spec.md §14.5: a condition reads observations an earlier step made, like an argument's reference.
     for (const ref of Object.keys(step.when ?? {})) {
       const tool = ref.slice(1).split('.')[0]!;
       if (!earlier.has(tool)) {
@@ -115,7 +115,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
 }
 
 /**
- * What the limits' settings (docs/spec.md §10–§13) need that a schema cannot say: rule 2 keeps receipts as long
+ * What the limits' settings (docs/spec.md §13–§14) need that a schema cannot say: rule 2 keeps receipts as long
  * as a request may arrive, which is bounded only if requests expire (rule 1); both need the validity; a task that
  * calls the keyless service needs one.
  */

@@ -49,7 +49,7 @@ export interface Inventory {
 }
 
 /**
- * A step's condition (docs/spec.md §13.3): observation references and the value each must equal, e.g.
+ * A step's condition (docs/spec.md §14.6): observation references and the value each must equal, e.g.
  * `{ "@charge.status": declined }`. The step is taken only when every one holds, else skipped.
  */
 export type StepCondition = Record<string, unknown>;
@@ -78,7 +78,7 @@ export interface DurabilitySpec {
 }
 
 /**
- * How long the tool keeps its receipts, and the four rules of docs/spec.md §10 that make a finite retention
+ * How long the tool keeps its receipts, and the four rules of docs/spec.md §13 that make a finite retention
  * safe, each a switch the tool enforces. Absent: the chapter's tool, which never deletes a receipt.
  */
 export interface RetentionSpec {
@@ -92,7 +92,7 @@ export interface RetentionSpec {
 export const RETENTION_RULES = ['deadline', 'receipts_outlive_requests', 'refuse_purged_keys', 'finished_tasks'] as const;
 export type RetentionRule = (typeof RETENTION_RULES)[number];
 
-/** The remote payment service with no idempotency key (docs/spec.md §11), and how the runner's client retries it. */
+/** The remote payment service with no idempotency key (docs/spec.md §14), and how the runner's client retries it. */
 export interface RemoteSpec {
   /** The account's balance: a charge above what is left is declined (a definite answer, no effect). */
   balance: number;
@@ -161,9 +161,9 @@ export interface Scenario {
   faults: FaultSpec[];
   /** The pillars at the Runner's seams; absent for the chapter's scenarios. */
   durability?: DurabilitySpec;
-  /** How long the tool keeps its receipts, and the rules it enforces (docs/spec.md §10); absent: for ever. */
+  /** How long the tool keeps its receipts, and the rules it enforces (docs/spec.md §13); absent: for ever. */
   retention?: RetentionSpec;
-  /** The keyless remote service and its client (docs/spec.md §11); absent: the inventory alone. */
+  /** The keyless remote service and its client (docs/spec.md §14); absent: the inventory alone. */
   remote?: RemoteSpec;
   expect: Expectations;
 }

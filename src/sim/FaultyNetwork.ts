@@ -35,15 +35,15 @@ export interface WireCounters {
    * wire numbers calls across the whole scenario (a fault's `call` and the trace's call numbers are global).
    */
   callOffset: number;
-  /** Requests the outbox's relay has sent (docs/spec.md §12); its calls are numbered after the task's. */
+  /** Requests the outbox's relay has sent (docs/spec.md §14.4); its calls are numbered after the task's. */
   relayCalls?: number;
 }
 
 export interface NetworkDeps {
   tool: InventoryTool;
-  /** The remote service with no idempotency key (docs/spec.md §11), for a scenario that has one. */
+  /** The remote service with no idempotency key (docs/spec.md §14), for a scenario that has one. */
   remote?: PaymentService | null;
-  /** A scenario past the chapter (docs/spec.md §10–§13): the snapshots read the limits' tables too. */
+  /** A scenario past the chapter (docs/spec.md §13–§14): the snapshots read the limits' tables too. */
   limits?: boolean;
   db: Database.Database;
   plan: FaultPlan;
@@ -66,7 +66,7 @@ interface Carry {
   call: number;
   attempt: number;
   taskId: string;
-  /** A status query the runner's client makes before it resends (docs/spec.md §11): part of the attempt, not a call of its own. */
+  /** A status query the runner's client makes before it resends (docs/spec.md §14): part of the attempt, not a call of its own. */
   check?: true;
 }
 
@@ -96,14 +96,14 @@ export class FaultyNetwork implements ToolClient {
   }
 
   /**
-   * The status query the runner's client sends before it resends a keyless request (docs/spec.md §11): on the
+   * The status query the runner's client sends before it resends a keyless request (docs/spec.md §14): on the
    * wire like any request of the attempt (the attempt's faults may strike it), but not a call of its own.
    */
   async check(action: ToolAction, at: AttemptContext): Promise<unknown> {
     return this.#carry(action, { by: 'runner', call: at.call + this.#d.counters.callOffset, attempt: at.attempt, taskId: at.taskId, check: true });
   }
 
-  /** A request of the outbox's relay (docs/spec.md §12), call `call` of the scenario, attempt `attempt` of its message. */
+  /** A request of the outbox's relay (docs/spec.md §14.4), call `call` of the scenario, attempt `attempt` of its message. */
   async relay(action: ToolAction, call: number, attempt: number, taskId: string): Promise<unknown> {
     return this.#carry(action, { by: 'relay', call, attempt, taskId });
   }
@@ -126,7 +126,7 @@ export class FaultyNetwork implements ToolClient {
     }
     const late = has('late_delivery');
     if (late) {
-      // docs/spec.md §10: the request waits on the wire; the tool's clock (and its purge) goes on meanwhile.
+      // docs/spec.md §13: the request waits on the wire; the tool's clock (and its purge) goes on meanwhile.
       this.#fired(late);
       this.#d.clock.advance(late.spec.delay_ms ?? 0);
     }
@@ -141,7 +141,7 @@ export class FaultyNetwork implements ToolClient {
       this.#fired(crashBefore);
       this.#d.crash('crash_before_commit', t('trace.crash.beforeRan', { tool: request.name }));
     }
-    // docs/spec.md §11: a transport may repeat a request the tool can recognise, never one with no key.
+    // docs/spec.md §14: a transport may repeat a request the tool can recognise, never one with no key.
     const duplicate = KEYLESS_TOOLS.has(request.name) ? undefined : has('duplicate_delivery');
     if (duplicate) {
       this.#fired(duplicate);
@@ -269,7 +269,7 @@ export class FaultyNetwork implements ToolClient {
     return error;
   }
 
-  /** The tool's purge (docs/spec.md §10), before a request reaches it: what it deleted, in the trace. */
+  /** The tool's purge (docs/spec.md §13), before a request reaches it: what it deleted, in the trace. */
   #purge(): void {
     if (this.#d.limits !== true) return; // the chapter's tool keeps receipts for ever
     const before = this.#snapshot.read();

@@ -1,5 +1,5 @@
 /**
- * The runner's client for the keyless service, when it asks before it resends (docs/spec.md §11): a retry of
+ * The runner's client for the keyless service, when it asks before it resends (docs/spec.md §14): a retry of
  * a `charge` — any attempt after the first, a recovery's included — first sends `charge_status` with the same
  * reference, and resends the charge only if the service has none. The runner's step is the chapter's: it keeps
  * the charge pending and retries it with the same reference; this client is what makes that retry safe.

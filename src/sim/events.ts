@@ -14,7 +14,7 @@ export type Certainty = 'definite' | 'indefinite';
 
 /**
  * Who sent a request: the runner under test, the other client a `concurrent_reserve` fault simulates, or the
- * outbox's relay (docs/spec.md §12).
+ * outbox's relay (docs/spec.md §14.4).
  */
 export type Sender = 'runner' | 'other' | 'relay';
 
@@ -44,7 +44,7 @@ export type TraceEvent = At &
         call?: number;
         attempt?: number;
         delivery?: 1 | 2;
-        /** The status query the runner's client sends before it resends a keyless request (docs/spec.md §11). */
+        /** The status query the runner's client sends before it resends a keyless request (docs/spec.md §14). */
         check?: true;
       }
     | {
@@ -68,7 +68,7 @@ export type TraceEvent = At &
         changedData?: boolean;
         /** For a ContractError on reserve: was there already a receipt for this very request (same key and fingerprint)? */
         receiptExisted?: boolean;
-        /** docs/spec.md §10: did this very request take effect earlier, by the tool's history (its receipt since purged)? */
+        /** docs/spec.md §13: did this very request take effect earlier, by the tool's history (its receipt since purged)? */
         effectExisted?: true;
       }
     /** What the fault does is said by the trace's narrator (src/render/narrate.ts), from its kind. */
@@ -89,11 +89,11 @@ export type TraceEvent = At &
     /** A dead-letter record is replayed through a fresh runner, with the same key, after a virtual delay. */
     | { type: 'replay'; dlqId: string; afterMs: number; action: ToolAction }
     | { type: 'finished'; status: string; steps: number }
-    /** The tool's purge deleted receipts older than its retention (docs/spec.md §10). */
+    /** The tool's purge deleted receipts older than its retention (docs/spec.md §13). */
     | { type: 'purge'; removed: PurgedReceipt[]; keepMs: number; tombstones: boolean; diff: SnapshotDiff }
-    /** The queue delivers the whole task again, to a fresh runner from the task's first state (docs/spec.md §10). */
+    /** The queue delivers the whole task again, to a fresh runner from the task's first state (docs/spec.md §13). */
     | { type: 'redelivery'; afterMs: number }
-    /** The outbox's relay decided about a message (docs/spec.md §12). */
+    /** The outbox's relay decided about a message (docs/spec.md §14.4). */
     | { type: 'relay'; id: number; ref: string; what: RelayStep; attempt: number }
   );
 

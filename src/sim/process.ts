@@ -7,7 +7,7 @@
  *   2. the event log's INSERT in `EventStore.save` (src/runner/EventStore.ts): the runner's state under a label —
  *      and, in the same transaction, the dead letter of an exhausted intent (src/durability/seams/deadLetter.ts);
  *   3. the pillars' own rows in the runner's database (the breaker's window), each write its own transaction.
- * Past the chapter (docs/spec.md §10–§13) the tool side commits a few more, each its own transaction: the purge
+ * Past the chapter (docs/spec.md §13–§14) the tool side commits a few more, each its own transaction: the purge
  * (receipts deleted, tombstones left), `close_task`, a `release` (with its ledger row, like `reserve`), the remote
  * service's charge, and the outbox relay's count and settlement of a message (simulate.ts: `Drive.relay`).
  * The tool commits first, the runner saves what it was told afterwards: the gap between 1 and 2 is the lesson.
@@ -61,7 +61,7 @@ export interface Process {
   tool: InventoryTool;
 }
 
-/** What the tool does past the chapter (docs/spec.md §10): null for the chapter's scenarios, the tool exactly as it was. */
+/** What the tool does past the chapter (docs/spec.md §13): null for the chapter's scenarios, the tool exactly as it was. */
 export function toolLimits(scenario: Scenario): ToolLimits | null {
   return usesLimits(scenario) ? { retention: scenario.retention ?? null, history: true } : null;
 }
@@ -169,7 +169,7 @@ export class RunnerProcess {
       backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: world.backoffRng!, events: toTrace }) : inner),
       breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
     };
-    // docs/spec.md §11: the client of the keyless service asks before it resends, when the scenario says so.
+    // docs/spec.md §14: the client of the keyless service asks before it resends, when the scenario says so.
     const client: ToolClient = scenario.remote?.retry === 'query' ? new CheckedRetryClient(network) : network;
     const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), client);
     const runner: Runner = new RunnerImpl({ policy, events, tools });

@@ -71,8 +71,8 @@ export interface SimulateOptions {
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
-  if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability)) {
-    return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep'));
+  if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
+    return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of the chapter\'s scenarios (no pillars, no limits), with no folder to keep'));
   }
   const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
   return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
@@ -155,7 +155,7 @@ class Drive {
   crashes: number;
   runnerError: RunnerFailure | null = null;
   readonly replays: ReplayRecord[] = [];
-  /** The task delivered again (docs/spec.md §10): the calls before each redelivery. */
+  /** The task delivered again (docs/spec.md §13): the calls before each redelivery. */
   readonly redeliveries: Array<{ callsBefore: number; relayCalls: number }> = [];
   readonly unsaved: UnsavedStep[];
   #first: (() => Promise<RunnerState>) | null = null;
@@ -233,7 +233,7 @@ class Drive {
   }
 
   /**
-   * What happens once the task's delivery has ended (docs/spec.md §10, §12): the outbox's relay delivers what
+   * What happens once the task's delivery has ended (docs/spec.md §13, §14.4): the outbox's relay delivers what
    * is left in the outbox, and a planned redelivery hands the whole task to a fresh runner later on — each
    * through the same wire, the same crash model and the same step loop.
    */
@@ -259,7 +259,7 @@ class Drive {
   }
 
   /**
-   * The outbox's relay (docs/spec.md §12): every message not yet settled, oldest first, at least once — and
+   * The outbox's relay (docs/spec.md §14.4): every message not yet settled, oldest first, at least once — and
    * effectively once, because each attempt first asks the service whether the reference was charged. Its calls
    * are numbered after the task's; a crash on its way is the same crash, recovered the same way. Returns the
    * calls it made.

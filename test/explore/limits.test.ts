@@ -1,5 +1,5 @@
 /**
- * The limits' scenarios explored like the 17 (docs/spec.md §10–§13): the ones that hold — a rule on, the query,
+ * The limits' scenarios explored like the 17 (docs/spec.md §13–§14): the ones that hold — a rule on, the query,
  * the outbox, the compensation — hold under every single added fault; the ones without their rule fail as
  * written, the named invariant; and every limits mutant is caught, by the invariant its catalogue entry names.
  */
@@ -44,12 +44,12 @@ describe('exploring the scenarios without their rule (scenarios/limits/unsafe/)'
     const exploration = await explore(unsafe(), { target: { runner: ReferenceRunner }, workers: 1 });
     const failed = exploration.scenarios.map(({ scenario, tally }) => [scenario.id, tally.asWritten?.failed]);
     expect(failed).toEqual([
-      ['purge_before_deadline', ['inv8_one_effect_in_history']],
+      ['purge_before_deadline', ['inv14_one_effect_in_history']],
       ['purge_late_retry_stale', ['inv5_contract_error_changes_nothing']],
-      ['purge_late_task_no_deadline', ['inv8_one_effect_in_history']],
-      ['purge_task_replayed', ['inv8_one_effect_in_history']],
-      ['remote_blind_retry_crash_after_commit', ['inv8_one_effect_in_history']],
-      ['remote_blind_retry_lost_reply', ['inv8_one_effect_in_history']],
+      ['purge_late_task_no_deadline', ['inv14_one_effect_in_history']],
+      ['purge_task_replayed', ['inv14_one_effect_in_history']],
+      ['remote_blind_retry_crash_after_commit', ['inv14_one_effect_in_history']],
+      ['remote_blind_retry_lost_reply', ['inv14_one_effect_in_history']],
     ]);
   }, 120_000);
 });

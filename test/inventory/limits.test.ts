@@ -1,5 +1,5 @@
 /**
- * The tools past the chapter, on their own database (docs/spec.md §10–§13): the inventory's purge and its four
+ * The tools past the chapter, on their own database (docs/spec.md §13–§14): the inventory's purge and its four
  * rules, its history, outbox and compensation; the keyless payment service. Each rule is shown off and on.
  */
 import Database from 'better-sqlite3';

@@ -1,5 +1,5 @@
 /**
- * The limits' settings (docs/spec.md §10–§13) as the loader reads them: what a schema cannot say is still said,
+ * The limits' settings (docs/spec.md §13–§14) as the loader reads them: what a schema cannot say is still said,
  * at file:line:col — a retention that cannot cover every request, a charge with no service, a condition that
  * would read something a later step changes — and the CLI exits 2 before anything runs.
  */
@@ -63,7 +63,7 @@ describe('the remote service', () => {
   });
 });
 
-describe('a step taken only when its condition holds (docs/spec.md §13.3)', () => {
+describe('a step taken only when its condition holds (docs/spec.md §14.6)', () => {
   it('refuses a condition that reads a tool no earlier step calls', () => {
     const text = COMPENSATION.replace('when: { "@charge.status": declined }', 'when: { "@charge_status.found": false }');
     expect(problems(file('earlier.yaml', text))[0]).toMatch(/when\.@charge_status\.found: @charge_status\.found refers to charge_status, which no earlier step calls/);

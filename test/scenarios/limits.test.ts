@@ -1,5 +1,5 @@
 /**
- * docs/spec.md §10–§13: the chapter's two limits, run. Each rule of §10 has a pair of scenarios that differ in
+ * docs/spec.md §13–§14: the chapter's two limits, run. Each rule of §13 has a pair of scenarios that differ in
  * that rule alone — without it (scenarios/limits/unsafe/) a named check fails, with it (scenarios/limits/) every
  * check holds; the keyless service shows a blind retry charging twice, and the query, the outbox and the
  * compensation each charging once. The figures are written out here, not read from the YAML.
@@ -9,25 +9,25 @@ import type { RunResult } from '../../src/check/RunResult.js';
 import { totalCalls } from '../../src/check/durabilityFigures.js';
 import { purgedReceipts } from '../../src/check/limits.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import { camera, events, failedChecks, judged } from '../support.js';
+import { camera, cli, events, failedChecks, judged } from '../support.js';
 
 /** id, status, calls, ledger rows, camera, receipts purged, charges, the checks that fail (none: it holds) */
 const LIMITS = [
   // rule 4: the task delivered again after the purge (lesson 7's replay, on a real purge)
-  ['purge_task_replayed', 'succeeded', 6, 1, 1, 1, 0, ['inv8_one_effect_in_history']],
+  ['purge_task_replayed', 'succeeded', 6, 1, 1, 1, 0, ['inv14_one_effect_in_history']],
   ['purge_task_replayed_finished_tasks', 'tool_error', 5, 0, 2, 1, 0, []],
   // rule 1: a deadline the tool checks
-  ['purge_late_task_no_deadline', 'succeeded', 4, 1, 1, 1, 0, ['inv8_one_effect_in_history']],
+  ['purge_late_task_no_deadline', 'succeeded', 4, 1, 1, 1, 0, ['inv14_one_effect_in_history']],
   ['purge_late_task_deadline', 'tool_error', 4, 0, 2, 1, 0, []],
   // rule 2: receipts kept as long as a request may arrive
-  ['purge_before_deadline', 'succeeded', 4, 1, 1, 1, 0, ['inv8_one_effect_in_history']],
+  ['purge_before_deadline', 'succeeded', 4, 1, 1, 1, 0, ['inv14_one_effect_in_history']],
   ['purge_receipts_outlive_requests', 'tool_error', 4, 1, 2, 0, 0, []],
   // rule 3: a late request for a purged key is told so
   ['purge_late_retry_stale', 'tool_error', 3, 0, 2, 1, 0, ['inv5_contract_error_changes_nothing']],
   ['purge_late_retry_tombstone', 'tool_error', 3, 0, 2, 1, 0, []],
   // the keyless service
-  ['remote_blind_retry_lost_reply', 'succeeded', 4, 1, 2, 0, 2, ['inv8_one_effect_in_history']],
-  ['remote_blind_retry_crash_after_commit', 'succeeded', 4, 1, 2, 0, 2, ['inv8_one_effect_in_history']],
+  ['remote_blind_retry_lost_reply', 'succeeded', 4, 1, 2, 0, 2, ['inv14_one_effect_in_history']],
+  ['remote_blind_retry_crash_after_commit', 'succeeded', 4, 1, 2, 0, 2, ['inv14_one_effect_in_history']],
   ['remote_query_lost_reply', 'succeeded', 4, 1, 2, 0, 1, []],
   ['remote_query_crash_after_commit', 'succeeded', 4, 1, 2, 0, 1, []],
   ['remote_outbox_crash_after_commit', 'succeeded', 3, 1, 2, 0, 1, []],
@@ -61,7 +61,20 @@ describe.each(LIMITS)('%s', (id, status, calls, ledger, stock, purged, charges, 
   });
 });
 
-describe('the purge (docs/spec.md §10)', () => {
+describe('several scenarios in one faultlab run', () => {
+  it('each start from their own tables: a second one does not meet the first one\'s charges, outbox or history', async () => {
+    const out = await cli(['run', 'remote_blind_retry_lost_reply', 'remote_query_lost_reply', 'remote_outbox_crash_after_commit', 'purge_task_replayed_finished_tasks', '--json']);
+    const doc = JSON.parse(out.stdout) as { scenarios: Array<{ id: string; passed: boolean; charges?: number }> };
+    expect(doc.scenarios.map((s) => [s.id, s.passed, s.charges])).toEqual([
+      ['remote_blind_retry_lost_reply', false, 2],
+      ['remote_query_lost_reply', true, 1],
+      ['remote_outbox_crash_after_commit', true, 1],
+      ['purge_task_replayed_finished_tasks', true, undefined],
+    ]);
+  });
+});
+
+describe('the purge (docs/spec.md §13)', () => {
   it('really deletes: the receipt is gone from the ledger, the trace says when, the history keeps the effect', async () => {
     const run = await judged(loadScenario('purge_task_replayed'), { storage: 'memory' });
     const [purge] = events(run, 'purge');
@@ -97,7 +110,7 @@ describe('the purge (docs/spec.md §10)', () => {
   });
 });
 
-describe('a task delivered again (docs/spec.md §10)', () => {
+describe('a task delivered again (docs/spec.md §13)', () => {
   it('starts a fresh runner from the task\'s first state, after the delay, with its own call budget', async () => {
     const run = await judged(loadScenario('purge_task_replayed'), { storage: 'memory' });
     const [redelivery] = events(run, 'redelivery');
@@ -112,11 +125,11 @@ describe('a task delivered again (docs/spec.md §10)', () => {
   });
 });
 
-describe('the keyless service (docs/spec.md §11)', () => {
+describe('the keyless service (docs/spec.md §14)', () => {
   it('charges twice under one reference when the runner resends blindly', async () => {
     const run = await judged(loadScenario('remote_blind_retry_lost_reply'), { storage: 'memory' });
     expect(run.db.charges?.map((c) => c.ref)).toEqual(['remote_blind_retry_lost_reply', 'remote_blind_retry_lost_reply']);
-    expect(run.checks.find((c) => c.id === 'inv8_one_effect_in_history')!.message).toMatch(/^reference remote_blind_retry_lost_reply was charged 2 times \(ch_\w+, ch_\w+\)/);
+    expect(run.checks.find((c) => c.id === 'inv14_one_effect_in_history')!.message).toMatch(/^reference remote_blind_retry_lost_reply was charged 2 times \(ch_\w+, ch_\w+\)/);
   });
 
   it('asks before it resends when the client is set to query: the status query is part of the attempt, not a call', async () => {
@@ -129,7 +142,7 @@ describe('the keyless service (docs/spec.md §11)', () => {
   });
 });
 
-describe('the outbox (docs/spec.md §12)', () => {
+describe('the outbox (docs/spec.md §14.4)', () => {
   it('commits the message with the reservation, and the relay settles it after a lost reply by asking again', async () => {
     const run = await judged(loadScenario('remote_outbox_crash_after_commit'), { storage: 'memory' });
     expect(events(run, 'relay').map((e) => [e.what, e.attempt])).toEqual([
@@ -147,7 +160,7 @@ describe('the outbox (docs/spec.md §12)', () => {
   });
 });
 
-describe('compensation (docs/spec.md §13)', () => {
+describe('compensation (docs/spec.md §14.5)', () => {
   it('releases the reservation under its own key in the ledger when the charge is declined, and releases once', async () => {
     const run = await judged(loadScenario('remote_compensation_declined'), { storage: 'memory' });
     expect(run.db.ledger.map((row) => [row.key.split(':')[1], row.qty])).toEqual([
@@ -155,7 +168,7 @@ describe('compensation (docs/spec.md §13)', () => {
       ['release', -1],
     ]);
     expect(run.db.history?.map((row) => row.delta)).toEqual([-1, 1]);
-    expect(run.checks.find((c) => c.id === 'inv9_intent_ends_whole')!.message).toBe('the reservation was released (a compensation in the ledger) and nothing was charged: fully compensated');
+    expect(run.checks.find((c) => c.id === 'inv15_intent_ends_whole')!.message).toBe('the reservation was released (a compensation in the ledger) and nothing was charged: fully compensated');
   });
 
   it('skips the compensation when the charge goes through: the same policy, the other branch', async () => {

@@ -85,7 +85,7 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     const bar = progressBar(io, t('cli.explore.barMutants'));
     const reports: MutantReport[] = [];
     // The chapter's mutants over the chapter's scenarios; the limits' over the scenarios past the chapter
-    // (docs/spec.md §10–§13), where the rule each breaks is on. Every invariant hunted for must catch one.
+    // (docs/spec.md §13–§14), where the rule each breaks is on. Every invariant hunted for must catch one.
     const chapter = scenarios.filter((scenario) => !usesLimits(scenario));
     const past = scenarios.filter((scenario) => usesLimits(scenario));
     const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [

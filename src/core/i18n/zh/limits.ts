@@ -1,5 +1,5 @@
 /**
- * 本章最后两条局限，真的跑起来（docs/spec.md §10–§13）：会过期的回执（保留期限、截止时间、清除、墓碑、已完成任务、
+ * 本章最后两条局限，真的跑起来（docs/spec.md §13–§14）：会过期的回执（保留期限、截止时间、清除、墓碑、已完成任务、
  * 效果历史），以及没有幂等键的远程服务（状态查询、先查再重发的客户端、发件箱与中继、补偿）。
  */
 export const limits = {
@@ -38,23 +38,23 @@ export const limits = {
   // ── 模式查不出来的设置问题 ──
   'limits.scenario.outliveNeedsDeadline': 'receipts_outlive_requests 要把每张回执保留到请求不可能再到达为止 —— 只有请求会过期，这个期限才有界：请加上规则 deadline（没有截止时间，请求随时可能到达，任何保留期限都盖不住）',
   'limits.scenario.needsValidity': '规则 deadline 和 receipts_outlive_requests 需要 requests_ms：一个请求最长有效多久',
-  'limits.scenario.needsRemote': '任务可以调用 {tools}，但场景里没有远程服务：请加上 remote 块（docs/spec.md §11）',
+  'limits.scenario.needsRemote': '任务可以调用 {tools}，但场景里没有远程服务：请加上 remote 块（docs/spec.md §14）',
   'limits.scenario.conditionChanges': '条件 {ref} 读取的是 {tool} 的回答，而第 {later} 步又调用了 {tool}：策略每次决策都会重新读取每个条件，所以它读的东西绝不能变（只调用一次，放在条件之前）',
   // ── 局限部分的不变量（src/check/limits.ts）──
-  'limits.check.inv8.title': '一个意图，最多一次效果 —— 按工具真正做过的事判断，被清除的回执也算',
-  'limits.check.inv8.ok': '历史显示每个意图最多生效一次（共 {n} 次效果，含被清除的回执和远程扣款）',
-  'limits.check.inv8.twice': '键 {key} 生效了 {n} 次（在 {times}）：一个意图，多次效果',
-  'limits.check.inv8.twiceAcrossPurge': '键 {key} 生效了 {n} 次（在 {times}）：它的第一张回执（写于 {written} ms）已被清除，于是同一个意图作为新请求到达，又生效了一次 —— 账本里已看不出来，历史里看得出',
-  'limits.check.inv8.tooMany': '任务 {task} 在历史里预留了 {n} 次，而它只有 {intents} 个预留意图：意图生效不止一次',
-  'limits.check.inv8.unrecorded': '{item}：可用 {available}，但历史只能解释 {want}（初始 {initial} 加上它记下的每次变化）：工具有一次库存变化没有记下',
-  'limits.check.inv8.chargedTwice': '引用 {ref} 被扣款 {n} 次（{ids}）：远程服务没有键，认不出重复的请求',
-  'limits.check.inv9.title': '每个意图都完整收尾：要么完成（已预留且已付款），要么完全补偿，绝不停在一半',
-  'limits.check.inv9.ok.done': '每个仍然保留的预留都已付款（{held}），没有别的扣款',
-  'limits.check.inv9.ok.compensated': '预留已被释放（账本里记有补偿），也没有扣款：完全补偿',
-  'limits.check.inv9.ok.nothing': '既没有预留，也没有扣款',
-  'limits.check.inv9.unpaid': '仍保留 {held} 个预留，却只有 {paid} 个付了款：意图停在一半 —— 预留了，既没扣款，也没补偿',
-  'limits.check.inv9.unsent': '仍保留 {held} 个预留，却只有 {paid} 个付了款：发件箱消息 {ids} 从未送达 —— 预留已提交，它的扣款丢了',
-  'limits.check.inv9.paidNotHeld': '扣了 {paid} 个引用的款（{refs}），却只保留 {held} 个预留：为已释放或从未预留的东西付了钱 —— 补偿只做了一半',
+  'limits.check.inv14.title': '一个意图，最多一次效果 —— 按工具真正做过的事判断，被清除的回执也算',
+  'limits.check.inv14.ok': '历史显示每个意图最多生效一次（共 {n} 次效果，含被清除的回执和远程扣款）',
+  'limits.check.inv14.twice': '键 {key} 生效了 {n} 次（在 {times}）：一个意图，多次效果',
+  'limits.check.inv14.twiceAcrossPurge': '键 {key} 生效了 {n} 次（在 {times}）：它的第一张回执（写于 {written} ms）已被清除，于是同一个意图作为新请求到达，又生效了一次 —— 账本里已看不出来，历史里看得出',
+  'limits.check.inv14.tooMany': '任务 {task} 在历史里预留了 {n} 次，而它只有 {intents} 个预留意图：意图生效不止一次',
+  'limits.check.inv14.unrecorded': '{item}：可用 {available}，但历史只能解释 {want}（初始 {initial} 加上它记下的每次变化）：工具有一次库存变化没有记下',
+  'limits.check.inv14.chargedTwice': '引用 {ref} 被扣款 {n} 次（{ids}）：远程服务没有键，认不出重复的请求',
+  'limits.check.inv15.title': '每个意图都完整收尾：要么完成（已预留且已付款），要么完全补偿，绝不停在一半',
+  'limits.check.inv15.ok.done': '每个仍然保留的预留都已付款（{held}），没有别的扣款',
+  'limits.check.inv15.ok.compensated': '预留已被释放（账本里记有补偿），也没有扣款：完全补偿',
+  'limits.check.inv15.ok.nothing': '既没有预留，也没有扣款',
+  'limits.check.inv15.unpaid': '仍保留 {held} 个预留，却只有 {paid} 个付了款：意图停在一半 —— 预留了，既没扣款，也没补偿',
+  'limits.check.inv15.unsent': '仍保留 {held} 个预留，却只有 {paid} 个付了款：发件箱消息 {ids} 从未送达 —— 预留已提交，它的扣款丢了',
+  'limits.check.inv15.paidNotHeld': '扣了 {paid} 个引用的款（{refs}），却只保留 {held} 个预留：为已释放或从未预留的东西付了钱 —— 补偿只做了一半',
   'limits.check.inv5.refusedPurged': '{tool} 被拒绝（{code}），可这个请求本身（同一个键、同一个指纹）早先已经生效，只是回执后来被清除了：调用方听到的是“被拒绝”，而效果明明存在 —— 迟到的请求应当被告知回执已被清除（规则 3：refuse_purged_keys）',
   'check.meaning.charges': '远程服务真正做过的扣款（它自己的表）',
   'check.meaning.purged': '工具的清除删掉的回执',
@@ -62,7 +62,7 @@ export const limits = {
   'limits.figure.purged': '清除 {n}',
   'limits.figure.charges': '扣款 {n}',
   'limits.trace.meaning.keyless': '不确定失败（INDEFINITE）：这笔扣款可能已经发生 —— 而这个服务没有键：盲目重发，就会再扣一次',
-  'limits.explore.noViolation.about': '（每次运行后都检查 SPEC §7 的 {n} 个不变量和 §10–§13 的 {more} 个）',
+  'limits.explore.noViolation.about': '（每次运行后都检查 SPEC §7 的 {n} 个不变量和 §13–§14 的 {more} 个）',
   // ── 局限部分的变异体（src/mutants/catalogue.ts）──
   'limits.mutant.no_deadline_check': '工具从不读请求的截止时间：来得太迟的请求照样执行',
   'limits.mutant.retention_shorter_than_redelivery': '清除在回执所回答的请求仍然有效时就删掉了回执：再次交付的任务碰不到回执',
