@@ -139,9 +139,10 @@ export class WatchedSnapshot {
   readonly #limits: boolean;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
 
-  constructor(db: Database.Database, limits = false) {
+  /** `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too. */
+  constructor(db: Database.Database, options: { limits?: boolean } = {}) {
     this.#db = db;
-    this.#limits = limits;
+    this.#limits = options.limits === true;
   }
 
   read(): ToolSnapshot {

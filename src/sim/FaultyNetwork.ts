@@ -82,7 +82,7 @@ export class FaultyNetwork implements ToolClient {
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db, deps.limits === true);
+    this.#snapshot = new WatchedSnapshot(deps.db, deps.limits === true ? { limits: true } : {});
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
