@@ -216,8 +216,8 @@ export class FaultyNetwork implements ToolClient {
     const diff = diffSnapshots(before, after);
     if (KEYED_WRITES.has(request.name) || !isEmptyDiff(diff)) {
       const stored = isEmptyDiff(diff) ? after.ledger.find((row) => row.key === request.args.key) : undefined;
-      const stored_ = stored?.result as { reservation_id?: string; release_id?: string } | undefined;
-      const receiptId = stored_?.reservation_id ?? stored_?.release_id;
+      const result = stored?.result as { reservation_id?: string; release_id?: string } | undefined;
+      const receiptId = result?.reservation_id ?? result?.release_id; // a reservation's receipt, or a release's
       trace.emit({
         type: 'db',
         by,
