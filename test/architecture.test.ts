@@ -285,3 +285,59 @@ describe('the I/O rule: only src/cli reads argv, the environment and the clock, 
     expect(code.map((line) => IO_RULE.filter(([, pattern]) => pattern.test(line)).map(([name]) => name))).toEqual([[], ['process.env'], [], ['new Date(']]);
   });
 });
+
+// ── Words at the edge ───────────────────────────────────────────────────────────────────────────────────
+// Below src/render nothing is worded: the engine says what happened as a message (a code and its values,
+// src/core/message.ts), each layer lists the codes it says (its codes.ts), and only the renderers and the
+// consumers above them word a message, in the language they are handed (src/render/words). There is no
+// current language to set.
+
+const WORDS = join(SRC, 'render', 'words');
+const belowRender = files.filter((file) => rank(folderOf(file)) < LAYERS.indexOf('render'));
+
+describe('words at the edge: the engine says codes, the renderers word them', () => {
+  it('keeps the catalogues and the wording above the engine, in src/render/words', () => {
+    const catalogues = files.filter((file) => /\/(en|zh)\/index\.ts$/.test(file)).map((file) => relative(SRC, file));
+    expect(catalogues.sort()).toEqual(['render/words/en/index.ts', 'render/words/zh/index.ts']);
+    expect(files.some((file) => relative(SRC, file).startsWith('core/i18n'))).toBe(false);
+  });
+
+  it('lets no file below src/render import the catalogues or a wording function', () => {
+    const reaching = belowRender.flatMap((file) => graph.get(file)!.filter((target) => target.startsWith(WORDS + '/') || target.startsWith(join(SRC, 'render') + '/')).map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`));
+    expect(reaching).toEqual([]);
+  });
+
+  it('finds no wording call below src/render (t, tn, word, said, msg)', () => {
+    const calls = belowRender.flatMap((file) =>
+      codeOnly(readFileSync(file, 'utf8'))
+        .split('\n')
+        .flatMap((line, n) => (/(?<![\w.$#])(t|tn|word|said|msg|msgn)\s*\(/.test(line) ? [`${relative(SRC, file)}:${n + 1}: ${line.trim()}`] : [])),
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('has no current language to set or read, anywhere', () => {
+    const global = files.flatMap((file) => (/\b(currentLang|setLang|withLang|withLangAsync)\b/.test(codeOnly(readFileSync(file, 'utf8'))) ? [relative(SRC, file)] : []));
+    expect(global).toEqual([]);
+  });
+
+  it("says below src/render only codes its layer (or one below) lists, each with a text in every language", async () => {
+    const { PRODUCED_CODES, catalogue } = await import('../src/render/words/index.js');
+    const listed = (layer: string) => LAYERS.slice(0, LAYERS.indexOf(layer as (typeof LAYERS)[number]) + 1).flatMap((below) => (PRODUCED_CODES as Record<string, readonly string[]>)[below] ?? []);
+    const said = /\b(?:message|say)\s*(?:<\w+>)?\(\s*(?:[^'()]*?\?\s*)?'([^']+)'(?:\s*:\s*'([^']+)')?/g;
+    const unlisted: string[] = [];
+    let found = 0;
+    for (const file of belowRender) {
+      const mine = new Set(listed(folderOf(file)));
+      for (const match of readFileSync(file, 'utf8').matchAll(said)) {
+        for (const code of [match[1], match[2]].filter((c): c is string => c !== undefined)) {
+          found += 1;
+          if (!mine.has(code)) unlisted.push(`${relative(SRC, file)}: ${code}`);
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(150);
+    expect(unlisted).toEqual([]);
+    for (const lang of ['en', 'zh'] as const) expect(Object.values(PRODUCED_CODES).flat().filter((code) => !Object.hasOwn(catalogue(lang), code))).toEqual([]);
+  });
+});

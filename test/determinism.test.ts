@@ -8,7 +8,7 @@ import { judged } from './support.js';
 
 const scenarios = loadScenarios();
 const trace = async (id: string, seed: number, storage: 'file' | 'memory' = 'file') =>
-  renderRun(await judged(scenarios.find((s) => s.id === id)!, { seed, storage }), PLAIN);
+  renderRun(await judged(scenarios.find((s) => s.id === id)!, { seed, storage }), PLAIN, { lang: 'en' });
 
 describe('determinism', () => {
   it.each(scenarios.map((s) => s.id))('%s: the same seed gives a byte-identical trace', async (id) => {
@@ -25,7 +25,7 @@ describe('determinism', () => {
   it('another seed changes the timings and the receipt ids, never the figures', async () => {
     const a = await judged(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 1 });
     const b = await judged(scenarios.find((s) => s.id === 'lost_reply')!, { seed: 2 });
-    expect(renderRun(a, PLAIN)).not.toBe(renderRun(b, PLAIN));
+    expect(renderRun(a, PLAIN, { lang: 'en' })).not.toBe(renderRun(b, PLAIN, { lang: 'en' }));
     expect(a.db.ledger[0]!.result).not.toEqual(b.db.ledger[0]!.result);
     expect([a.state?.status, a.state?.calls, a.db.ledger.length]).toEqual([b.state?.status, b.state?.calls, b.db.ledger.length]);
   });

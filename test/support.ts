@@ -1,4 +1,7 @@
 /** Tiny helpers that hide set-up noise, so each test reads like the lesson it checks. */
+import { formatProblem, type ScenarioError } from '../src/scenario/ScenarioError.js';
+import { said, word, type Lang } from '../src/render/words/index.js';
+import { saidOf } from '../src/core/message.js';
 import { main } from '../src/cli/main.js';
 import type { Io } from '../src/cli/io.js';
 import { loadScenario } from '../src/scenario/load.js';
@@ -62,4 +65,20 @@ export async function cli(argv: string[], options: { env?: Record<string, string
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
+}
+
+/** A ScenarioError's problems as the CLI prints them, `file:line:col: field: what is wrong`, worded in `lang`. */
+export function problemLines(error: ScenarioError, lang: Lang = 'en'): string[] {
+  return error.problems.map((problem) => formatProblem(problem, said(lang, problem.message)));
+}
+
+/** What `fn` throws, as a user reads it: the error's message worded in `lang` when faultlab made it (a ConfigError…), else its own. */
+export function thrownWords(fn: () => unknown, lang: Lang = 'en'): string {
+  try {
+    fn();
+  } catch (error) {
+    const made = saidOf(error);
+    return made !== undefined ? word(lang, made) : (error as Error).message;
+  }
+  throw new Error('nothing was thrown');
 }

@@ -21,10 +21,11 @@ import { chmodSync, chownSync, copyFileSync } from 'node:fs';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
-import { MAX_OUTPUT_CHARS } from './captureOutput.js';
+import { MAX_OUTPUT_CHARS, type Printed } from './captureOutput.js';
 import { encodeFrame, FrameReader } from './frames.js';
 import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
-import { currentLang, t, type Lang } from '../core/i18n/index.js';
+import { codeText, isMessage, message, saidOf, type Message, type Param } from '../core/message.js';
+import type { BoxCode } from './codes.js';
 
 /** Heap limit of a box, so a runaway allocation ends that box, not the machine (MB). */
 const BOX_HEAP_MB = 512;
@@ -46,31 +47,66 @@ export interface Loss {
   step: number;
   exit: ExitInfo;
   /** Why the harness stopped listening, when the box broke the protocol (wrote a message of its own). */
-  protocol?: string;
+  protocol?: Message<BoxCode>;
 }
 
 /** The box is gone: every request awaited of it is rejected with this, saying how (once the process has ended). */
 export class BoxGone extends Error {
   override readonly name = 'BoxGone';
   readonly loss: Loss | null;
+  /** How, as a message (its code text is the `.message`). */
+  readonly said: Message<BoxCode>;
 
-  constructor(message: string, loss: Loss | null = null) {
-    super(message);
+  constructor(said: Message<BoxCode>, loss: Loss | null = null) {
+    super(codeText(said));
+    this.said = said;
     this.loss = loss;
   }
 }
 
-/** How a box was lost, in words. */
-export function describeLoss(loss: Loss, timeoutMs: number): string {
-  const where = loss.step > 0 ? t('box.where.step', { step: loss.step }) : t('box.where.between');
-  if (loss.killed) return t('box.gone.killed', { ms: timeoutMs, where });
-  if (loss.protocol !== undefined) return t('box.gone.protocol', { where, why: loss.protocol });
-  if (loss.exit.signal !== null) return t('box.gone.signal', { signal: loss.exit.signal, where });
-  return t('box.gone.exited', { code: String(loss.exit.code), where });
+/** How a box was lost, as a message. */
+export function describeLoss(loss: Loss, timeoutMs: number): Message<BoxCode> {
+  const where = loss.step > 0 ? say('box.where.step', { step: loss.step }) : say('box.where.between');
+  if (loss.killed) return say('box.gone.killed', { ms: timeoutMs, where });
+  if (loss.protocol !== undefined) return say('box.gone.protocol', { where, why: loss.protocol });
+  if (loss.exit.signal !== null) return say('box.gone.signal', { signal: loss.exit.signal, where });
+  return say('box.gone.exited', { code: String(loss.exit.code), where });
+}
+
+const say = (code: BoxCode, params?: Record<string, Param>): Message<BoxCode> => message(code, params);
+const GONE = say('grade.process.gone');
+
+/**
+ * The messages a box may send of an error faultlab made in it (process.exit called, a value that is no Error,
+ * the determinism guard, a file without a runner class), with the values each needs. A box is the learner's:
+ * anything else it sends as a message is taken as its own text, so it can never make the harness word a code
+ * that does not exist or lacks a value.
+ */
+const FROM_BOX: Readonly<Record<string, readonly string[]>> = {
+  'grade.process.notAnError': ['value'],
+  'cli.runner.calledExit': ['code'],
+  'grade.determinism': ['call'],
+  'target.noRunnerClass': ['file', 'found'],
+  'target.exportsNothing': [],
+};
+
+function fromBox(said: unknown): Message | undefined {
+  if (!isMessage(said) || !Object.hasOwn(FROM_BOX, said.code)) return undefined;
+  const params = Object.entries(said.params);
+  const names = FROM_BOX[said.code]!;
+  if (params.length !== names.length || !names.every((name) => Object.hasOwn(said.params, name))) return undefined;
+  return params.every(([, value]) => typeof value === 'string' || typeof value === 'number' || fromBox(value) !== undefined) ? said : undefined;
+}
+
+/** What a box says was thrown, as the harness takes it: its text, or one of the messages it may send. */
+function taken(info: unknown): { name: string; message: string | Message; stack?: string } {
+  const i = (typeof info === 'object' && info !== null ? info : {}) as { name?: unknown; message?: unknown; stack?: unknown };
+  if (i.message === undefined) return { name: 'Error', message: say('grade.process.unreadable') };
+  const message = fromBox(i.message) ?? (isMessage(i.message) ? codeText(i.message) : String(i.message));
+  return { name: String(i.name), message, ...(typeof i.stack === 'string' ? { stack: i.stack } : {}) };
 }
 
 export interface BoxOptions {
-  lang?: Lang;
   loadTimeoutMs?: number;
   runTimeoutMs?: number;
 }
@@ -78,8 +114,8 @@ export interface BoxOptions {
 export type Opened = { kind: 'ready'; box: Box; runnerName: string } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
 
 
-function thrownInfo(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+function thrownInfo(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
 
@@ -116,11 +152,12 @@ export class Box {
   #nextRef = 1;
   #lastReturned: unknown = undefined;
   #output = '';
+  #cut = false;
   #step = 0;
   #timer: NodeJS.Timeout | null = null;
   #killed = false;
   #loss: Loss | null = null;
-  #protocol: string | undefined;
+  #protocol: Message<BoxCode> | undefined;
   #closed = false;
 
   private constructor(child: ChildProcess, runTimeoutMs: number, walls: Isolation) {
@@ -149,7 +186,6 @@ export class Box {
 
   /** Compile `file`, start a box on it and wait until its module is loaded (or the load limit passes). */
   static async open(file: string, options: BoxOptions = {}): Promise<Opened> {
-    const lang = options.lang ?? currentLang();
     const dir = makeTempDir('box');
     const compiled = join(dir, 'runner.mjs');
     try {
@@ -173,7 +209,7 @@ export class Box {
     // A minimal environment: nothing of the harness's (its variables, a test runner's loader flags) reaches the
     // learner's code; its temporary folder is its own.
     const env = { TMPDIR: dir };
-    const { command, args } = walls.wrap([process.execPath, '--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`, host, compiled, file, lang]);
+    const { command, args } = walls.wrap([process.execPath, '--enable-source-maps', `--max-old-space-size=${BOX_HEAP_MB}`, host, compiled, file]);
     const child = spawn(command, args, {
       // What the learner prints is captured inside the box and sent with each message; fd 3 is the channel.
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
@@ -198,8 +234,8 @@ export class Box {
     }
     if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner };
     await box.dispose();
-    if (first.t === 'load_error') return { kind: 'load_error', error: first.error };
-    return { kind: 'load_error', error: { name: 'ProtocolError', message: t('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
+    if (first.t === 'load_error') return { kind: 'load_error', error: taken(first.error) };
+    return { kind: 'load_error', error: { name: 'ProtocolError', message: say('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
   }
 
   /** True once the box is gone (it exited, was killed, or broke the protocol). */
@@ -219,9 +255,10 @@ export class Box {
   }
 
   /** What the learner's code printed since the last call, at most MAX_OUTPUT_CHARS per run. */
-  takeOutput(): string {
-    const out = this.#output;
+  takeOutput(): Printed {
+    const out = { text: this.#output, cut: this.#cut };
     this.#output = '';
+    this.#cut = false;
     return out;
   }
 
@@ -307,17 +344,18 @@ export class Box {
   }
 
   #send(message: ToLearner): void {
-    if (this.gone) throw new BoxGone(t('grade.process.gone'));
+    if (this.gone) throw new BoxGone(GONE);
     this.#socket.write(encodeFrame(message));
   }
 
   #arrived(message: unknown): void {
-    if (typeof message !== 'object' || message === null) return this.#brokeProtocol(t('grade.process.notAnObject'));
+    if (typeof message !== 'object' || message === null) return this.#brokeProtocol(say('grade.process.notAnObject'));
     const m = message as FromLearner;
-    if (typeof m.out === 'string' && this.#output.length < MAX_OUTPUT_CHARS) {
+    if (typeof m.out === 'string' && !this.#cut) {
       const room = MAX_OUTPUT_CHARS - this.#output.length;
-      this.#output += m.out.length > room ? `${m.out.slice(0, room)}\n${t('grade.process.outputCut')}\n` : m.out;
-    }
+      this.#output += m.out.length > room ? m.out.slice(0, room) : m.out;
+      if (m.out.length > room || m.cut === true) this.#cut = true;
+    } else if (m.cut === true) this.#cut = true;
     const waiting = this.#waiting;
     if (waiting === null) this.#inbox.push(m);
     else {
@@ -327,7 +365,7 @@ export class Box {
     }
   }
 
-  #brokeProtocol(why: string): void {
+  #brokeProtocol(why: Message<BoxCode>): void {
     this.#protocol ??= why;
     this.#kill();
     this.#tellWaiting();
@@ -338,13 +376,13 @@ export class Box {
     const waiting = this.#waiting;
     this.#waiting = null;
     if (waiting === null) return;
-    void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? t('grade.process.gone') : describeLoss(loss, this.#runTimeoutMs), loss)));
+    void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? GONE : describeLoss(loss, this.#runTimeoutMs), loss)));
   }
 
   #receive(): Promise<FromLearner> {
     const queued = this.#inbox.shift();
     if (queued !== undefined) return Promise.resolve(queued);
-    if (this.gone || this.#socket.destroyed) return Promise.reject(new BoxGone(t('grade.process.gone')));
+    if (this.gone || this.#socket.destroyed) return Promise.reject(new BoxGone(GONE));
     this.#socket.ref(); // an answer is awaited: the process waits for it
     return new Promise<FromLearner>((resolve, reject) => (this.#waiting = { resolve, reject }));
   }
@@ -367,15 +405,16 @@ export class Box {
           return message.state;
         case 'threw': {
           if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
-          const info = message.error ?? { name: 'Error', message: t('grade.process.unreadable') };
-          const error = new Error(String(info.message));
-          error.name = String(info.name);
-          if (typeof info.stack === 'string') error.stack = info.stack;
+          const info = taken(message.error);
+          const error = new Error(codeText(info.message));
+          error.name = info.name;
+          if (typeof info.message !== 'string') Object.assign(error, { said: info.message });
+          if (info.stack !== undefined) error.stack = info.stack;
           throw error;
         }
         default:
-          this.#brokeProtocol(t('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
-          throw new BoxGone(t('grade.process.gone'));
+          this.#brokeProtocol(say('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
+          throw new BoxGone(GONE);
       }
     }
   }
@@ -385,8 +424,8 @@ export class Box {
     const deps = this.#instances.get(message.instance);
     const methods = CALLABLE[message.target] as readonly string[] | undefined;
     if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
-      this.#brokeProtocol(t('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
-      throw new BoxGone(t('grade.process.gone'));
+      this.#brokeProtocol(say('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
+      throw new BoxGone(GONE);
     }
     let value: unknown;
     try {
@@ -405,7 +444,8 @@ export class Box {
 
 function wireError(ref: number, error: unknown): WireError {
   const { name, message } = thrownInfo(error);
-  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point };
+  const said = saidOf(error);
+  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point, ...(said !== undefined ? { said } : {}) };
   if (isTransientError(error)) return { ref, kind: 'transient', name, message, definite: error.definite };
   if (isContractError(error)) return { ref, kind: 'contract', name, message, code: error.code, detail: error.detail };
   return { ref, kind: 'other', name, message };

@@ -6,6 +6,7 @@
 import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
 import type { Box } from './Box.js';
+import { codeText, namedError, type Param } from '../core/message.js';
 
 /**
  * A runner in a box touches no database of the harness's (its every call is carried out by the harness), so the
@@ -20,10 +21,13 @@ export function isInABox(runner: unknown): boolean {
 /** The learner's constructor threw in its box (or the box was lost while it ran): that run fails with it. */
 export class RunnerConstructorError extends Error {
   override readonly name = 'RunnerConstructorError';
+  /** What the constructor threw, as `Name: first line of its message` (a message of faultlab's, when it made the error). */
+  readonly what: Param;
 
   constructor(cause: unknown) {
-    const what = cause instanceof Error ? `${cause.name}: ${cause.message.split('\n')[0]}` : String(cause);
-    super(what, { cause });
+    const what = namedError(cause, true);
+    super(typeof what === 'object' ? codeText(what) : String(what), { cause });
+    this.what = what;
   }
 }
 

@@ -5,7 +5,6 @@
  * instead of landing in the middle of the grader's report. Only installed inside the learner's process.
  */
 import { format } from 'node:util';
-import { t } from '../core/i18n/index.js';
 
 /** Pass on at most this much per scenario; reporters cap it further (Exercism: 500 characters). */
 export const MAX_OUTPUT_CHARS = 64 * 1024;
@@ -15,15 +14,26 @@ export interface OutputCapture {
   reset(): void;
 }
 
-/** Route the thread's console and standard streams to `sink`, at most MAX_OUTPUT_CHARS per scenario. */
-export function captureOutput(sink: (text: string) => void): OutputCapture {
+/**
+ * What a learner's code printed, as it is kept: at most MAX_OUTPUT_CHARS, and whether more was printed and
+ * dropped (`cut`: whoever shows it says so, in words).
+ */
+export interface Printed {
+  text: string;
+  cut: boolean;
+}
+
+export const NOTHING_PRINTED: Printed = Object.freeze({ text: '', cut: false });
+
+/** Route the thread's console and standard streams to `sink`, at most MAX_OUTPUT_CHARS per scenario (`cut` past it). */
+export function captureOutput(sink: (text: string, cut: boolean) => void): OutputCapture {
   let sent = 0;
   const append = (chunk: string) => {
     const room = MAX_OUTPUT_CHARS - sent;
     if (room <= 0) return;
-    const text = chunk.length > room ? `${chunk.slice(0, room)}\n${t('grade.process.outputCut')}\n` : chunk;
+    const cut = chunk.length > room;
     sent += chunk.length;
-    sink(text);
+    sink(cut ? chunk.slice(0, room) : chunk, cut);
   };
   for (const method of ['log', 'info', 'debug', 'warn', 'error', 'trace'] as const) {
     console[method] = (...args: unknown[]) => append(format(...args) + '\n');

@@ -6,7 +6,10 @@
  * (FrameReader) and never blocks: while a box thinks, the harness's event loop runs its timers.
  */
 import { closeSync, readSync, writeSync } from 'node:fs';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message } from '../core/message.js';
+import type { BoxCode } from './codes.js';
+
+const say = (code: BoxCode, params?: Parameters<typeof message>[1]): Message<BoxCode> => message(code, params);
 
 /** Larger frames are refused: a runner's state is a few kilobytes, and a bogus length must not make us allocate. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -14,6 +17,10 @@ export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 /** The other side is gone (end of file, a broken pipe) or broke the framing. */
 export class ChannelClosed extends Error {
   override readonly name = 'ChannelClosed';
+
+  constructor(why: string | Message<BoxCode>) {
+    super(codeText(why));
+  }
 }
 
 const RETRY_CODES = new Set(['EINTR', 'EAGAIN']);
@@ -53,13 +60,13 @@ export class FrameChannel {
   receive(): unknown {
     this.#fill(this.#head);
     const length = this.#head.readUInt32LE(0);
-    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+    if (length > MAX_FRAME_BYTES) throw new ChannelClosed(message<BoxCode>('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
     const body = Buffer.allocUnsafe(length);
     this.#fill(body);
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
     } catch {
-      throw new ChannelClosed(t('grade.process.frameNotJson'));
+      throw new ChannelClosed(message<BoxCode>('grade.process.frameNotJson'));
     }
   }
 
@@ -103,9 +110,9 @@ export class FrameReader {
   #pending: Buffer = Buffer.alloc(0);
   #broken = false;
   readonly #onMessage: (message: unknown) => void;
-  readonly #onBroken: (why: string) => void;
+  readonly #onBroken: (why: Message<BoxCode>) => void;
 
-  constructor(onMessage: (message: unknown) => void, onBroken: (why: string) => void) {
+  constructor(onMessage: (message: unknown) => void, onBroken: (why: Message<BoxCode>) => void) {
     this.#onMessage = onMessage;
     this.#onBroken = onBroken;
   }
@@ -115,7 +122,7 @@ export class FrameReader {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     while (this.#pending.length >= 4) {
       const length = this.#pending.readUInt32LE(0);
-      if (length > MAX_FRAME_BYTES) return this.#break(t('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
+      if (length > MAX_FRAME_BYTES) return this.#break(say('grade.process.frameTooLong', { length, max: MAX_FRAME_BYTES }));
       if (this.#pending.length < 4 + length) return;
       const body = this.#pending.subarray(4, 4 + length);
       this.#pending = this.#pending.subarray(4 + length);
@@ -123,13 +130,13 @@ export class FrameReader {
       try {
         message = JSON.parse(body.toString('utf8'));
       } catch {
-        return this.#break(t('grade.process.frameNotJson'));
+        return this.#break(say('grade.process.frameNotJson'));
       }
       this.#onMessage(message);
     }
   }
 
-  #break(why: string): void {
+  #break(why: Message<BoxCode>): void {
     this.#broken = true;
     this.#pending = Buffer.alloc(0);
     this.#onBroken(why);

@@ -10,9 +10,11 @@
  * scheduled ever runs. The harness can kill this process at any moment; it keeps nothing the harness needs.
  *
  * fd 3: the channel (a socket it inherits; no path leads to it). argv: <the learner's file compiled into one
- * module (compile.ts)> <the learner's file, as named in messages> <language of the run>
+ * module (compile.ts)> <the learner's file, as named in messages>. It words nothing: what it says of an error it
+ * made is a message (a code and its values), worded by whoever shows it.
  */
-import { isLang, setLang, t } from '../core/i18n/index.js';
+import { message, MessageError, saidOf } from '../core/message.js';
+import type { BoxCode } from './codes.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { ContractError, TransientError, type ContractCode } from '../inventory/errors.js';
 import type { RunnerDeps, SyncRunnerClass } from '../runner/BaseRunner.js';
@@ -25,19 +27,23 @@ import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
 import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
 
-const [compiled, file, lang] = process.argv.slice(2) as [string, string, string | undefined];
-// What this process writes for the learner to read — the determinism guard's error, an async step's — is in the run's language.
-if (isLang(lang)) setLang(lang);
+const [compiled, file] = process.argv.slice(2) as [string, string];
 const CHANNEL_FD = 3;
 const channel = new FrameChannel(CHANNEL_FD, CHANNEL_FD);
 
 let printed = '';
-const output = captureOutput((text) => (printed += text));
+let printedCut = false;
+const output = captureOutput((text, cut) => {
+  printed += text;
+  printedCut ||= cut;
+});
 
 function send(message: FromLearner): void {
   const out = printed;
+  const cut = printedCut;
   printed = '';
-  channel.send(out === '' ? message : { ...message, out });
+  printedCut = false;
+  channel.send(out === '' && !cut ? message : { ...message, out, ...(cut ? { cut: true } : {}) });
 }
 
 function receive(): ToLearner {
@@ -50,8 +56,8 @@ function receive(): ToLearner {
 }
 
 function thrown(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { name: 'Error', message: t('grade.process.notAnError', { value: String(error) }) };
+  if (error instanceof Error) return { name: error.name, message: saidOf(error) ?? error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { name: 'Error', message: message<BoxCode>('grade.process.notAnError', { value: String(error) }) };
 }
 
 /** Errors the grader sent, as thrown here: if one comes back out of a step, the grader gets its number. */
@@ -59,7 +65,7 @@ const fromGrader = new WeakMap<object, number>();
 
 function asError(wire: WireError): Error {
   let error: Error;
-  if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.message);
+  if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.said ?? message<BoxCode>('grade.process.unreadable'));
   else if (wire.kind === 'transient') error = new TransientError(wire.message, { definite: wire.definite ?? false });
   else if (wire.kind === 'contract') error = new ContractError(wire.code as ContractCode, wire.detail ?? '');
   else error = Object.assign(new Error(wire.message), { name: wire.name });
@@ -102,10 +108,10 @@ function depsFor(instance: number): RunnerDeps<'sync'> {
  * ending the box. The box itself ends with the real one.
  */
 const exit: (code?: number) => never = process.exit.bind(process);
-class RunnerExitError extends Error {
+class RunnerExitError extends MessageError {
   override readonly name = 'RunnerExitError';
   constructor(code: unknown) {
-    super(t('cli.runner.calledExit', { code: code === undefined ? '' : String(code) }));
+    super(message<BoxCode>('cli.runner.calledExit', { code: code === undefined ? '' : String(code) }));
   }
 }
 process.exit = ((code?: unknown) => {

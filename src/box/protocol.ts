@@ -5,12 +5,16 @@
  * objects; errors come back the same way. So every figure the checks read is produced outside the box, and the
  * box can only ever answer for its own runner.
  */
+import type { Message, Said } from '../core/message.js';
 import type { RunnerState } from '../runner/state.js';
 
-/** Something the learner's code threw (or that broke while running it), as text. */
+/**
+ * Something the learner's code threw (or that broke while running it): its own text, or a message of faultlab's
+ * when faultlab made the error (a value that is no Error, process.exit, the determinism guard, a lost box).
+ */
 export interface ThrownInfo {
   name: string;
-  message: string;
+  message: Said;
   stack?: string;
 }
 
@@ -21,6 +25,8 @@ export interface WireError {
   kind: 'crash' | 'transient' | 'contract' | 'other';
   name: string;
   message: string;
+  /** The error's message when faultlab made it (the crash's, above all), to be thrown with it. */
+  said?: Message;
   /** contract: the code and the detail the message was made of. */
   code?: string;
   detail?: string;
@@ -48,8 +54,11 @@ export const CALLABLE = {
 
 export type CallTarget = keyof typeof CALLABLE;
 
-/** Every message from the learner's process may carry what its code printed since the last one (`out`). */
-export type FromLearner = { out?: string } & (
+/**
+ * Every message from the learner's process may carry what its code printed since the last one (`out`), and
+ * `cut` once it printed more than a run may keep (the rest was dropped).
+ */
+export type FromLearner = { out?: string; cut?: true } & (
   | { t: 'ready'; runner: string }
   | { t: 'load_error'; error: ThrownInfo }
   | { t: 'call'; instance: number; target: CallTarget; method: string; args: unknown[] }

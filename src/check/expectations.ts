@@ -6,9 +6,9 @@ import type { Run } from '../sim/Run.js';
 import { durabilityFigures, totalCalls } from './durabilityFigures.js';
 import type { Check } from './types.js';
 import { purgedReceipts } from './limits.js';
-import { t } from '../core/i18n/index.js';
+import { message } from '../core/message.js';
 
-/** The figures a scenario may expect; what each means is said in the current language (check.meaning.*). */
+/** The figures a scenario may expect; what each means is a message of its own (check.meaning.*). */
 const FIGURES = [
   'status',
   'calls',
@@ -36,11 +36,11 @@ function check(id: Figure, expected: unknown, actual: unknown, shown: string = i
   return {
     id,
     kind: 'expectation',
-    title: id,
+    title: message('check.figure.title', { figure: shown }),
     passed,
     expected,
     actual,
-    message: passed ? t('check.figure.asExpected', params) : t('check.figure.differs', { ...params, meaning: t(`check.meaning.${id}`) }),
+    message: passed ? message('check.figure.asExpected', params) : message('check.figure.differs', { ...params, meaning: message(`check.meaning.${id}`) }),
   };
 }
 
@@ -55,7 +55,7 @@ export function checkExpectations(run: Run): Check[] {
     for (const [item, available] of Object.entries(expect.stock)) {
       const row = run.db.items.find((r) => r.item_id === item);
       const c = check('stock', available, row?.available ?? null, `stock ${item}`);
-      checks.push({ ...c, id: `stock.${item}`, title: `stock ${item}` });
+      checks.push({ ...c, id: `stock.${item}` });
     }
   }
   if (expect.pending !== undefined) checks.push(check('pending', expect.pending, state?.pending?.name ?? null));

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Check } from './types.js';
 import { jsonCopy } from '../core/canonical.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message, type Param } from '../core/message.js';
+import type { CheckCode } from './codes.js';
 
 /**
  * A scenario's `expect:` block, turned into checks. Each key names a figure of the run, or a dotted path
@@ -9,7 +10,8 @@ import { t } from '../core/i18n/index.js';
  * equals the expected value exactly (figures are rounded where a ratio would otherwise be unreadable).
  */
 
-export type Meanings = Record<string, string>;
+/** What each figure means, by the head of its path: words of the lab's own (a message, or a text). */
+export type Meanings = Record<string, Param>;
 
 export function lookup(figures: Record<string, unknown>, path: string): { found: boolean; value: unknown } {
   let value: unknown = figures;
@@ -29,12 +31,12 @@ export function expectationChecks(expect: Record<string, unknown>, figures: Reco
     const { found, value } = lookup(figures, key);
     const actual = found ? jsonCopy(value) : undefined;
     const passed = found && isDeepStrictEqual(actual, expected);
-    let message: string;
+    let said: Message<CheckCode>;
     const params = { key, expected: show(expected), actual: show(actual) };
-    if (passed) message = t('check.lab.asExpected', params);
-    else if (!found) message = t('check.lab.noSuchFigure', { ...params, figures: Object.keys(figures).join(', ') });
-    else message = meaning ? t('check.lab.differsMeaning', { ...params, meaning }) : t('check.lab.differs', params);
+    if (passed) said = message('check.lab.asExpected', params);
+    else if (!found) said = message('check.lab.noSuchFigure', { ...params, figures: Object.keys(figures).join(', ') });
+    else said = meaning ? message('check.lab.differsMeaning', { ...params, meaning }) : message('check.lab.differs', params);
     // The title is the figure's path, as a runner's checks are titled `status` or `calls`; its meaning goes in the message.
-    return { id: key, kind: 'expectation', title: key, passed, expected, actual, message };
+    return { id: key, kind: 'expectation', title: message('check.figure.title', { figure: key }), passed, expected, actual, message: said };
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The invariants of SPEC §7, as pure functions of a finished run. Each holds for any correct runner under
+ * The invariants of docs/spec.md §7, as pure functions of a finished run. Each holds for any correct runner under
  * any fault schedule; the scenario's own figures are checked separately (a new fault may change them).
  * Every message says what was expected, what happened, and why that breaks the rule.
  */
@@ -11,39 +11,42 @@ import { analyze, type Analysis } from './analysis.js';
 import { purgedReceipts } from './limits.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message } from '../core/message.js';
+import type { CheckCode } from './codes.js';
 
 export interface InvariantOptions {
   maxSteps: number;
 }
 
-/** The seven, in order; a title is said in the current language each time it is read. */
+/** The seven, in order, each with its title (a message: the renderers word it). */
 export const INVARIANTS = [
-  { id: 'inv1_one_effect_per_intent', get title() { return t('check.inv1.title'); } },
-  { id: 'inv2_call_budget', get title() { return t('check.inv2.title'); } },
-  { id: 'inv3_same_key_same_args', get title() { return t('check.inv3.title'); } },
-  { id: 'inv4_log_rebuilds_state', get title() { return t('check.inv4.title'); } },
-  { id: 'inv5_contract_error_changes_nothing', get title() { return t('check.inv5.title'); } },
-  { id: 'inv6_success_has_receipt', get title() { return t('check.inv6.title'); } },
-  { id: 'inv7_run_terminates', get title() { return t('check.inv7.title'); } },
+  { id: 'inv1_one_effect_per_intent', title: message('check.inv1.title') },
+  { id: 'inv2_call_budget', title: message('check.inv2.title') },
+  { id: 'inv3_same_key_same_args', title: message('check.inv3.title') },
+  { id: 'inv4_log_rebuilds_state', title: message('check.inv4.title') },
+  { id: 'inv5_contract_error_changes_nothing', title: message('check.inv5.title') },
+  { id: 'inv6_success_has_receipt', title: message('check.inv6.title') },
+  { id: 'inv7_run_terminates', title: message('check.inv7.title') },
 ] as const;
 
 export type InvariantId = (typeof INVARIANTS)[number]['id'];
 
-function verdict(id: InvariantId, problems: string[], expected: unknown, actual: unknown, ok: string): Check {
+function verdict(id: InvariantId, problems: Problems, expected: unknown, actual: unknown, ok: Message<CheckCode>): Check {
   const title = INVARIANTS.find((inv) => inv.id === id)!.title;
   return { id, kind: 'invariant', title, passed: problems.length === 0, expected, actual, message: problems[0] ?? ok };
 }
+
+type Problems = Array<Message<CheckCode>>;
 
 const short = shortKey;
 const same = sameJson;
 
 /** 1. One ledger row per key; stock and version conserved against the ledger; no more receipts than intents. */
 export function inv1(run: Run): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   const keys = new Map<string, number>();
   for (const row of run.db.ledger) keys.set(row.key, (keys.get(row.key) ?? 0) + 1);
-  for (const [key, rows] of keys) if (rows > 1) problems.push(t('check.inv1.keyRows', { key: short(key), rows }));
+  for (const [key, rows] of keys) if (rows > 1) problems.push(message('check.inv1.keyRows', { key: short(key), rows }));
   // A receipt the tool's purge deleted (docs/spec.md §13) was a receipt all the same: its effect stays.
   const receipts = [...run.db.ledger, ...purgedReceipts(run)];
   for (const row of run.db.items) {
@@ -55,9 +58,9 @@ export function inv1(run: Run): Check {
     const wantVersion = initial.version + mine.length;
     if (row.available !== wantAvailable || row.version !== wantVersion) {
       // The version counts every change of stock, a compensation's too (docs/spec.md §14.5): one above the rows is a change with no receipt.
-      const what = row.available < wantAvailable || row.version > wantVersion ? t('check.inv1.effectWithoutReceipt') : t('check.inv1.receiptWithoutEffect');
+      const what = row.available < wantAvailable || row.version > wantVersion ? message('check.inv1.effectWithoutReceipt') : message('check.inv1.receiptWithoutEffect');
       problems.push(
-        t('check.inv1.notConserved', {
+        message('check.inv1.notConserved', {
           item: row.item_id,
           available: row.available,
           version: row.version,
@@ -76,9 +79,9 @@ export function inv1(run: Run): Check {
   // A compensation's receipt (a release, −qty: docs/spec.md §14.5) is not a reservation.
   const own = run.db.ledger.filter((l) => l.task_id === run.scenario.task.id && l.qty > 0).length;
   if (own > intents) {
-    problems.push(t('check.inv1.tooManyEffects', { own, intents, task: run.scenario.task.id }));
+    problems.push(message('check.inv1.tooManyEffects', { own, intents, task: run.scenario.task.id }));
   }
-  return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, t('check.inv1.ok'));
+  return verdict('inv1_one_effect_per_intent', problems, `<= ${intents} receipt(s) for the task, stock = initial - ledger`, `${own} receipt(s)`, message('check.inv1.ok'));
 }
 
 /** 2. The budget: neither the runner's own count nor its real requests on the wire exceed max_calls. */
@@ -89,20 +92,20 @@ export function inv2(run: Run, analysis: Analysis = analyze(run)): Check {
   const perDelivery = analysis.requestsPerDelivery;
   const wire = Math.max(...perDelivery);
   const actual = Math.max(logged, wire);
-  const problems: string[] = [];
+  const problems: Problems = [];
   if (wire > max) {
     const at = perDelivery.indexOf(wire);
     const params = { wire, max };
-    if (perDelivery.length <= 1) problems.push(t('check.inv2.wire', params));
-    else problems.push(at === 0 ? t('check.inv2.wireInRun', params) : t('check.inv2.wireInReplay', { ...params, replay: at }));
+    if (perDelivery.length <= 1) problems.push(message('check.inv2.wire', params));
+    else problems.push(at === 0 ? message('check.inv2.wireInRun', params) : message('check.inv2.wireInReplay', { ...params, replay: at }));
   }
-  if (logged > max) problems.push(t('check.inv2.logged', { logged, max }));
-  return verdict('inv2_call_budget', problems, `<= ${max}`, actual, t('check.inv2.ok', { actual, max }));
+  if (logged > max) problems.push(message('check.inv2.logged', { logged, max }));
+  return verdict('inv2_call_budget', problems, `<= ${max}`, actual, message('check.inv2.ok', { actual, max }));
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
 export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   for (const attempts of analysis.attemptsByDecision.values()) {
     const first = attempts[0]!;
     const decision = first.state.decisions;
@@ -113,8 +116,8 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
         const which = { name: pending.name, decision, call: attempt.call };
         problems.push(
           keyChanged
-            ? t('check.inv3.keyChanged', { ...which, key: short(pending.args.key), firstCall: first.call, firstKey: short(first.state.pending!.args.key) })
-            : t('check.inv3.argsChanged', { ...which, from: canonicalJson(first.state.pending!.args), to: canonicalJson(pending.args) }),
+            ? message('check.inv3.keyChanged', { ...which, key: short(pending.args.key), firstCall: first.call, firstKey: short(first.state.pending!.args.key) })
+            : message('check.inv3.argsChanged', { ...which, from: canonicalJson(first.state.pending!.args), to: canonicalJson(pending.args) }),
         );
       }
     }
@@ -123,14 +126,14 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
     if (sent.check) continue; // a client's status query (docs/spec.md §14): it asks about the pending action, it does not carry it
     const persisted = sent.pending;
     if (persisted === null) {
-      problems.push(t('check.inv3.notPersisted', { call: String(sent.call), name: sent.action.name }));
+      problems.push(message('check.inv3.notPersisted', { call: String(sent.call), name: sent.action.name }));
     } else if (!same(persisted, sent.action)) {
       problems.push(
-        t('check.inv3.sentOther', { call: String(sent.call), name: sent.action.name, args: canonicalJson(sent.action.args), saved: persisted.name, savedArgs: canonicalJson(persisted.args) }),
+        message('check.inv3.sentOther', { call: String(sent.call), name: sent.action.name, args: canonicalJson(sent.action.args), saved: persisted.name, savedArgs: canonicalJson(persisted.args) }),
       );
     }
   }
-  return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', t('check.inv3.ok'));
+  return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', message('check.inv3.ok'));
 }
 
 /** Where two states differ: the fields, and the first one's values. */
@@ -150,17 +153,17 @@ function stateDiff(logged: RunnerState, held: RunnerState): { fields: string; lo
  */
 export function inv4(run: Run): Check {
   const rebuilt = run.log.at(-1)?.state ?? null;
-  const problems: string[] = [];
+  const problems: Problems = [];
   for (const { step, seq, logged, returned } of run.unsaved ?? []) {
-    if (logged === null) problems.push(t('check.inv4.nothingSaved', { step }));
-    else problems.push(t('check.inv4.unsavedStep', { step, seq: seq ?? 0, ...stateDiff(logged, returned) }));
+    if (logged === null) problems.push(message('check.inv4.nothingSaved', { step }));
+    else problems.push(message('check.inv4.unsavedStep', { step, seq: seq ?? 0, ...stateDiff(logged, returned) }));
   }
   if (run.state === null || rebuilt === null) {
-    problems.push(t('check.inv4.noState'));
+    problems.push(message('check.inv4.noState'));
   } else if (!same(rebuilt, run.state)) {
-    problems.push(t('check.inv4.differs', stateDiff(rebuilt, run.state)));
+    problems.push(message('check.inv4.differs', stateDiff(rebuilt, run.state)));
   }
-  return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', t('check.inv4.ok'));
+  return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', message('check.inv4.ok'));
 }
 
 /** The refusals that do not deny an earlier effect: the receipt is gone, the task is done, the request came too late. */
@@ -168,31 +171,31 @@ const SAYS_IT_TOOK_EFFECT: ReadonlySet<string> = new Set(['RECEIPT_PURGED', 'TAS
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
 export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   let refused: Array<{ action: ToolAction; attempt: number | undefined; code: string | undefined }> = [];
   for (const { event, attempt: sent } of analysis.events) {
     if (event.type === 'request' && event.by === 'runner') {
       const retried = refused.find((r) => same(r.action, event.action) && (event.attempt ?? 0) > (r.attempt ?? 0));
       if (retried) {
-        problems.push(t('check.inv5.retried', { name: event.action.name, attempt: String(event.attempt), code: String(retried.code) }));
+        problems.push(message('check.inv5.retried', { name: event.action.name, attempt: String(event.attempt), code: String(retried.code) }));
         refused = refused.filter((r) => r !== retried);
       }
     }
     if (event.type !== 'reply' || event.outcome.ok || event.outcome.error.class !== 'ContractError') continue;
     const code = event.outcome.error.code;
-    if (event.changedData) problems.push(t('check.inv5.changedData', { tool: event.tool, code: String(code) }));
-    if (event.receiptExisted) problems.push(t('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
+    if (event.changedData) problems.push(message('check.inv5.changedData', { tool: event.tool, code: String(code) }));
+    if (event.receiptExisted) problems.push(message('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
     // docs/spec.md §13 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
-    else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) problems.push(t('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
+    else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) problems.push(message('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
     // The refusal answers the attempt's last request on the wire: for a duplicate delivery, the second (it has no attempt number).
     if (event.by === 'runner' && sent !== null && event.delivered) refused.push({ action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code });
   }
-  return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', t('check.inv5.ok'));
+  return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', message('check.inv5.ok'));
 }
 
 /** 6. `succeeded` means each reserve intent has exactly one ledger row, and the runner observed that very receipt. */
 export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   const state = run.state;
   if (state?.status === 'succeeded') {
     let lastReceipt: unknown;
@@ -205,14 +208,14 @@ export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
       // A receipt the purge deleted since (docs/spec.md §13) was the intent's row: it counts, if none is kept.
       const rows = kept.length > 0 ? kept : purgedReceipts(run).filter((row) => keys.has(row.key)).slice(0, 1);
       if (rows.length !== 1) {
-        problems.push(t('check.inv6.rows', { decision, key: short(pending.args.key), rows: rows.length }));
+        problems.push(message('check.inv6.rows', { decision, key: short(pending.args.key), rows: rows.length }));
       }
       lastReceipt = rows[0]?.result;
     }
     if (lastReceipt !== undefined) {
       const observed = state.observations.reserve;
-      if (observed === undefined) problems.push(t('check.inv6.notObserved'));
-      else if (!same(observed, lastReceipt)) problems.push(t('check.inv6.otherReceipt', { observed: String(canonicalJson(observed)), stored: String(canonicalJson(lastReceipt)) }));
+      if (observed === undefined) problems.push(message('check.inv6.notObserved'));
+      else if (!same(observed, lastReceipt)) problems.push(message('check.inv6.otherReceipt', { observed: String(canonicalJson(observed)), stored: String(canonicalJson(lastReceipt)) }));
     }
   }
   return verdict(
@@ -220,23 +223,23 @@ export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
     problems,
     'one receipt per reserve intent, observed',
     state?.status === 'succeeded' ? (problems.length === 0 ? 'held' : 'broken') : `n/a (${state?.status ?? 'no state'})`,
-    state?.status === 'succeeded' ? t('check.inv6.ok') : t('check.inv6.notSuccess'),
+    state?.status === 'succeeded' ? message('check.inv6.ok') : message('check.inv6.notSuccess'),
   );
 }
 
 /** 7. The run reaches a terminal status within the bound. */
 export function inv7(run: Run, options: InvariantOptions): Check {
   const status = run.state?.status;
-  const problems: string[] = [];
+  const problems: Problems = [];
   if (!isTerminal(status)) {
-    if (run.runnerError) problems.push(t('check.inv7.threw', { step: run.runnerError.step, status: status ?? 'none' }));
+    if (run.runnerError) problems.push(message('check.inv7.threw', { step: run.runnerError.step, status: status ?? 'none' }));
     else {
       const params = { steps: run.steps, bound: options.maxSteps, status: status ?? 'none' };
       const pending = run.state?.pending;
-      problems.push(pending ? t('check.inv7.stuck', { ...params, name: pending.name, attempts: run.state!.attempts }) : t('check.inv7.noEnd', params));
+      problems.push(pending ? message('check.inv7.stuck', { ...params, name: pending.name, attempts: run.state!.attempts }) : message('check.inv7.noEnd', params));
     }
   }
-  return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', t('check.inv7.ok', { status: String(status), steps: run.steps }));
+  return verdict('inv7_run_terminates', problems, `terminal within ${options.maxSteps} steps`, status ?? 'none', message('check.inv7.ok', { status: String(status), steps: run.steps }));
 }
 
 export function checkInvariants(run: Run, options: InvariantOptions): Check[] {

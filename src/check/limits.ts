@@ -8,21 +8,24 @@
  * 15. Every intent ends whole: a reservation still held is paid for, and nothing is paid for that is not held —
  *    done, or fully compensated, never half.
  */
-import { t } from '../core/i18n/index.js';
 import { shortKey } from '../core/key.js';
+import { message, type Message } from '../core/message.js';
 import type { HistoryRow } from '../inventory/snapshot.js';
 import { usesLimits } from '../scenario/types.js';
 import type { Run } from '../sim/Run.js';
+import type { CheckCode } from './codes.js';
 import type { Check } from './types.js';
 
 export const LIMIT_INVARIANTS = [
-  { id: 'inv14_one_effect_in_history', get title() { return t('limits.check.inv14.title'); } },
-  { id: 'inv15_intent_ends_whole', get title() { return t('limits.check.inv15.title'); } },
+  { id: 'inv14_one_effect_in_history', title: message('limits.check.inv14.title') },
+  { id: 'inv15_intent_ends_whole', title: message('limits.check.inv15.title') },
 ] as const;
 
 export type LimitInvariantId = (typeof LIMIT_INVARIANTS)[number]['id'];
 
-function verdict(id: LimitInvariantId, problems: string[], expected: string, actual: string, ok: string): Check {
+type Problems = Array<Message<CheckCode>>;
+
+function verdict(id: LimitInvariantId, problems: Problems, expected: string, actual: string, ok: Message<CheckCode>): Check {
   const title = LIMIT_INVARIANTS.find((inv) => inv.id === id)!.title;
   return { id, kind: 'invariant', title, passed: problems.length === 0, expected, actual, message: problems[0] ?? ok };
 }
@@ -42,7 +45,7 @@ const at = (row: HistoryRow) => `${row.at_ms} ms`;
 
 /** 14. Each key at most one effect in the history, each task no more reservations than its intents, each reference one charge; stock = initial + history. */
 export function inv14(run: Run): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   const history = run.db.history ?? [];
   const purged = new Map(purgedReceipts(run).map((row) => [row.key, row]));
   const byKey = new Map<string, HistoryRow[]>();
@@ -52,25 +55,25 @@ export function inv14(run: Run): Check {
     const gone = purged.get(key);
     problems.push(
       gone !== undefined
-        ? t('limits.check.inv14.twiceAcrossPurge', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', '), written: gone.created_at_ms })
-        : t('limits.check.inv14.twice', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', ') }),
+        ? message('limits.check.inv14.twiceAcrossPurge', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', '), written: gone.created_at_ms })
+        : message('limits.check.inv14.twice', { key: shortKey(key), n: rows.length, times: rows.map(at).join(', ') }),
     );
   }
   const task = run.scenario.task.id;
   const intents = run.scenario.script.filter((s) => s.kind === 'tool' && s.name === 'reserve').length;
   const reservations = history.filter((row) => row.task_id === task && row.delta < 0).length;
-  if (reservations > intents && problems.length === 0) problems.push(t('limits.check.inv14.tooMany', { task, n: reservations, intents }));
+  if (reservations > intents && problems.length === 0) problems.push(message('limits.check.inv14.tooMany', { task, n: reservations, intents }));
   for (const row of run.db.items) {
     const initial = run.scenario.inventory.items[row.item_id];
     if (initial === undefined) continue;
     const want = initial.available + history.filter((h) => h.item_id === row.item_id).reduce((sum, h) => sum + h.delta, 0);
-    if (row.available !== want) problems.push(t('limits.check.inv14.unrecorded', { item: row.item_id, available: row.available, want, initial: initial.available }));
+    if (row.available !== want) problems.push(message('limits.check.inv14.unrecorded', { item: row.item_id, available: row.available, want, initial: initial.available }));
   }
   const byRef = new Map<string, string[]>();
   for (const charge of run.db.charges ?? []) byRef.set(charge.ref, [...(byRef.get(charge.ref) ?? []), charge.charge_id]);
-  for (const [ref, ids] of byRef) if (ids.length > 1) problems.push(t('limits.check.inv14.chargedTwice', { ref, n: ids.length, ids: ids.join(', ') }));
+  for (const [ref, ids] of byRef) if (ids.length > 1) problems.push(message('limits.check.inv14.chargedTwice', { ref, n: ids.length, ids: ids.join(', ') }));
   const effects = history.length + (run.db.charges?.length ?? 0);
-  return verdict('inv14_one_effect_in_history', problems, 'at most one effect per intent, purged receipts included', `${effects} effect(s)`, t('limits.check.inv14.ok', { n: effects }));
+  return verdict('inv14_one_effect_in_history', problems, 'at most one effect per intent, purged receipts included', `${effects} effect(s)`, message('limits.check.inv14.ok', { n: effects }));
 }
 
 /** The references the task's charges go by: the ones its runner sent, and its outbox's messages. */
@@ -79,13 +82,13 @@ function taskRefs(run: Run): Set<string> {
   for (const event of run.trace) {
     if (event.type === 'request' && event.by === 'runner' && event.action.name === 'charge' && typeof event.action.args.ref === 'string') refs.add(event.action.args.ref);
   }
-  for (const message of run.db.outbox ?? []) if (message.task_id === run.scenario.task.id) refs.add(message.ref);
+  for (const row of run.db.outbox ?? []) if (row.task_id === run.scenario.task.id) refs.add(row.ref);
   return refs;
 }
 
 /** 15. Reservations still held (history: reserved − released) equal the task's references that were charged. */
 export function inv15(run: Run): Check {
-  const problems: string[] = [];
+  const problems: Problems = [];
   const task = run.scenario.task.id;
   const history = (run.db.history ?? []).filter((row) => row.task_id === task);
   const held = history.filter((row) => row.delta < 0).length - history.filter((row) => row.delta > 0).length;
@@ -96,12 +99,12 @@ export function inv15(run: Run): Check {
   if (held > paid) {
     problems.push(
       unsettled.length > 0
-        ? t('limits.check.inv15.unsent', { held, paid, ids: unsettled.map((row) => row.id).join(', ') })
-        : t('limits.check.inv15.unpaid', { held, paid }),
+        ? message('limits.check.inv15.unsent', { held, paid, ids: unsettled.map((row) => row.id).join(', ') })
+        : message('limits.check.inv15.unpaid', { held, paid }),
     );
   } else if (paid > held) {
-    problems.push(t('limits.check.inv15.paidNotHeld', { held, paid, refs: [...refs].filter((ref) => charges.some((c) => c.ref === ref)).join(', ') }));
+    problems.push(message('limits.check.inv15.paidNotHeld', { held, paid, refs: [...refs].filter((ref) => charges.some((c) => c.ref === ref)).join(', ') }));
   }
-  const state = held === 0 && paid === 0 ? (history.length > 0 ? 'compensated' : 'nothing') : 'done';
-  return verdict('inv15_intent_ends_whole', problems, 'reservations held = references charged', `held ${held}, charged ${paid}`, t(`limits.check.inv15.ok.${state}`, { held }));
+  const state: 'done' | 'compensated' | 'nothing' = held === 0 && paid === 0 ? (history.length > 0 ? 'compensated' : 'nothing') : 'done';
+  return verdict('inv15_intent_ends_whole', problems, 'reservations held = references charged', `held ${held}, charged ${paid}`, message(`limits.check.inv15.ok.${state}`, { held }));
 }

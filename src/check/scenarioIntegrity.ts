@@ -4,11 +4,11 @@
  * left the path the scenario was written for. A runner that throws is reported as such, with the step, and
  * a runner that catches the simulated crash fails whatever its figures: a crash ends the process.
  */
-import { describeFault } from '../faults/types.js';
+import { describeFault, listOfFaults } from '../faults/types.js';
 import { isTerminal } from '../runner/state.js';
 import type { Run } from '../sim/Run.js';
 import type { Check } from './types.js';
-import { t } from '../core/i18n/index.js';
+import { message } from '../core/message.js';
 
 /** The run ended on its own (a terminal status, no exception): only then does an unfired fault mean a broken scenario. */
 function endedNormally(run: Run): boolean {
@@ -26,22 +26,22 @@ export function isBrokenScenario(run: Run): boolean {
 export function checkFaultsFired(run: Run): Check {
   const unfired = run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec));
   const passed = unfired.length === 0;
-  const early = run.runnerError ? t('check.faults.threwAt', { step: run.runnerError.step }) : t('check.faults.neverEnded');
-  const faults = unfired.join(t('fault.join'));
+  const early = run.runnerError ? message('check.faults.threwAt', { step: run.runnerError.step }) : message('check.faults.neverEnded');
+  const faults = unfired.length > 0 ? listOfFaults(unfired) : '';
   return {
     id: 'faults_fired',
     kind: 'scenario',
-    title: t('check.faults.title'),
+    title: message('check.faults.title'),
     passed,
     expected: run.faults.length,
     actual: run.faults.length - unfired.length,
     message: passed
-      ? t('check.faults.allFired', { n: run.faults.length })
+      ? message('check.faults.allFired', { n: run.faults.length })
       : !endedNormally(run)
-        ? t('check.faults.stoppedBefore', { faults, early })
+        ? message('check.faults.stoppedBefore', { faults, early })
         : run.runner === REFERENCE_RUNNER
-          ? t('check.faults.broken', { faults })
-          : t('check.faults.leftPath', { faults }),
+          ? message('check.faults.broken', { faults })
+          : message('check.faults.leftPath', { faults }),
   };
 }
 
@@ -53,11 +53,11 @@ export function checkCrashLetThrough(run: Run): Check | null {
   return {
     id: 'crash_caught',
     kind: 'runner',
-    title: t('check.crashCaught.title'),
+    title: message('check.crashCaught.title'),
     passed: false,
     expected: 'every crash let through',
     actual: `${caught.length} crash(es) caught`,
-    message: t('check.crashCaught.message', { step: first.step, how: first.how }),
+    message: message('check.crashCaught.message', { step: first.step, how: first.how }),
   };
 }
 
@@ -67,10 +67,11 @@ export function checkRunnerError(run: Run): Check | null {
   return {
     id: 'runner_error',
     kind: 'runner',
-    title: t('check.runnerError.title'),
+    title: message('check.runnerError.title'),
     passed: false,
     expected: 'no exception',
-    actual: `${error.name}: ${error.message}`,
-    message: t('check.runnerError.message', { name: error.name, step: error.step, message: error.message }),
+    // What was thrown, as data: the runner's own text, or the harness's message (worded where it is shown).
+    actual: typeof error.message === 'string' ? `${error.name}: ${error.message}` : message('error.named', { name: error.name, message: error.message }),
+    message: message('check.runnerError.message', { name: error.name, step: error.step, message: error.message }),
   };
 }

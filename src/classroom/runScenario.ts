@@ -14,13 +14,15 @@ import type { RunResult } from '../check/RunResult.js';
 import { simulate } from '../sim/simulate.js';
 import { judge } from '../check/verdict.js';
 import { openRunner, type OpenedRunner } from '../target/runners.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
 
 export interface RunScenarioOptions {
   /** The path of a .ts/.js file that exports a runner class, or a runner class written for the harness (async step). */
   runner: RunnerClass | string;
   seed?: number;
   maxSteps?: number;
+  /** The language of its error (a class with a synchronous step handed in directly): en (the default) or zh. */
+  lang?: Lang;
 }
 
 /** Where a classroom run came from, for the replay command in a failed assertion's message. */
@@ -54,9 +56,9 @@ function boxFor(file: string): Promise<OpenedRunner> {
  * A class handed in directly is run in this thread, so it must be written for the harness: its step is async
  * (as the reference's is). A learner's class — a synchronous step — runs in its box, which needs its file.
  */
-function harnessClass(runner: RunnerClass): RunnerClass {
+function harnessClass(lang: Lang, runner: RunnerClass): RunnerClass {
   const step = (runner.prototype as { step?: unknown }).step;
-  if (typeof step !== 'function' || step.constructor.name !== 'AsyncFunction') throw new TypeError(t('classroom.syncClass', { name: runner.name || 'anonymous' }));
+  if (typeof step !== 'function' || step.constructor.name !== 'AsyncFunction') throw new TypeError(t(lang, 'classroom.syncClass', { name: runner.name || 'anonymous' }));
   return runner;
 }
 
@@ -66,7 +68,7 @@ export async function runScenario(pathOrId: string, options: RunScenarioOptions)
   const runnerFile = typeof options.runner === 'string' ? resolve(options.runner) : undefined;
   const opened = runnerFile !== undefined ? await boxFor(runnerFile) : null;
   const simulateOptions = {
-    runner: opened?.runner ?? harnessClass(options.runner as RunnerClass),
+    runner: opened?.runner ?? harnessClass(options.lang ?? 'en', options.runner as RunnerClass),
     seed: options.seed ?? DEFAULT_SEED,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
   };

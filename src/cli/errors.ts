@@ -4,10 +4,11 @@
  * bug in faultlab: exit 70 with one line that says so. No stack trace reaches the user unless
  * FAULTLAB_DEBUG=1 asks for it (then every error shows its stack).
  */
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { said, t, word, type MessageKey, type Lang } from '../render/words/index.js';
+import { saidOf } from '../core/message.js';
 import { TempDirError } from '../core/tempDir.js';
 import { RunnerLoadError } from '../runner/load.js';
-import { printable, ScenarioError } from '../scenario/ScenarioError.js';
+import { formatProblem, printable, ScenarioError } from '../scenario/ScenarioError.js';
 import { Interrupted } from './interrupt.js';
 import { BadInputError, EXIT, OutputError, UsageError, type Io } from './io.js';
 
@@ -25,11 +26,11 @@ function systemError(error: unknown): (NodeJS.ErrnoException & { path: string })
 }
 
 /**
- * Node's parseArgs speaks English: its three messages a user meets are said again in the current language.
+ * Node's parseArgs speaks English: its three messages a user meets are said again in the language of the command.
  * A message is replaced only when the English catalogue gives back exactly what Node said, so English stays
  * Node's own words, and a message of another Node version (or any other) is shown as it is.
  */
-function parseArgsMessage(message: string): string {
+function parseArgsMessage(lang: Lang, message: string): string {
   const known: Array<[RegExp, MessageKey]> = [
     [/^Unknown option '(.+)'\. To specify a positional argument/s, 'cli.args.unknownOption'],
     [/^Option '(.+) <value>' argument missing$/, 'cli.args.missingValue'],
@@ -37,13 +38,13 @@ function parseArgsMessage(message: string): string {
   ];
   for (const [pattern, key] of known) {
     const option = pattern.exec(message)?.[1];
-    if (option !== undefined && t(key, { option }, 'en') === message) return t(key, { option });
+    if (option !== undefined && t('en', key, { option }) === message) return t(lang, key, { option });
   }
   return message;
 }
 
 /** Report `error` of command `name` on stderr; returns the exit code. */
-export function report(error: unknown, io: Io, name: string, help: string): number {
+export function report(lang: Lang, error: unknown, io: Io, name: string, help: string): number {
   const say = (text: string) => {
     try {
       io.stderr.write(`${printable(text)}\n`);
@@ -53,15 +54,16 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
   };
   const stack = () => (debugOn(io) && error instanceof Error && error.stack ? `\n${error.stack}` : '');
   if (error instanceof Interrupted) {
-    say(`faultlab ${name}: ${t('cli.stopped', { signal: error.signal })}`);
+    say(`faultlab ${name}: ${t(lang, 'cli.stopped', { signal: error.signal })}`);
     return error.signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
   }
   if (error instanceof ScenarioError) {
-    say(`${error.message}\nfaultlab: ${t('scenario.summary', { count: error.problems.length })}${stack()}`);
+    const problems = error.problems.map((problem) => formatProblem(problem, said(lang, problem.message))).join('\n');
+    say(`${problems}\nfaultlab: ${t(lang, 'scenario.summary', { count: error.problems.length })}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof RunnerLoadError) {
-    say(`faultlab ${name}: --runner ${error.message}${stack()}`);
+    say(`faultlab ${name}: --runner ${word(lang, error.said)}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof UsageError && !error.showHelp) {
@@ -69,25 +71,29 @@ export function report(error: unknown, io: Io, name: string, help: string): numb
     return EXIT.badInput;
   }
   if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage((error as Error).message)}${stack()}\n\n${help}`);
+    say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage(lang, (error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
-  if (error instanceof BadInputError || error instanceof TempDirError) {
+  if (error instanceof TempDirError) {
+    say(`faultlab ${name}: ${word(lang, error.said)}${stack()}`);
+    return EXIT.badInput;
+  }
+  if (error instanceof BadInputError) {
     say(`faultlab ${name}: ${error.message}${stack()}`);
     return EXIT.badInput;
   }
   if (error instanceof OutputError) {
     if (error.errno === 'EPIPE') return EXIT.ok; // a reader that closed the pipe early (`| head`) is not an error
-    say(`faultlab ${name}: ${error.message}${stack()}`);
+    say(`faultlab ${name}: ${t(lang, error.errno === 'ENOSPC' ? 'cli.error.cannotWriteFull' : 'cli.error.cannotWrite', { stream: error.stream, errno: error.errno })}${stack()}`);
     return EXIT.badInput;
   }
   const system = systemError(error);
   if (system !== null) {
-    say(`faultlab ${name}: ${t('cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
+    say(`faultlab ${name}: ${t(lang, 'cli.error.cannotUse', { path: system.path, code: system.code! })}${stack()}`);
     return EXIT.badInput;
   }
-  const what = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-  const next = debugOn(io) ? t('cli.error.stackFollows') : t('cli.error.runAgain', { variable: DEBUG_VARIABLE });
-  say(`faultlab ${name}: ${t('cli.error.internal', { what, next })}${stack()}`);
+  const what = error instanceof Error ? `${error.name}: ${said(lang, saidOf(error) ?? error.message).split('\n')[0]}` : String(error);
+  const next = debugOn(io) ? t(lang, 'cli.error.stackFollows') : t(lang, 'cli.error.runAgain', { variable: DEBUG_VARIABLE });
+  say(`faultlab ${name}: ${t(lang, 'cli.error.internal', { what, next })}${stack()}`);
   return EXIT.internal;
 }

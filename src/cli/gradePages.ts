@@ -6,7 +6,8 @@
  * replayed: its page says why.
  */
 import { basename } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { said, t, type Lang } from '../render/words/index.js';
+import { divergenceText } from '../grade/divergence.js';
 import { judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { SubmissionGrade } from '../grade/types.js';
@@ -21,22 +22,22 @@ import { titleOf } from '../scenario/words.js';
 /** Problems after which the learner's run is not replayed in this process. */
 const NOT_REPLAYED = new Set(['timeout', 'worker_crash', 'load_error', 'reference_fails']);
 
-export async function writeGradePages(out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number, cwd: string): Promise<void> {
+export async function writeGradePages(lang: Lang, out: HtmlOut, file: string, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number, cwd: string): Promise<void> {
   const opened = grade.loadError === null ? await openRunner(sourceOf(file, cwd), file).catch(() => null) : null;
   try {
-    await pages(out, opened, grade, scenarios, seed);
+    await pages(lang, out, opened, grade, scenarios, seed);
   } finally {
     await opened?.close();
   }
 }
 
-async function pages(out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>> | null, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number): Promise<void> {
+async function pages(lang: Lang, out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>> | null, grade: SubmissionGrade, scenarios: readonly Scenario[], seed: number): Promise<void> {
   const prefix = basename(grade.file).replace(/\.[jt]s$/, '');
   for (const [i, sg] of grade.scenarios.entries()) {
     const scenario = scenarios[i]!;
-    const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario), status: sg.figures ?? sg.problem?.title ?? '', passed: sg.status === 'pass' };
+    const entry = { id: `${grade.file} · ${sg.id}`, title: titleOf(scenario, lang), status: said(lang, sg.figures ?? sg.problem?.title ?? ''), passed: sg.status === 'pass' };
     if (opened === null || (sg.problem !== null && NOT_REPLAYED.has(sg.problem.id))) {
-      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
+      out.add(`${prefix}__${sg.id}`, renderTextPageHtml(lang, `${sg.id} (${grade.file})`, t(lang, 'cli.grade.notReplayed', { why: sg.problem?.message ?? t(lang, 'cli.grade.noRun') })), entry);
       continue;
     }
     const reference: RunResult = judge(await simulate(scenario, { seed, storage: 'memory' }));
@@ -49,7 +50,10 @@ async function pages(out: HtmlOut, opened: Awaited<ReturnType<typeof openRunner>
     } finally {
       await opened.endRun();
     }
-    if (learner === null) out.add(`${prefix}__${sg.id}`, renderTextPageHtml(`${sg.id} (${grade.file})`, t('cli.grade.notReplayed', { why: sg.problem?.message ?? t('cli.grade.noRun') })), entry);
-    else out.add(`${prefix}__${sg.id}`, renderGradeHtml(reference, learner, sg.divergence), entry);
+    if (learner === null) out.add(`${prefix}__${sg.id}`, renderTextPageHtml(lang, `${sg.id} (${grade.file})`, t(lang, 'cli.grade.notReplayed', { why: sg.problem?.message ?? t(lang, 'cli.grade.noRun') })), entry);
+    else {
+      const divergence = sg.divergence === null ? null : { step: sg.divergence.step, ...(sg.divergence.seq !== undefined ? { seq: sg.divergence.seq } : {}), text: divergenceText(lang, sg.divergence) };
+      out.add(`${prefix}__${sg.id}`, renderGradeHtml(lang, reference, learner, divergence), entry);
+    }
   }
 }

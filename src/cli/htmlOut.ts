@@ -6,13 +6,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { renderIndexHtml, type IndexEntry } from '../render/html/index.js';
+import type { Lang } from '../core/lang.js';
 
 export class HtmlOut {
   readonly dir: string;
   readonly #entries: IndexEntry[] = [];
   readonly #used = new Set<string>();
 
-  constructor(dir: string, cwd: string) {
+  /** `lang`: the language of the index page (each run's page is worded when it is made). */
+  constructor(
+    dir: string,
+    cwd: string,
+    readonly lang: Lang,
+  ) {
     this.dir = resolve(cwd, dir);
     mkdirSync(this.dir, { recursive: true });
   }
@@ -31,7 +37,7 @@ export class HtmlOut {
   /** Write index.html and say where it is, relative to the working directory. */
   finish(title: string, subtitle: string, cwd: string): string {
     const index = join(this.dir, 'index.html');
-    writeFileSync(index, renderIndexHtml(title, subtitle, this.#entries));
+    writeFileSync(index, renderIndexHtml(this.lang, title, subtitle, this.#entries));
     const shown = relative(cwd, index);
     return shown === '' || shown.startsWith('..') ? index : shown;
   }

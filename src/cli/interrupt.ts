@@ -7,7 +7,6 @@
  * a signal is handled at once, even while a runner is stuck in a loop, and the box is killed as the process
  * exits. faultlab's own runners and labs end within their bounds: a signal waits for the end of a step.
  */
-import { t } from '../core/i18n/index.js';
 import { removeOwnTempDirs } from '../core/tempDir.js';
 
 /** The run was stopped by a signal; the CLI exits with 128 + its number. */
@@ -16,7 +15,7 @@ export class Interrupted extends Error {
   readonly signal: 'SIGINT' | 'SIGTERM';
 
   constructor(signal: 'SIGINT' | 'SIGTERM') {
-    super(t('cli.interrupted', { signal }));
+    super(`interrupted by ${signal}`); // said to the user in words by report() (errors.ts)
     this.signal = signal;
   }
 }

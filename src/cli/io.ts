@@ -2,7 +2,6 @@
  * The CLI's contact with the world: streams, environment, colour. Decided once at start-up and passed
  * down, so that commands (and tests) never read process.* themselves.
  */
-import { t } from '../core/i18n/index.js';
 import { colorStyle, PLAIN, type Style } from '../render/style.js';
 
 export interface Out {
@@ -91,7 +90,7 @@ export class OutputError extends Error {
 
   constructor(stream: 'stdout' | 'stderr', cause: unknown) {
     const errno = (cause as NodeJS.ErrnoException).code ?? 'EIO';
-    super(t(errno === 'ENOSPC' ? 'cli.error.cannotWriteFull' : 'cli.error.cannotWrite', { stream, errno }), { cause });
+    super(`cannot write to ${stream}: ${errno}`, { cause }); // said to the user in words by report() (errors.ts)
     this.stream = stream;
     this.errno = errno;
   }

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DB_FILES, DB_SIDE_FILES, isBusy, type Db } from '../core/storage.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
 import { onStop } from './interrupt.js';
 import { BadInputError } from './io.js';
 
@@ -33,29 +33,29 @@ export interface KeptFolder {
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String((error as Error).message);
 
-export function claimKeepDir(given: string, cwd: string): KeptFolder {
-  if (given === '') throw new BadInputError(t('cli.keepDb.needsFolder'));
+export function claimKeepDir(lang: Lang, given: string, cwd: string): KeptFolder {
+  if (given === '') throw new BadInputError(t(lang, 'cli.keepDb.needsFolder'));
   const dir = resolve(cwd, given);
-  const refuse = (why: string) => new BadInputError(t('cli.keepDb.refused', { given, why }));
+  const refuse = (why: string) => new BadInputError(t(lang, 'cli.keepDb.refused', { given, why }));
   let exists = true;
   try {
-    if (!statSync(dir).isDirectory()) throw refuse(t('cli.keepDb.isFile'));
+    if (!statSync(dir).isDirectory()) throw refuse(t(lang, 'cli.keepDb.isFile'));
   } catch (error) {
     if (error instanceof BadInputError) throw error;
-    if (code(error) !== 'ENOENT') throw refuse(t('cli.keepDb.cannotUse', { code: code(error) }));
+    if (code(error) !== 'ENOENT') throw refuse(t(lang, 'cli.keepDb.cannotUse', { code: code(error) }));
     exists = false;
   }
   if (!exists) {
     try {
-      if (!statSync(dirname(dir)).isDirectory()) throw refuse(t('cli.keepDb.parentNotFolder', { parent: dirname(dir) }));
+      if (!statSync(dirname(dir)).isDirectory()) throw refuse(t(lang, 'cli.keepDb.parentNotFolder', { parent: dirname(dir) }));
     } catch (error) {
       if (error instanceof BadInputError) throw error;
-      throw refuse(t('cli.keepDb.noParent', { parent: dirname(dir) }));
+      throw refuse(t(lang, 'cli.keepDb.noParent', { parent: dirname(dir) }));
     }
     try {
       mkdirSync(dir);
     } catch (error) {
-      if (code(error) !== 'EEXIST') throw refuse(t('cli.keepDb.cannotMake', { code: code(error) }));
+      if (code(error) !== 'EEXIST') throw refuse(t(lang, 'cli.keepDb.cannotMake', { code: code(error) }));
     }
   }
   // Looked at before the lock is taken, so a refused folder is left exactly as it was.
@@ -63,13 +63,13 @@ export function claimKeepDir(given: string, cwd: string): KeptFolder {
   try {
     others = readdirSync(dir).filter((name) => !OURS.has(name));
   } catch (error) {
-    throw refuse(t('cli.keepDb.cannotRead', { code: code(error) }));
+    throw refuse(t(lang, 'cli.keepDb.cannotRead', { code: code(error) }));
   }
   if (others.length > 0) {
     const files = `${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}`;
-    throw refuse(t('cli.keepDb.othersFiles', { files, tool: DB_FILES.tool, events: DB_FILES.events }));
+    throw refuse(t(lang, 'cli.keepDb.othersFiles', { files, tool: DB_FILES.tool, events: DB_FILES.events }));
   }
-  const lock = takeLock(dir, refuse);
+  const lock = takeLock(lang, dir, refuse);
   const release = () => {
     if (lock.open) lock.close();
   };
@@ -88,7 +88,7 @@ export function claimKeepDir(given: string, cwd: string): KeptFolder {
  * run. The operating system releases it when the process ends, however it ends (a SIGKILL included), so a
  * lock is never stale; and the file is never deleted, so two processes can never lock two different files.
  */
-function takeLock(dir: string, refuse: (why: string) => Error): Db {
+function takeLock(lang: Lang, dir: string, refuse: (why: string) => Error): Db {
   let db: Db | undefined;
   try {
     db = new Database(join(dir, LOCK), { timeout: 0 });
@@ -97,7 +97,7 @@ function takeLock(dir: string, refuse: (why: string) => Error): Db {
     return db;
   } catch (error) {
     db?.close();
-    if (isBusy(error)) throw refuse(t('cli.keepDb.inUse'));
-    throw refuse(t('cli.keepDb.cannotLock', { code: code(error) }));
+    if (isBusy(error)) throw refuse(t(lang, 'cli.keepDb.inUse'));
+    throw refuse(t(lang, 'cli.keepDb.cannotLock', { code: code(error) }));
   }
 }

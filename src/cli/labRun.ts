@@ -5,8 +5,8 @@
  * exist for runners, refuse labs. Input a lab cannot run (an unknown dependency, a report for a call never
  * started, an unknown error code) is bad input, at the file, line and column of the offending field.
  */
-import { toViolation } from '../check/types.js';
-import { t } from '../core/i18n/index.js';
+import { t, word, type Lang } from '../render/words/index.js';
+import { toViolation } from '../render/renderJson.js';
 import { renderLabRun, runLab, ScenarioInputError, type LabRun, type LabScenario } from '../labs/index.js';
 import type { Style } from '../render/style.js';
 import { ScenarioError } from '../scenario/ScenarioError.js';
@@ -25,44 +25,44 @@ export interface LabResult {
   render(style: Style, position: string, width?: number): string;
 }
 
-export function runLabScenario(loaded: LoadedLab, seed: number): LabResult {
+export function runLabScenario(lang: Lang, loaded: LoadedLab, seed: number): LabResult {
   let run: LabRun;
   try {
     run = runLab(loaded.value as LabScenario, { seed });
   } catch (error) {
-    if (error instanceof ScenarioInputError) throw new ScenarioError([problemInFile(loaded.readFrom, loaded.file, error.path, error.message)]);
+    if (error instanceof ScenarioInputError) throw new ScenarioError([problemInFile(loaded.readFrom, loaded.file, error.path, error.said)]);
     throw error;
   }
   const failed = run.checks.find((c) => !c.passed);
   return {
     run,
     passed: run.passed,
-    ...(failed ? { firstProblem: failed.message } : {}),
-    json: { id: run.id, kind: 'lab', experiment: run.experiment, passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map(toViolation) },
-    render: (style, position, width) => renderLabRun(run, style, { position, ...(width !== undefined ? { width } : {}) }),
+    ...(failed ? { firstProblem: word(lang, failed.message) } : {}),
+    json: { id: run.id, kind: 'lab', experiment: run.experiment, passed: run.passed, figures: run.figures, violations: run.checks.filter((c) => !c.passed).map((c) => toViolation(lang, c)) },
+    render: (style, position, width) => renderLabRun(run, style, { lang, position, ...(width !== undefined ? { width } : {}) }),
   };
 }
 
-const named = (labs: readonly LoadedLab[]): string => {
+const named = (lang: Lang, labs: readonly LoadedLab[]): string => {
   const shown = labs.slice(0, 3).map((l) => l.file).join(', ');
-  return labs.length > 3 ? t('cli.labs.andMore', { shown, more: labs.length - 3 }) : shown;
+  return labs.length > 3 ? t(lang, 'cli.labs.andMore', { shown, more: labs.length - 3 }) : shown;
 };
 
 /**
  * `faultlab run` with labs among its targets: the options that only a Runner's run can use are refused.
  * `given` holds each such option as typed (`--runner learner`).
  */
-export function refuseRunnerOptions(given: readonly string[], loaded: readonly Loaded[]): void {
+export function refuseRunnerOptions(lang: Lang, given: readonly string[], loaded: readonly Loaded[]): void {
   const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
   if (given.length === 0 || labs.length === 0) return;
-  throw new UsageError(t(labs.length === 1 ? 'cli.labs.refuseOne' : 'cli.labs.refuseMany', { options: given.join(', '), labs: named(labs) }), { showHelp: false });
+  throw new UsageError(t(lang, labs.length === 1 ? 'cli.labs.refuseOne' : 'cli.labs.refuseMany', { options: given.join(', '), labs: named(lang, labs) }), { showHelp: false });
 }
 
 /** `explore` and `grade` run Runners: a lab among their targets is refused, not skipped. */
-export function runnerScenariosOnly(loaded: readonly Loaded[], command: string): Scenario[] {
+export function runnerScenariosOnly(lang: Lang, loaded: readonly Loaded[], command: string): Scenario[] {
   const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
   if (labs.length > 0) {
-    throw new UsageError(t(labs.length === 1 ? 'cli.labs.notForOne' : 'cli.labs.notForMany', { command, labs: named(labs) }), { showHelp: false });
+    throw new UsageError(t(lang, labs.length === 1 ? 'cli.labs.notForOne' : 'cli.labs.notForMany', { command, labs: named(lang, labs) }), { showHelp: false });
   }
   return loaded.flatMap((l) => (l.type === 'runner' ? [l.scenario] : []));
 }

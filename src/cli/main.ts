@@ -7,18 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
-import { currentLang, isLang, LANGS, langFromLocale, setLang, t, type Lang } from '../core/i18n/index.js';
+import { isLang, LANGS, langFromLocale, t, type Lang } from '../render/words/index.js';
 import { sweepStaleTempDirs } from '../core/tempDir.js';
 import { report } from './errors.js';
 import { cleanUp, runStopHooks, yieldToSignals } from './interrupt.js';
 import { EXIT, OutputError, processIo, UsageError, type Io } from './io.js';
 
-type Command = (argv: string[], io: Io) => Promise<number>;
+type Command = (argv: string[], io: Io, lang: Lang) => Promise<number>;
 
 interface CommandModule {
   run: Command;
-  /** The command's help, written in the current language when it is asked for. */
-  help: () => string;
+  /** The command's help, written in the language of the command line when it is asked for. */
+  help: (lang: Lang) => string;
 }
 
 /**
@@ -35,17 +35,17 @@ export const commands = new Map<string, () => Promise<CommandModule>>([
 ]);
 
 /** Every command's help: the one place that loads them all. */
-async function usage(): Promise<string> {
+async function usage(lang: Lang): Promise<string> {
   const helps: string[] = [];
-  for (const load of commands.values()) helps.push((await load()).help());
+  for (const load of commands.values()) helps.push((await load()).help(lang));
   return [
-    t('cli.usage.title'),
+    t(lang, 'cli.usage.title'),
     '',
     helps.join('\n\n'),
     '',
-    t('cli.usage.exitCodes'),
-    t('cli.usage.language'),
-    t('cli.usage.lessons'),
+    t(lang, 'cli.usage.exitCodes'),
+    t(lang, 'cli.usage.language'),
+    t(lang, 'cli.usage.lessons'),
   ].join('\n');
 }
 
@@ -77,15 +77,15 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     // a sweep that cannot run must never stop a command
   }
   const chosen = takeLang(argv, io.env);
+  // The language of the whole command, decided here once and handed down; a --lang it does not know is refused in English.
+  const lang: Lang = 'lang' in chosen ? chosen.lang : 'en';
   const [name, ...rest] = chosen.argv;
   const load = name === undefined ? undefined : commands.get(name);
   let command: CommandModule | undefined;
-  const before = currentLang();
   try {
-    if ('bad' in chosen) throw new UsageError(t('cli.lang.bad', { langs: LANGS.join(', '), given: JSON.stringify(chosen.bad) }));
-    setLang(chosen.lang);
+    if ('bad' in chosen) throw new UsageError(t(lang, 'cli.lang.bad', { langs: LANGS.join(', '), given: JSON.stringify(chosen.bad) }));
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-      (name === undefined ? io.stderr : io.stdout).write((await usage()) + '\n');
+      (name === undefined ? io.stderr : io.stdout).write((await usage(lang)) + '\n');
       return name === undefined ? EXIT.badInput : EXIT.ok;
     }
     if (name === '--version' || name === '-v') {
@@ -94,19 +94,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return EXIT.ok;
     }
     if (load === undefined) {
-      io.stderr.write(`faultlab: ${t('cli.unknownCommand', { name: JSON.stringify(name) })}\n\n${await usage()}\n`);
+      io.stderr.write(`faultlab: ${t(lang, 'cli.unknownCommand', { name: JSON.stringify(name) })}\n\n${await usage(lang)}\n`);
       return EXIT.badInput;
     }
     command = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(command.help() + '\n');
+      io.stdout.write(command.help(lang) + '\n');
       return EXIT.ok;
     }
-    return await command.run(rest, io);
+    return await command.run(rest, io, lang);
   } catch (error) {
-    return report(error, io, name ?? '', command?.help() ?? (load !== undefined ? (await load()).help() : await usage()));
+    return report(lang, error, io, name ?? '', command?.help(lang) ?? (load !== undefined ? (await load()).help(lang) : await usage(lang)));
   } finally {
-    setLang(before);
     runStopHooks(); // what the command holds (a --keep-db lock) is given back on every path
   }
 }
@@ -124,7 +123,7 @@ export async function runCli(argv: string[]): Promise<never> {
   // The process speaks the command's language from start to exit: a signal, a stray error or a failed
   // stdout reported outside main() is said in it too.
   const chosen = takeLang(argv, io.env);
-  if ('lang' in chosen) setLang(chosen.lang);
+  const lang: Lang = 'lang' in chosen ? chosen.lang : 'en';
   const stderr = (text: string) => {
     try {
       io.stderr.write(text);
@@ -137,7 +136,7 @@ export async function runCli(argv: string[]): Promise<never> {
     if (stopping) return;
     stopping = true;
     cleanUp();
-    stderr(`faultlab: ${t('cli.stopped', { signal })}\n`);
+    stderr(`faultlab: ${t(lang, 'cli.stopped', { signal })}\n`);
     exit(signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
   };
   process.on('SIGINT', () => stop('SIGINT'));
@@ -153,7 +152,7 @@ export async function runCli(argv: string[]): Promise<never> {
     outputFailure ??= error;
   });
   const stray = (error: unknown) => {
-    const code = report(error, io, argv[0] ?? '', '');
+    const code = report(lang, error, io, argv[0] ?? '', '');
     cleanUp();
     exit(code);
   };
@@ -165,7 +164,7 @@ export async function runCli(argv: string[]): Promise<never> {
   if (code !== EXIT.sigint && code !== EXIT.sigterm) await yieldToSignals();
   // stdout's 'error' comes a tick after the write that failed (and `errored` does not stay set): both are read.
   const failed = outputFailure ?? (process.stdout.errored as NodeJS.ErrnoException | null);
-  if (failed && failed.code !== 'EPIPE') code = report(new OutputError('stdout', failed), io, argv[0] ?? '', '');
+  if (failed && failed.code !== 'EPIPE') code = report(lang, new OutputError('stdout', failed), io, argv[0] ?? '', '');
   cleanUp();
   exit(code);
 }

@@ -1,12 +1,12 @@
 /**
  * The one option spec of the CLI: every option that more than one command takes is declared here once —
- * its parseArgs shape, its help line (in the current language), its default and its validation — so
+ * its parseArgs shape, its help line (in the language asked for), its default and its validation — so
  * `--seed`, `--runner`, `--storage`, `--json` and `--no-color` mean the same thing, with the same default,
  * in every command.
  */
 import type { StorageKind } from '../core/storage.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
-import { currentLang, t } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
 import { pad } from '../render/format.js';
 import { DEFAULT_WIDTH } from '../render/renderText.js';
 import { UsageError, type Io } from './io.js';
@@ -26,23 +26,23 @@ export const DEFAULT_STORAGE: StorageKind = 'memory';
 
 interface Spec {
   parse: { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
-  /** The option as its help names it (`--seed N`), and its text in the current language. */
+  /** The option as its help names it (`--seed N`), and its text in a language. */
   flag: string;
-  help: () => string;
+  help: (lang: Lang) => string;
 }
 
 export const SHARED_OPTIONS = {
-  seed: { parse: { type: 'string' }, flag: '--seed N', help: () => t('help.option.seed', { seed: DEFAULT_SEED }) },
-  runner: { parse: { type: 'string' }, flag: '--runner NAME', help: () => t('help.option.runner') },
-  storage: { parse: { type: 'string' }, flag: '--storage KIND', help: () => t('help.option.storage', { storage: DEFAULT_STORAGE }) },
-  json: { parse: { type: 'boolean' }, flag: '--json', help: () => t('help.option.json') },
-  'no-color': { parse: { type: 'boolean' }, flag: '--no-color', help: () => t('help.option.noColor') },
-  width: { parse: { type: 'string' }, flag: '--width N', help: () => t('help.option.width', { width: FIXED_WIDTH }) },
-  html: { parse: { type: 'string' }, flag: '--html DIR', help: () => t('help.option.html') },
+  seed: { parse: { type: 'string' }, flag: '--seed N', help: (lang) => t(lang, 'help.option.seed', { seed: DEFAULT_SEED }) },
+  runner: { parse: { type: 'string' }, flag: '--runner NAME', help: (lang) => t(lang, 'help.option.runner') },
+  storage: { parse: { type: 'string' }, flag: '--storage KIND', help: (lang) => t(lang, 'help.option.storage', { storage: DEFAULT_STORAGE }) },
+  json: { parse: { type: 'boolean' }, flag: '--json', help: (lang) => t(lang, 'help.option.json') },
+  'no-color': { parse: { type: 'boolean' }, flag: '--no-color', help: (lang) => t(lang, 'help.option.noColor') },
+  width: { parse: { type: 'string' }, flag: '--width N', help: (lang) => t(lang, 'help.option.width', { width: FIXED_WIDTH }) },
+  html: { parse: { type: 'string' }, flag: '--html DIR', help: (lang) => t(lang, 'help.option.html') },
 } as const satisfies Record<string, Spec>;
 
 /** `--lang` is taken out of every command line before the command parses it (main.ts): help only. */
-const LANG_HELP = { flag: '--lang zh|en', help: () => t('help.option.lang') };
+const LANG_HELP = { flag: '--lang zh|en', help: (lang: Lang) => t(lang, 'help.option.lang') };
 
 /** Where an option's text starts: its name, padded, after the four spaces of a command's options. */
 const FLAG_COLUMN = 18;
@@ -65,27 +65,27 @@ export function sharedParse<K extends SharedOption>(...names: K[]): { [N in K]: 
 }
 
 /** Their help lines, indented as a command's help shows options; `lang` is the one every command takes. */
-export function sharedHelp(...names: Array<SharedOption | 'lang'>): string {
-  return names.map((name) => (name === 'lang' ? LANG_HELP : SHARED_OPTIONS[name])).map((o) => optionHelp(o.flag, o.help())).join('\n');
+export function sharedHelp(lang: Lang, ...names: Array<SharedOption | 'lang'>): string {
+  return names.map((name) => (name === 'lang' ? LANG_HELP : SHARED_OPTIONS[name])).map((o) => optionHelp(o.flag, o.help(lang))).join('\n');
 }
 
-export function parseSeed(value: string | undefined): number {
+export function parseSeed(lang: Lang, value: string | undefined): number {
   if (value === undefined) return DEFAULT_SEED;
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(t('cli.seed.bad', { given: JSON.stringify(value) }));
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(t(lang, 'cli.seed.bad', { given: JSON.stringify(value) }));
   return Number(value);
 }
 
-export function parseStorage(value: string | undefined): StorageKind {
+export function parseStorage(lang: Lang, value: string | undefined): StorageKind {
   if (value === undefined) return DEFAULT_STORAGE;
-  if (value !== 'file' && value !== 'memory') throw new UsageError(t('cli.storage.bad', { given: JSON.stringify(value) }));
+  if (value !== 'file' && value !== 'memory') throw new UsageError(t(lang, 'cli.storage.bad', { given: JSON.stringify(value) }));
   return value;
 }
 
 /** `--width N`, else the terminal's columns, else the fixed width (a pipe or a file: same bytes every time). */
-export function parseWidth(value: string | undefined, io: Io): number {
+export function parseWidth(lang: Lang, value: string | undefined, io: Io): number {
   if (value !== undefined) {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || n < MIN_WIDTH || n > MAX_WIDTH) throw new UsageError(t('cli.width.bad', { min: MIN_WIDTH, max: MAX_WIDTH, given: JSON.stringify(value) }));
+    if (!/^\d+$/.test(value) || n < MIN_WIDTH || n > MAX_WIDTH) throw new UsageError(t(lang, 'cli.width.bad', { min: MIN_WIDTH, max: MAX_WIDTH, given: JSON.stringify(value) }));
     return n;
   }
   return io.isTTY && io.columns !== undefined && io.columns >= MIN_WIDTH ? io.columns : FIXED_WIDTH;
@@ -96,8 +96,7 @@ export function parseWidth(value: string | undefined, io: Io): number {
  * as it is; otherwise with `--lang` (after npm's `--` for an npm script), so a learner who asked for Chinese
  * with the flag does not get English back from the next command.
  */
-export function inThisLanguage(command: string): string {
-  const lang = currentLang();
+export function inThisLanguage(lang: Lang, command: string): string {
   if (lang === 'en') return command;
   return command.startsWith('npm run ') && !command.includes(' -- ') ? `${command} -- --lang ${lang}` : `${command} --lang ${lang}`;
 }

@@ -5,36 +5,36 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
 import { BadInputError } from './io.js';
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String((error as Error).message);
 
 /** Throws BadInputError unless `dir` is a folder faultlab can write in, or one it can make. */
-export function checkOutDir(option: string, given: string, cwd: string): string {
-  if (given === '') throw new BadInputError(t('cli.outDir.needsFolder', { option }));
+export function checkOutDir(lang: Lang, option: string, given: string, cwd: string): string {
+  if (given === '') throw new BadInputError(t(lang, 'cli.outDir.needsFolder', { option }));
   const dir = resolve(cwd, given);
   let at = dir;
   for (;;) {
     try {
       const stats = statSync(at);
       if (!stats.isDirectory()) {
-        throw new BadInputError(at === dir ? t('cli.outDir.isFile', { option, given }) : t('cli.outDir.onPathIsFile', { option, given, at }));
+        throw new BadInputError(at === dir ? t(lang, 'cli.outDir.isFile', { option, given }) : t(lang, 'cli.outDir.onPathIsFile', { option, given, at }));
       }
       accessSync(at, constants.W_OK);
       return dir;
     } catch (error) {
       if (error instanceof BadInputError) throw error;
-      if (code(error) !== 'ENOENT') throw new BadInputError(t('cli.outDir.cannotWrite', { option, given, at, code: code(error) }));
+      if (code(error) !== 'ENOENT') throw new BadInputError(t(lang, 'cli.outDir.cannotWrite', { option, given, at, code: code(error) }));
     }
     const parent = dirname(at);
-    if (parent === at) throw new BadInputError(t('cli.outDir.noFolder', { option, given }));
+    if (parent === at) throw new BadInputError(t(lang, 'cli.outDir.noFolder', { option, given }));
     at = parent;
   }
 }
 
 /** Make `dir` and its missing parents, one level at a time. */
-export function makeOutDir(option: string, dir: string): void {
+export function makeOutDir(lang: Lang, option: string, dir: string): void {
   const missing: string[] = [];
   for (let at = dir; ; at = dirname(at)) {
     try {
@@ -49,7 +49,7 @@ export function makeOutDir(option: string, dir: string): void {
     try {
       mkdirSync(level);
     } catch (error) {
-      if (code(error) !== 'EEXIST') throw new BadInputError(t('cli.outDir.cannotMake', { option, dir, level, code: code(error) }));
+      if (code(error) !== 'EEXIST') throw new BadInputError(t(lang, 'cli.outDir.cannotMake', { option, dir, level, code: code(error) }));
     }
   }
 }

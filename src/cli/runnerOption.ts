@@ -6,11 +6,11 @@
  */
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { said, t, type Lang } from '../render/words/index.js';
 import { RunnerLoadError } from '../runner/load.js';
+import { printedText } from '../render/printed.js';
 import { printable } from '../scenario/ScenarioError.js';
 import { labelOf, openRunner, RunnerLoadFailed, sourceOf, type OpenedRunner } from '../target/runners.js';
-import { currentLang } from '../core/i18n/index.js';
 import { BadInputError } from './io.js';
 
 const RUNNER_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -19,49 +19,49 @@ const RUNNER_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
  * The runner a `--runner` value names, opened (a file in its box): the command closes it when it is done. What
  * the learner's code prints goes to stderr (`printed`): stdout stays faultlab's (one JSON document under --json).
  */
-export async function loadRunnerOption(name: string | undefined, cwd: string, printed?: (text: string) => void): Promise<OpenedRunner> {
-  if (name === '') throw new BadInputError(t('cli.runner.needsValue'));
+export async function loadRunnerOption(lang: Lang, name: string | undefined, cwd: string, printed?: (text: string) => void): Promise<OpenedRunner> {
+  if (name === '') throw new BadInputError(t(lang, 'cli.runner.needsValue'));
   const source = sourceOf(name, cwd);
-  if (source.kind === 'file') checkRunnerFile(name!, source.file);
+  if (source.kind === 'file') checkRunnerFile(lang, name!, source.file);
   try {
-    return await openRunner(source, labelOf(name), { lang: currentLang(), ...(printed ? { onOutput: printed } : {}) });
+    return await openRunner(source, labelOf(name), printed ? { onOutput: (p) => printed(printedText(lang, p)) } : {});
   } catch (error) {
-    throw source.kind === 'file' ? asLoadError(name!, source.file, error) : error;
+    throw source.kind === 'file' ? asLoadError(lang, name!, source.file, error) : error;
   }
 }
 
-function checkRunnerFile(name: string, file: string): void {
+function checkRunnerFile(lang: Lang, name: string, file: string): void {
   let stats;
   try {
     stats = statSync(file);
   } catch {
     return; // resolveRunner says "no such file" with the names it takes
   }
-  if (stats.isDirectory()) throw new BadInputError(t('cli.runner.isFolder', { name }));
-  if (!stats.isFile()) throw new BadInputError(t('cli.runner.notRegular', { name }));
+  if (stats.isDirectory()) throw new BadInputError(t(lang, 'cli.runner.isFolder', { name }));
+  if (!stats.isFile()) throw new BadInputError(t(lang, 'cli.runner.notRegular', { name }));
   const ext = extname(file);
-  if (!RUNNER_EXTENSIONS.includes(ext)) throw new BadInputError(t('cli.runner.badExtension', { name, extensions: RUNNER_EXTENSIONS.join(', '), ext: ext || t('cli.runner.noExtension') }));
+  if (!RUNNER_EXTENSIONS.includes(ext)) throw new BadInputError(t(lang, 'cli.runner.badExtension', { name, extensions: RUNNER_EXTENSIONS.join(', '), ext: ext || t(lang, 'cli.runner.noExtension') }));
 }
 
 /** Whatever importing the file threw in its box, as bad input that says where (file:line:col when the error has one). */
-function asLoadError(name: string, file: string, error: unknown): Error {
+function asLoadError(lang: Lang, name: string, file: string, error: unknown): Error {
   if (error instanceof RunnerLoadError || !(error instanceof RunnerLoadFailed)) return error as Error;
   if (error.thrown === null) {
     // The box was lost while loading: it exited (process.exit at import), was killed, or hung past the load limit.
-    if (error.loss?.killed) return new BadInputError(t('cli.runner.hungAtLoad', { name }));
-    return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
+    if (error.loss?.killed) return new BadInputError(t(lang, 'cli.runner.hungAtLoad', { name }));
+    return new BadInputError(t(lang, 'cli.runner.exitedAtLoad', { name }));
   }
   const e = error.thrown;
-  if (e.name === 'RunnerExitError') return new BadInputError(t('cli.runner.exitedAtLoad', { name }));
-  const message = e.message;
+  if (e.name === 'RunnerExitError') return new BadInputError(t(lang, 'cli.runner.exitedAtLoad', { name }));
+  const message = said(lang, e.message);
   // esbuild (through tsx): "Transform failed with 1 error:\n/path/x.ts:3:14: ERROR: Unexpected ";"".
   const transform = /^(\S+:\d+:\d+): ERROR: (.*)$/m.exec(message);
-  if (transform) return new BadInputError(t('cli.runner.syntaxAt', { name, where: transform[1]!, message: transform[2]! }), { cause: error });
+  if (transform) return new BadInputError(t(lang, 'cli.runner.syntaxAt', { name, where: transform[1]!, message: transform[2]! }), { cause: error });
   if (e.name === 'SyntaxError') {
     const where = syntaxErrorPlace(file);
-    return new BadInputError(where ? t('cli.runner.syntaxAt', { name, where, message }) : t('cli.runner.syntax', { name, message }), { cause: error });
+    return new BadInputError(where ? t(lang, 'cli.runner.syntaxAt', { name, where, message }) : t(lang, 'cli.runner.syntax', { name, message }), { cause: error });
   }
-  return new BadInputError(t('cli.runner.threwAtLoad', { name, kind: e.name || t('cli.runner.aValue'), message: printable(message.split('\n')[0]!) }), { cause: error });
+  return new BadInputError(t(lang, 'cli.runner.threwAtLoad', { name, kind: e.name || t(lang, 'cli.runner.aValue'), message: printable(message.split('\n')[0]!) }), { cause: error });
 }
 
 /**

@@ -4,6 +4,7 @@
  * tries after it fails; and the harness recovers even if a runner's `catch` swallowed it.
  */
 import { brandOf, hasBrand, setBrand } from './brand.js';
+import { codeText, type Message } from './message.js';
 
 const CRASH = brandOf('Crash');
 
@@ -12,10 +13,13 @@ export type CrashPoint = 'crash_before_commit' | 'crash_after_commit' | 'crash_a
 export class Crash extends Error {
   override readonly name = 'Crash';
   readonly point: CrashPoint;
+  /** Where it struck, as a message (the trace's `crash` event carries it; its code text is the `.message`). */
+  readonly said: Message;
 
-  constructor(point: CrashPoint, message: string) {
-    super(message);
+  constructor(point: CrashPoint, said: Message) {
+    super(codeText(said));
     this.point = point;
+    this.said = said;
     setBrand(this, CRASH);
   }
 

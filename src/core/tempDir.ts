@@ -13,7 +13,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { t } from './i18n/index.js';
+import type { CoreCode } from './codes.js';
+import { codeText, message, MessageError, saidOf, type Message } from './message.js';
 
 const PREFIX = 'faultlab-';
 /** The marker's name inside a process folder; its content says whose the folder is. */
@@ -32,11 +33,15 @@ export class TempDirError extends Error {
   override readonly name = 'TempDirError';
   readonly code = 'TEMP_DIR';
   readonly base: string;
+  /** What went wrong, as a message (its code text is the `.message`). */
+  readonly said: Message<CoreCode>;
 
   constructor(base: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException).code ?? '';
-    super(t('tempDir.cannotMake', { base, reason: code || (cause as Error).message }), { cause });
+    const said = message<CoreCode>('tempDir.cannotMake', { base, reason: code || (saidOf(cause) ?? (cause as Error).message) });
+    super(codeText(said), { cause });
     this.base = base;
+    this.said = said;
   }
 }
 
@@ -66,7 +71,7 @@ function processFolder(base: string): string {
   // A worker thread: its process's folder, if the process made one here (a child process has another pid).
   const inherited = process.env[PARENT_VARIABLE];
   if (!isMainThread() && inherited !== undefined && inherited.startsWith(join(base, PREFIX))) {
-    if (!isOwn(inherited)) throw new TempDirError(base, new Error(t('tempDir.stopping')));
+    if (!isOwn(inherited)) throw new TempDirError(base, new MessageError(message<CoreCode>('tempDir.stopping')));
     parents.set(base, inherited);
     return inherited;
   }

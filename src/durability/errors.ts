@@ -8,7 +8,8 @@
  * thrown by another copy of this module (source loaded by tsx next to the compiled build).
  */
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message, type Param } from '../core/message.js';
+import type { DurabilityCode } from './codes.js';
 
 export type DurabilityErrorCode =
   | 'CONFIG_INVALID'
@@ -42,11 +43,14 @@ export class DurabilityError extends Error {
   readonly code: DurabilityErrorCode;
   /** true: the effect this call guarded definitely did not happen; false: it might have. */
   readonly definite: boolean;
+  /** What went wrong as a message, for whoever shows it (a ConfigError's; the others say it in `.message`). */
+  readonly said?: Message;
 
-  constructor(code: DurabilityErrorCode, message: string, options: { definite?: boolean; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: DurabilityErrorCode, message: string | Message, options: { definite?: boolean; cause?: unknown } = {}) {
+    super(codeText(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.definite = options.definite ?? true;
+    if (typeof message !== 'string') this.said = message;
     setBrand(this, BRAND);
   }
 
@@ -64,32 +68,33 @@ export function isDurabilityError(value: unknown, code?: DurabilityErrorCode): v
 /** A configuration value outside its allowed range. Thrown at load time or by an upsert, never later. */
 export class ConfigError extends DurabilityError {
   override readonly name: string = 'ConfigError';
-  /** Dotted path of the bad field, e.g. `retry.policies.mcp_call.max_delay_ms`. */
+  /** Dotted path of the bad field, e.g. `retry.policies.mcp_call.max_delay_ms` ('' for the top level of the file). */
   readonly field: string;
-  /** The allowed range or set, in words (in the current language), e.g. `an integer >= 1`. */
-  readonly allowed: string;
+  /** The allowed range or set, as a message, e.g. `an integer >= 1`. */
+  readonly allowed: Message<DurabilityCode>;
   readonly given: unknown;
+  declare readonly said: Message<DurabilityCode>;
 
-  constructor(field: string, allowed: string, given: unknown, code: DurabilityErrorCode = 'CONFIG_INVALID') {
-    super(code, t('config.mustBe', { field, allowed, given: describe(given) }));
+  constructor(field: string, allowed: Message<DurabilityCode>, given: unknown, code: DurabilityErrorCode = 'CONFIG_INVALID') {
+    super(code, message('config.mustBe', { field: field === '' ? message('config.topLevel') : field, allowed, given: describeGiven(given) }));
     this.field = field;
     this.allowed = allowed;
     this.given = given;
   }
 }
 
-/** A retry policy that cannot work (PILLARS §2 `validate()`); an upsert that throws this leaves the old policy. */
+/** A retry policy that cannot work (docs/pillars.md §2 `validate()`); an upsert that throws this leaves the old policy. */
 export class PolicyValidationError extends ConfigError {
   override readonly name = 'PolicyValidationError';
-  constructor(field: string, allowed: string, given: unknown) {
+  constructor(field: string, allowed: Message<DurabilityCode>, given: unknown) {
     super(field, allowed, given, 'POLICY_INVALID');
   }
 }
 
-/** A breaker configuration that cannot work (PILLARS §3); an upsert that throws this leaves the old one. */
+/** A breaker configuration that cannot work (docs/pillars.md §3); an upsert that throws this leaves the old one. */
 export class BreakerConfigError extends ConfigError {
   override readonly name = 'BreakerConfigError';
-  constructor(field: string, allowed: string, given: unknown) {
+  constructor(field: string, allowed: Message<DurabilityCode>, given: unknown) {
     super(field, allowed, given, 'BREAKER_CONFIG_INVALID');
   }
 }
@@ -128,7 +133,7 @@ export class CircuitOpenError extends DurabilityError {
   }
 }
 
-/** `agent_id` or `operation_type` would make an ambiguous key (PILLARS §1, ours); made where the key is. */
+/** `agent_id` or `operation_type` would make an ambiguous key (docs/pillars.md §1, ours); made where the key is. */
 export { KeyPartError } from '../core/key.js';
 
 /** Another connection holds the write lock; this call wrote nothing and may simply be tried again. */
@@ -150,8 +155,9 @@ export class DlqError extends DurabilityError {
   override readonly name = 'DlqError';
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return t('config.missing');
+/** The value a configuration field was given, as the message shows it: its JSON, or that it is missing. */
+export function describeGiven(value: unknown): Param {
+  if (value === undefined) return message<DurabilityCode>('config.missing');
   if (typeof value === 'number' && Number.isNaN(value)) return 'NaN';
   return JSON.stringify(value) ?? String(value);
 }

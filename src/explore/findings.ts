@@ -3,6 +3,7 @@
  * schedule that broke it, shrunk to the smallest fault list that still does (shrink.ts).
  */
 import { byRule } from '../check/verdict.js';
+import type { CheckMessage } from '../check/types.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -20,7 +21,7 @@ export interface Finding {
   /** The smallest fault list (the scenario's own ones included, where needed) that breaks it. */
   minimal: FaultSpec[];
   /** The invariant's message on the minimal run. */
-  message: string;
+  message: CheckMessage;
   run: RunResult;
 }
 

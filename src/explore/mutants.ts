@@ -7,6 +7,7 @@
  */
 import { byRule } from '../check/verdict.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
+import type { CheckMessage } from '../check/types.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Mutant } from '../mutants/catalogue.js';
 import type { Scenario } from '../scenario/types.js';
@@ -20,7 +21,7 @@ import type { RunResult } from '../check/RunResult.js';
 export interface Catch {
   scenario: Scenario;
   invariant: string;
-  message: string;
+  message: CheckMessage;
 }
 
 export interface MutantHunt {
@@ -40,7 +41,7 @@ export interface HuntOptions {
   depth?: number;
 }
 
-const firstBroken = (broken: Array<{ invariant: string; message: string }>) =>
+const firstBroken = (broken: Array<{ invariant: string; message: CheckMessage }>) =>
   [...broken].sort((a, b) => byRule(a.invariant, b.invariant))[0];
 
 export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): Promise<MutantHunt> {

@@ -13,7 +13,6 @@ import { runTask, type Task } from './task.js';
 import type { Target } from './target.js';
 import type { RunnerSource } from '../target/runners.js';
 import type { WorkerRequest, WorkerSetup } from './worker.js';
-import { currentLang } from '../core/i18n/index.js';
 import { startWorker } from '../core/workerThread.js';
 
 export interface PoolOptions {
@@ -69,7 +68,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
   // even and the run short: a batch held back only lengthens the tail (measured: no gain).
   const inFlight = options.depth >= 2 ? 4 : 1;
   const results: Tally[] = new Array<Tally>(tasks.length);
-  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth, lang: currentLang() };
+  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth };
   let next = 0;
   let done = 0;
   return new Promise<Tally[]>((resolve, reject) => {

@@ -19,29 +19,25 @@ import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import { EXPLORED_TAG, type Scenario } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { inEach, LANGS, t, withLang, type InEach, type Lang } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
+import type { Message, Said } from '../core/message.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
 const require = createRequire(import.meta.url);
 
-/** The check a replay file's schedule breaks, in each language: its title, and its message on the minimal run. */
+/** The check a replay file's schedule breaks: its title, and its message on the minimal run (worded in each language by the file). */
 export interface Broke {
-  title: InEach;
-  message: InEach;
+  title: Said;
+  message: Said;
 }
 
 /**
- * What `check` — an invariant, or the grader's `crash_caught` — says on the minimal run, in each language.
- * The checks are pure functions of the run, so checking it again in a language gives the same verdict in
- * its words. Without the run (a learner's process that could not hand it over), the invariant's title and
- * the one message known.
+ * What `check` — an invariant, or the grader's `crash_caught` — says on the minimal run. Without the run (a
+ * learner's process that could not hand it over), the invariant's title and the one message known.
  */
-export function brokeOn(run: RunResult | null, check: string, known: string): Broke {
-  const said = new Map(LANGS.map((lang) => [lang, run === null ? undefined : withLang(lang, () => checksOf(run, 'rules').find((one) => one.id === check))]));
-  return {
-    title: inEach((lang) => said.get(lang)?.title ?? withLang(lang, () => INVARIANTS.find((inv) => inv.id === check)?.title ?? check)),
-    message: inEach((lang) => said.get(lang)?.message ?? known),
-  };
+export function brokeOn(run: RunResult | null, check: string, known: Said): Broke {
+  const broken = run === null ? undefined : checksOf(run, 'rules').find((one) => one.id === check);
+  return { title: broken?.title ?? INVARIANTS.find((inv) => inv.id === check)?.title ?? check, message: broken?.message ?? known };
 }
 
 export interface ReplaySpec {
@@ -51,7 +47,7 @@ export interface ReplaySpec {
   /** What the broken check says on the minimal run (brokeOn). */
   broke: Broke;
   /** Who broke it, for the file's header: `reference runner`, `mutant new_key_per_attempt`, … */
-  who: InEach;
+  who: Message;
   /** The command that found it (default `faultlab explore`; the grader writes replays too). */
   command?: 'faultlab explore' | 'faultlab grade';
   /** Prefix of the replay's id (a mutant's name), if any. */
@@ -66,14 +62,17 @@ export function replayId(spec: Pick<ReplaySpec, 'scenario' | 'invariant' | 'pref
   return [spec.prefix, spec.scenario.id, invariantShort(spec.invariant)].filter(Boolean).join('__');
 }
 
-export function replayYaml(spec: ReplaySpec, file: string): string {
+/**
+ * The replay file's text: its title and explanation in English and in its `zh:` block (whatever the language of
+ * the command that wrote it), its comments in `lang`, the command's.
+ */
+export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
   const { Document, Scalar, isPair, isScalar } = require('yaml') as typeof import('yaml');
   const { scenario } = spec;
-  const words = (lang: Lang) =>
-    withLang(lang, () => ({
-      title: t('explore.replay.title', { id: scenario.id, title: spec.broke.title[lang] }),
-      explain: t('explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who[lang], id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message[lang] }),
-    }));
+  const words = (lang: Lang) => ({
+    title: t(lang, 'explore.replay.title', { id: scenario.id, title: spec.broke.title }),
+    explain: t(lang, 'explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message }),
+  });
   const data = {
     id: replayId(spec),
     ...words('en'),
@@ -112,17 +111,17 @@ export function replayYaml(spec: ReplaySpec, file: string): string {
         .join('\n');
     }
   };
-  comment('expect', t('explore.replay.comment'));
-  comment('zh', t('explore.replay.zhComment'));
+  comment('expect', t(lang, 'explore.replay.comment'));
+  comment('zh', t(lang, 'explore.replay.zhComment'));
   const schema = relative(dirname(file), SCENARIO_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 110, flowCollectionPadding: false })}`;
 }
 
 /** Write the replay into `dir` (created if need be); returns the file's path. */
-export function writeReplay(spec: ReplaySpec, dir: string): string {
+export function writeReplay(lang: Lang, spec: ReplaySpec, dir: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${replayId(spec)}.yaml`);
-  writeFileSync(file, replayYaml(spec, file));
+  writeFileSync(file, replayYaml(lang, spec, file));
   return file;
 }
 

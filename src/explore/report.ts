@@ -9,8 +9,8 @@ import { usesLimits } from '../scenario/types.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
-import { t } from '../core/i18n/index.js';
-import { tn } from '../core/i18n/plural.js';
+import { t, tn, word, type Lang } from '../render/words/index.js';
+import { messageJson } from '../render/renderJson.js';
 import type { Style } from '../render/style.js';
 import type { Exploration } from './explore.js';
 import type { Finding } from './findings.js';
@@ -29,7 +29,7 @@ export interface ExploreHeader {
   seconds?: number;
 }
 
-export function explorationJson(exploration: Exploration, replayed: Replayed[], header: ExploreHeader) {
+export function explorationJson(lang: Lang, exploration: Exploration, replayed: Replayed[], header: ExploreHeader) {
   const { total } = exploration;
   return {
     runs: total.total,
@@ -37,7 +37,7 @@ export function explorationJson(exploration: Exploration, replayed: Replayed[], 
       scenario: finding.scenario.id,
       schedule: finding.minimal,
       invariant: finding.invariant,
-      message: finding.message,
+      ...messageJson(lang, finding.message),
       replay,
       found: finding.found,
       schedules: finding.schedules,
@@ -67,15 +67,15 @@ export function failedAsWritten(exploration: Exploration): Array<{ scenario: Exp
   });
 }
 
-export function renderExploration(exploration: Exploration, replayed: Replayed[], header: ExploreHeader, style: Style): string {
+export function renderExploration(lang: Lang, exploration: Exploration, replayed: Replayed[], header: ExploreHeader, style: Style): string {
   const { c } = style;
   const { total } = exploration;
   const lines: string[] = [];
-  const storage = t(exploration.storage === 'memory' ? 'explore.storage.memory' : 'explore.storage.files');
+  const storage = t(lang, exploration.storage === 'memory' ? 'explore.storage.memory' : 'explore.storage.files');
   // The id column fits the longest id: a long id never runs into the next column.
   const idWidth = Math.max(27, ...exploration.scenarios.map(({ scenario }) => scenario.id.length + 2));
-  const about = t('explore.head', { runner: header.runner, depth: exploration.depth, seed: exploration.seed, storage, workers: tn('explore.n.worker', header.workers) });
-  const head = `  ${padStart('#', 2)}  ${pad(t('explore.col.scenario'), idWidth)}${padStart(t('explore.col.schedules'), 10)}${padStart(t('explore.col.outcomes'), 10)}${padStart(t('explore.col.fired'), 11)}  ${t('explore.col.violations')}`;
+  const about = t(lang, 'explore.head', { runner: header.runner, depth: exploration.depth, seed: exploration.seed, storage, workers: tn(lang, 'explore.n.worker', header.workers) });
+  const head = `  ${padStart('#', 2)}  ${pad(t(lang, 'explore.col.scenario'), idWidth)}${padStart(t(lang, 'explore.col.schedules'), 10)}${padStart(t(lang, 'explore.col.outcomes'), 10)}${padStart(t(lang, 'explore.col.fired'), 11)}  ${t(lang, 'explore.col.violations')}`;
   lines.push(c.bold(`faultlab explore`) + c.dim(` — ${about}`), '', c.bold(head));
   for (const { scenario, tally } of exploration.scenarios) {
     const added = tally.total - (tally.runs[0] ?? 0);
@@ -88,67 +88,67 @@ export function renderExploration(exploration: Exploration, replayed: Replayed[]
     );
   }
   const [asWritten = 0, one = 0, two = 0] = total.runs;
-  const parts = [tn('explore.n.asWritten', asWritten), t('explore.withOne', { n: one }), ...(two > 0 ? [t('explore.withTwo', { n: two })] : [])];
-  const schedules = t('explore.schedules', { n: total.total, parts: parts.join(t('explore.join')) });
-  const time = header.seconds !== undefined ? ' ' + t('explore.time', { seconds: header.seconds.toFixed(2), rate: Math.round(total.total / header.seconds) }) : '';
+  const parts = [tn(lang, 'explore.n.asWritten', asWritten), t(lang, 'explore.withOne', { n: one }), ...(two > 0 ? [t(lang, 'explore.withTwo', { n: two })] : [])];
+  const schedules = t(lang, 'explore.schedules', { n: total.total, parts: parts.join(t(lang, 'explore.join')) });
+  const time = header.seconds !== undefined ? ' ' + t(lang, 'explore.time', { seconds: header.seconds.toFixed(2), rate: Math.round(total.total / header.seconds) }) : '';
   lines.push('', `  ${schedules}${time}`);
 
-  lines.push('', c.bold(`  ${t('explore.coverage')}`) + c.dim(` — ${t('explore.coverage.about')}`));
+  lines.push('', c.bold(`  ${t(lang, 'explore.coverage')}`) + c.dim(` — ${t(lang, 'explore.coverage.about')}`));
   for (const kind of EXPLORED_KINDS) {
     const unreached = total.unreached[kind];
     const preempted = total.planned[kind] - total.fired[kind] - unreached;
     const notes = [
-      ...(unreached > 0 ? [t('explore.pastLastCall', { n: unreached })] : []),
-      ...(preempted > 0 ? [t(kind === 'crash_after_event' ? 'explore.preemptedByOwnCrash' : 'explore.preemptedByOther', { n: preempted })] : []),
+      ...(unreached > 0 ? [t(lang, 'explore.pastLastCall', { n: unreached })] : []),
+      ...(preempted > 0 ? [t(lang, kind === 'crash_after_event' ? 'explore.preemptedByOwnCrash' : 'explore.preemptedByOther', { n: preempted })] : []),
     ];
-    const note = notes.length > 0 ? c.dim(`   ${t('explore.neverFired', { notes: notes.join(t('explore.join')) })}`) : '';
+    const note = notes.length > 0 ? c.dim(`   ${t(lang, 'explore.neverFired', { notes: notes.join(t(lang, 'explore.join')) })}`) : '';
     lines.push(`    ${pad(kind, 20)}${padStart(String(total.fired[kind]), 6)} / ${notes.length > 0 ? pad(String(total.planned[kind]), 6) : total.planned[kind]}${note}`);
   }
   if (total.ownPreempted > 0) {
-    lines.push(c.dim(`    ${t('explore.ownPreempted', { n: total.ownPreempted })}`));
+    lines.push(c.dim(`    ${t(lang, 'explore.ownPreempted', { n: total.ownPreempted })}`));
   }
 
   lines.push('');
   if (replayed.length === 0) {
     const past = exploration.scenarios.some(({ scenario }) => usesLimits(scenario));
-    const about = past ? t('limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length }) : t('explore.noViolation.about', { n: INVARIANTS.length });
-    lines.push(c.green.bold(`  ${t('explore.noViolation')}`) + c.dim(` ${about}`));
+    const about = past ? t(lang, 'limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length }) : t(lang, 'explore.noViolation.about', { n: INVARIANTS.length });
+    lines.push(c.green.bold(`  ${t(lang, 'explore.noViolation')}`) + c.dim(` ${about}`));
   } else {
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
-    lines.push(c.red.bold(`  ${t('explore.violations', { violations: tn('explore.n.violation', replayed.length), pairs: schedules })}`));
-    for (const { finding, replay } of replayed) lines.push('', ...renderFinding(finding, replay, style));
+    lines.push(c.red.bold(`  ${t(lang, 'explore.violations', { violations: tn(lang, 'explore.n.violation', replayed.length), pairs: schedules })}`));
+    for (const { finding, replay } of replayed) lines.push('', ...renderFinding(lang, finding, replay, style));
   }
   const failing = failedAsWritten(exploration);
   if (failing.length > 0) {
-    lines.push('', c.red.bold(`  ${t('explore.failedAsWritten', { n: failing.length })}`));
+    lines.push('', c.red.bold(`  ${t(lang, 'explore.failedAsWritten', { n: failing.length })}`));
     for (const { scenario, checks } of failing) lines.push(`    ${c.red('✘')} ${pad(scenario.id, idWidth)}${c.dim(checks.join(', '))}`);
-    lines.push(c.dim(`    ${t('explore.failedAsWritten.how', { command: `faultlab run ${failing[0]!.scenario.id}${header.runner === 'reference' ? '' : ` --runner ${header.runner}`}` })}`));
+    lines.push(c.dim(`    ${t(lang, 'explore.failedAsWritten.how', { command: `faultlab run ${failing[0]!.scenario.id}${header.runner === 'reference' ? '' : ` --runner ${header.runner}`}` })}`));
   }
   return lines.join('\n') + '\n';
 }
 
-export function renderFinding(finding: Finding, replay: string, style: Style, indent = '    '): string[] {
+export function renderFinding(lang: Lang, finding: Finding, replay: string, style: Style, indent = '    '): string[] {
   const { c } = style;
   // The labels in a column of their own: the words dim, the padding after them plain.
   const label = (key: 'explore.label.found' | 'explore.label.minimal' | 'explore.label.replay') => {
-    const text = t(key);
+    const text = t(lang, key);
     return `${indent}${c.dim(text)}${' '.repeat(Math.max(2, 12 - displayWidth(text)))}`;
   };
   return [
-    `  ${c.red('✘')} ${t('explore.breaks', { scenario: c.bold(finding.scenario.id), invariant: c.bold(finding.invariant) })}` + c.dim(finding.schedules > 1 ? ` ${t('explore.inSchedules', { n: finding.schedules })}` : ''),
-    `${label('explore.label.found')}${describeSchedule(finding.found)}`,
-    `${label('explore.label.minimal')}${describeMinimal(finding)}`,
-    wrap(finding.message, 110, `${indent}`),
+    `  ${c.red('✘')} ${t(lang, 'explore.breaks', { scenario: c.bold(finding.scenario.id), invariant: c.bold(finding.invariant) })}` + c.dim(finding.schedules > 1 ? ` ${t(lang, 'explore.inSchedules', { n: finding.schedules })}` : ''),
+    `${label('explore.label.found')}${describeSchedule(lang, finding.found)}`,
+    `${label('explore.label.minimal')}${describeMinimal(lang, finding)}`,
+    wrap(word(lang, finding.message), 110, `${indent}`),
     `${label('explore.label.replay')}${c.cyan(replay)}`,
   ];
 }
 
 /** The minimal schedule, saying so when the scenario's own faults were not needed. */
-export function describeMinimal(finding: Finding): string {
+export function describeMinimal(lang: Lang, finding: Finding): string {
   const kept = new Set(finding.minimal.map((f) => JSON.stringify(f)));
   const dropped = finding.scenario.faults.filter((f) => !kept.has(JSON.stringify(f)));
   const params = { id: finding.scenario.id, faults: describeFaults(finding.minimal) };
-  return dropped.length > 0 ? t('explore.minimalWithout', { ...params, own: describeFaults(dropped) }) : t('explore.minimal', params);
+  return dropped.length > 0 ? t(lang, 'explore.minimalWithout', { ...params, own: describeFaults(dropped) }) : t(lang, 'explore.minimal', params);
 }
 
 const short = (invariant: string) => invariant.split('_')[0]!;
@@ -158,7 +158,7 @@ export interface MutantReport {
   replay: string | null;
 }
 
-export function mutantsJson(reports: MutantReport[]) {
+export function mutantsJson(lang: Lang, reports: MutantReport[]) {
   return {
     mutants: reports.map(({ hunt, replay }) => ({
       name: hunt.mutant.name,
@@ -166,30 +166,30 @@ export function mutantsJson(reports: MutantReport[]) {
       invariant: hunt.fixed?.invariant ?? hunt.explored?.invariant ?? null,
       scenario: hunt.fixed?.scenario.id ?? null,
       schedule: hunt.explored
-        ? { scenario: hunt.explored.scenario.id, found: hunt.explored.found, minimal: hunt.explored.minimal, invariant: hunt.explored.invariant, message: hunt.explored.message, replay }
+        ? { scenario: hunt.explored.scenario.id, found: hunt.explored.found, minimal: hunt.explored.minimal, invariant: hunt.explored.invariant, ...messageJson(lang, hunt.explored.message), replay }
         : null,
     })),
   };
 }
 
-export function renderMutants(reports: MutantReport[], style: Style, seconds?: number, invariants: ReadonlyArray<{ id: string }> = INVARIANTS): string {
+export function renderMutants(lang: Lang, reports: MutantReport[], style: Style, seconds?: number, invariants: ReadonlyArray<{ id: string }> = INVARIANTS): string {
   const { c } = style;
-  const lines = [c.bold('faultlab explore --mutants') + c.dim(` — ${t('explore.mutants.head', { n: reports.length })}`)];
+  const lines = [c.bold('faultlab explore --mutants') + c.dim(` — ${t(lang, 'explore.mutants.head', { n: reports.length })}`)];
   // Labels in a column 15 wide, dim with their padding.
-  const label = (key: 'explore.mutants.fixed' | 'explore.mutants.explored' | 'explore.mutants.minimal' | 'explore.mutants.replay') => c.dim(pad(t(key), 15));
+  const label = (key: 'explore.mutants.fixed' | 'explore.mutants.explored' | 'explore.mutants.minimal' | 'explore.mutants.replay') => c.dim(pad(t(lang, key), 15));
   const caughtBy = new Map<string, string[]>();
   for (const { hunt, replay } of reports) {
     const { mutant, fixed, explored } = hunt;
     const caught = fixed !== null || explored !== null;
-    lines.push('', `  ${caught ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${mutant.description}`));
-    lines.push(`      ${label('explore.mutants.fixed')} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red(t('explore.mutants.noFixed'))}`);
+    lines.push('', `  ${caught ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${word(lang, mutant.description)}`));
+    lines.push(`      ${label('explore.mutants.fixed')} ${fixed ? `${fixed.scenario.id} → ${c.bold(fixed.invariant)}` : c.red(t(lang, 'explore.mutants.noFixed'))}`);
     if (explored) {
-      lines.push(`      ${label('explore.mutants.explored')} ${explored.scenario.id} + ${describeSchedule(explored.found)} → ${c.bold(explored.invariant)}`);
-      lines.push(`      ${label('explore.mutants.minimal')} ${describeMinimal(explored)}`);
-      lines.push(wrap(explored.message, 110, '                       '));
+      lines.push(`      ${label('explore.mutants.explored')} ${explored.scenario.id} + ${describeSchedule(lang, explored.found)} → ${c.bold(explored.invariant)}`);
+      lines.push(`      ${label('explore.mutants.minimal')} ${describeMinimal(lang, explored)}`);
+      lines.push(wrap(word(lang, explored.message), 110, '                       '));
       if (replay) lines.push(`      ${label('explore.mutants.replay')} ${c.cyan(replay)}`);
     } else {
-      lines.push(`      ${label('explore.mutants.explored')} ${c.red(t('explore.mutants.noExplored'))}`);
+      lines.push(`      ${label('explore.mutants.explored')} ${c.red(t(lang, 'explore.mutants.noExplored'))}`);
     }
     for (const inv of new Set([fixed?.invariant, explored?.invariant].filter((x): x is string => x !== undefined))) {
       caughtBy.set(inv, [...(caughtBy.get(inv) ?? []), mutant.name]);
@@ -198,12 +198,12 @@ export function renderMutants(reports: MutantReport[], style: Style, seconds?: n
   const caught = reports.filter((r) => r.hunt.fixed !== null || r.hunt.explored !== null).length;
   const silent = invariants.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
   const time = seconds !== undefined ? c.dim(` (${seconds.toFixed(2)} s)`) : '';
-  const tally = t('explore.mutants.caught', { caught, n: reports.length });
+  const tally = t(lang, 'explore.mutants.caught', { caught, n: reports.length });
   lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}${time}`);
   lines.push(
     silent.length === 0
-      ? c.green(`  ${t('explore.mutants.everyCaught')} `) + invariants.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
-      : c.red(`  ${t('explore.mutants.silent', { silent: silent.join(', ') })}`),
+      ? c.green(`  ${t(lang, 'explore.mutants.everyCaught')} `) + invariants.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
+      : c.red(`  ${t(lang, 'explore.mutants.silent', { silent: silent.join(', ') })}`),
   );
   return lines.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
  * (check/verdict.ts): a new fault may well change the status or the figures the scenario expects, but no
  * fault may break a rule. The verdict is plain data, so it can come back from a worker thread.
  */
+import type { CheckMessage } from '../check/types.js';
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
@@ -15,7 +16,7 @@ import { brokenRules, judge } from '../check/verdict.js';
 
 export interface Broken {
   invariant: string;
-  message: string;
+  message: CheckMessage;
 }
 
 export interface Verdict {

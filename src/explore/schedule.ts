@@ -6,11 +6,11 @@
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS, describeFault } from '../faults/types.js';
 import { canonicalJson } from '../core/canonical.js';
-import { t } from '../core/i18n/index.js';
+import { t, word, type Lang } from '../render/words/index.js';
 
 export type Schedule = readonly FaultSpec[];
 
-/** Every kind the explorer adds, in the order SPEC §5 applies them at one attempt, then the crash after an event. */
+/** Every kind the explorer adds, in the order docs/spec.md §5 applies them at one attempt, then the crash after an event. */
 export const EXPLORED_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event'];
 
 /** One string per schedule: equal schedules (whatever the order of their faults) get the same key. */
@@ -18,8 +18,8 @@ export function scheduleKey(schedule: Schedule): string {
   return schedule.map((fault) => canonicalJson(fault)).sort().join('|');
 }
 
-export function describeSchedule(schedule: Schedule): string {
-  return schedule.length === 0 ? t('explore.noAddedFault') : schedule.map(describeFault).join(' + ');
+export function describeSchedule(lang: Lang, schedule: Schedule): string {
+  return schedule.length === 0 ? t(lang, 'explore.noAddedFault') : schedule.map((fault) => word(lang, describeFault(fault))).join(' + ');
 }
 
 export function attemptFault(kind: FaultKind, call: number): FaultSpec {

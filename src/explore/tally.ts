@@ -4,6 +4,7 @@
  * of parts of the work (a worker's share) merge in a fixed order, so the report is the same however the
  * work was split.
  */
+import type { CheckMessage } from '../check/types.js';
 import type { FaultKind, FaultSpec } from '../faults/types.js';
 import type { Verdict } from './runSchedule.js';
 import { EXPLORED_KINDS } from './schedule.js';
@@ -11,7 +12,7 @@ import { EXPLORED_KINDS } from './schedule.js';
 export interface FirstViolation {
   /** The faults added to the scenario's own. */
   added: FaultSpec[];
-  message: string;
+  message: CheckMessage;
   /** How many schedules of this scenario broke the invariant. */
   schedules: number;
 }

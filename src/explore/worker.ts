@@ -3,7 +3,6 @@
  * back each task's tally (plain data). Started by pool.ts; not an entry point of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setLang, type Lang } from '../core/i18n/index.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
 import { Bases } from './fork.js';
@@ -18,14 +17,11 @@ export interface WorkerSetup {
   seed: number;
   storage: StorageKind;
   depth: number;
-  /** The language the messages of this exploration are written in (the verdicts carry them back). */
-  lang: Lang;
 }
 
 export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
 
 const setup = workerData as WorkerSetup;
-setLang(setup.lang);
 
 // The runner is resolved once (a learner's file is loaded here); then the batches come. Not a top-level
 // await: the CLI's build bundles this file as CommonJS (scripts/bundle-cli.mjs). A rejection ends the

@@ -1,8 +1,9 @@
 /**
- * The fault catalogue of SPEC §5. A fault names a kind and a point; the harness consults the plan at
+ * The fault catalogue of docs/spec.md §5. A fault names a kind and a point; the harness consults the plan at
  * that point and records what fired.
  */
-import { t } from '../core/i18n/index.js';
+import { message, type Message, type Param } from '../core/message.js';
+import type { FaultCode } from './codes.js';
 export const ATTEMPT_FAULT_KINDS = [
   'concurrent_reserve',
   'transient',
@@ -11,7 +12,7 @@ export const ATTEMPT_FAULT_KINDS = [
   'crash_after_commit',
   'lost_reply',
 ] as const;
-/** Listed in the order they apply when several hit one attempt (SPEC §5). */
+/** Listed in the order they apply when several hit one attempt (docs/spec.md §5). */
 export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
 /**
  * The faults of time (docs/spec.md §13): a request that reaches the tool late, a whole task delivered again
@@ -48,36 +49,42 @@ export interface FaultSpec {
   delay_ms?: number;
 }
 
-export function describePoint(fault: FaultSpec): string {
+/** Where a fault strikes, in words: `reserve attempt 2`, `event prepared of reserve`, `any point`. */
+export function describePoint(fault: FaultSpec): Param {
   const { tool, attempt, call, label, seq } = fault.at;
-  const parts: string[] = [];
-  if (fault.kind === 'redeliver_task') return t('fault.point.afterMs', { ms: fault.at.after_ms ?? 0 });
+  const parts: Param[] = [];
+  if (fault.kind === 'redeliver_task') return message('fault.point.afterMs', { ms: fault.at.after_ms ?? 0 });
   if (fault.kind === 'crash_after_event') {
-    if (label !== undefined) parts.push(t('fault.point.label', { label }));
-    if (seq !== undefined) parts.push(t('fault.point.seq', { seq }));
+    if (label !== undefined) parts.push(message('fault.point.label', { label }));
+    if (seq !== undefined) parts.push(message('fault.point.seq', { seq }));
     // "event prepared of reserve": the action's name goes where each language puts it, around the event.
-    if (tool !== undefined) return parts.length > 0 ? t('fault.point.eventOfTool', { event: parts.join(' '), tool }) : t('fault.point.ofTool', { tool });
+    if (tool !== undefined) return parts.length > 0 ? message('fault.point.eventOfTool', { event: spaced(parts), tool }) : message('fault.point.ofTool', { tool });
   } else {
     if (tool !== undefined) parts.push(tool);
-    if (attempt !== undefined) parts.push(t('fault.point.attempt', { n: attempt }));
-    if (call !== undefined) parts.push(t('fault.point.call', { n: call }));
+    if (attempt !== undefined) parts.push(message('fault.point.attempt', { n: attempt }));
+    if (call !== undefined) parts.push(message('fault.point.call', { n: call }));
   }
-  return parts.length > 0 ? parts.join(' ') : t('fault.point.any');
+  return parts.length > 0 ? spaced(parts) : message('fault.point.any');
 }
 
-export function describeFault(fault: FaultSpec): string {
+/** Words of a point side by side, a space between: `reserve attempt 2 call 3`. */
+function spaced(parts: readonly Param[]): Param {
+  return parts.reduce((first, second) => message<FaultCode>('fault.point.and', { first, second }));
+}
+
+export function describeFault(fault: FaultSpec): Message<FaultCode> {
   const point = describePoint(fault);
-  if (fault.kind === 'crash_after_event') return t('fault.after', { kind: fault.kind, point });
-  if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return t('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
-  if (fault.kind === 'late_delivery') return t('fault.late', { kind: fault.kind, ms: fault.delay_ms ?? 0, point });
-  if (fault.kind === 'redeliver_task') return t('fault.redeliver', { kind: fault.kind, point });
-  return t('fault.at', { kind: fault.kind, point });
+  if (fault.kind === 'crash_after_event') return message('fault.after', { kind: fault.kind, point });
+  if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return message('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
+  if (fault.kind === 'late_delivery') return message('fault.late', { kind: fault.kind, ms: fault.delay_ms ?? 0, point });
+  if (fault.kind === 'redeliver_task') return message('fault.redeliver', { kind: fault.kind, point });
+  return message('fault.at', { kind: fault.kind, point });
 }
 
 /** A scenario's faults in a few words; the same fault at consecutive attempts reads "attempts 1–3". */
-export function describeFaults(faults: readonly FaultSpec[]): string {
-  if (faults.length === 0) return t('fault.none');
-  const parts: string[] = [];
+export function describeFaults(faults: readonly FaultSpec[]): Message<FaultCode> {
+  if (faults.length === 0) return message('fault.none');
+  const parts: Array<Message<FaultCode>> = [];
   for (let i = 0; i < faults.length; ) {
     const f = faults[i]!;
     let j = i + 1;
@@ -85,9 +92,14 @@ export function describeFaults(faults: readonly FaultSpec[]): string {
       g.kind === f.kind && g.at.tool === f.at.tool && g.at.call === undefined && f.at.call === undefined && g.qty === f.qty &&
       g.at.attempt !== undefined && f.at.attempt !== undefined && g.at.attempt === f.at.attempt + n && g.kind !== 'crash_after_event';
     while (j < faults.length && run(faults[j]!, j - i)) j += 1;
-    if (j - i >= 2) parts.push(t('fault.attempts', { kind: f.kind, tool: f.at.tool ?? t('fault.anyTool'), from: f.at.attempt!, to: f.at.attempt! + (j - i - 1) }));
+    if (j - i >= 2) parts.push(message('fault.attempts', { kind: f.kind, tool: f.at.tool ?? message('fault.anyTool'), from: f.at.attempt!, to: f.at.attempt! + (j - i - 1) }));
     else parts.push(describeFault(f));
     i = j;
   }
-  return parts.join(t('fault.join'));
+  return listOfFaults(parts);
+}
+
+/** Faults (each already a message) one after another: `a; b; c`. */
+export function listOfFaults(faults: ReadonlyArray<Message<FaultCode>>): Message<FaultCode> {
+  return faults.slice(0, -1).reduceRight<Message<FaultCode>>((rest, first) => message('fault.list', { first, rest }), faults[faults.length - 1]!);
 }

@@ -11,41 +11,39 @@ import type { Check } from '../check/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { formatValue } from '../render/format.js';
-import { describeFault } from '../faults/types.js';
+import { describeFault, listOfFaults } from '../faults/types.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
-import { t } from '../core/i18n/index.js';
+import { msg } from '../render/words/index.js';
+import { joined, type Message, type Param } from '../core/message.js';
 import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
 import type { Problem, ProblemId } from './types.js';
 
 /** The faults of a run that never fired, as the check names them. */
-function unfiredFaults(run: RunResult): string {
-  return run.faults
-    .filter((f) => f.firedAt === null)
-    .map((f) => describeFault(f.spec))
-    .join(t('fault.join'));
+function unfiredFaults(run: RunResult): Message {
+  return listOfFaults(run.faults.filter((f) => f.firedAt === null).map((f) => describeFault(f.spec)));
 }
 
 /** `inv3 every attempt of a pending action used its key and args`: how the trace's check list names it. */
-export function checkTitle(check: Check): string {
-  return check.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} ${check.title}` : check.title;
+export function checkTitle(check: Check): Message {
+  return check.kind === 'invariant' ? msg('grade.title.invariant', { inv: check.id.replace(/_.*/, ''), title: check.title }) : check.title;
 }
 
 /** `calls expected 5, got 6` for each scenario figure the run got wrong. */
-export function wrongFigures(run: RunResult): string[] {
+export function wrongFigures(run: RunResult): Message[] {
   return run.checks
     .filter((c) => c.kind === 'expectation' && !c.passed)
-    .map((c) => t('grade.figure.wrong', { title: c.title, expected: formatValue(c.expected), actual: formatValue(c.actual) }));
+    .map((c) => msg('grade.figure.wrong', { title: c.title, expected: formatValue(c.expected), actual: formatValue(c.actual) }));
 }
 
 /** What the scenario expects, in the words `figures()` uses for what the run got. */
-export function expectedFigures(scenario: Scenario): string {
+export function expectedFigures(scenario: Scenario): Param {
   const e = scenario.expect;
-  const parts: string[] = [];
+  const parts: Param[] = [];
   if (e.status !== undefined) parts.push(e.status);
-  if (e.calls !== undefined) parts.push(t('trace.figure.calls', { n: e.calls }));
-  if (e.ledger !== undefined) parts.push(t('trace.figure.ledger', { n: e.ledger }));
-  for (const [item, n] of Object.entries(e.stock ?? {})) parts.push(t('trace.figure.stock', { item, n }));
-  return parts.join(' · ');
+  if (e.calls !== undefined) parts.push(msg('trace.figure.calls', { n: e.calls }));
+  if (e.ledger !== undefined) parts.push(msg('trace.figure.ledger', { n: e.ledger }));
+  for (const [item, n] of Object.entries(e.stock ?? {})) parts.push(msg('trace.figure.stock', { item, n }));
+  return joined('trace.figures.and', parts);
 }
 
 /** The first frame of a stack that lies in `file`, as `path:line` (path as `display` gives it). */
@@ -69,10 +67,10 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
   const where = locate(error.stack, learnerFile, display);
   return {
     id,
-    title: t('grade.thrown.title', { name: error.name, step: error.step }),
+    title: msg('grade.thrown.title', { name: error.name, step: error.step }),
     message: where
-      ? t('grade.thrown.messageAt', { name: error.name, step: error.step, where, message: error.message })
-      : t('grade.thrown.message', { name: error.name, step: error.step, message: error.message }),
+      ? msg('grade.thrown.messageAt', { name: error.name, step: error.step, where, message: error.message })
+      : msg('grade.thrown.message', { name: error.name, step: error.step, message: error.message }),
     ...(where ? { where } : {}),
     thrown: error.message,
   };
@@ -81,7 +79,7 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
 /** A mistake as the problem to tell: named with the invariant it broke, when it broke one. */
 function mistakeProblem(mistake: Mistake, failed: readonly Check[]): Problem {
   const check = failed.find((c) => MISTAKES[mistake.id].explains.includes(c.id));
-  const title = check?.kind === 'invariant' ? `${check.id.replace(/_.*/, '')} · ${mistake.title}` : mistake.title;
+  const title = check?.kind === 'invariant' ? msg('grade.title.mistake', { inv: check.id.replace(/_.*/, ''), title: mistake.title }) : mistake.title;
   return { id: mistake.id, title, message: mistake.message, ...(check !== undefined ? { check: check.id } : {}) };
 }
 
@@ -108,7 +106,7 @@ export function firstProblem(run: RunResult, learnerFile?: string, display: (pat
     // A broken scenario's message says it tested nothing there, which the sentence below says again: then only the
     // faults are named. Told from the run (the same test the check makes), never from the message's words.
     const what = isBrokenScenario(run) ? unfiredFaults(run) : unfired.message;
-    return { id: 'fault_not_reached', title: t('grade.faultNotReached.title'), message: t('grade.faultNotReached.message', { what }) };
+    return { id: 'fault_not_reached', title: msg('grade.faultNotReached.title'), message: msg('grade.faultNotReached.message', { what }) };
   }
   return null;
 }

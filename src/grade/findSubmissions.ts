@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { t } from '../core/i18n/index.js';
+import { msg, type Message } from '../render/words/index.js';
 
 const RUNNER_FILE = /^[^_.].*(?<!\.d)(?<!\.test)\.(ts|mts|js|mjs)$/;
 const LEARNER_NAMES = ['LearnerRunner.ts', 'LearnerRunner.mts', 'LearnerRunner.js', 'LearnerRunner.mjs'];
@@ -31,16 +31,16 @@ export function submissionNames(files: readonly string[]): string[] {
 export interface FoundSubmissions {
   files: string[];
   /** Targets that are neither a file nor a folder with submissions in it. */
-  problems: string[];
+  problems: Message[];
 }
 
 export function findSubmissions(targets: readonly string[], cwd: string): FoundSubmissions {
   const files: string[] = [];
-  const problems: string[] = [];
+  const problems: Message[] = [];
   for (const target of targets) {
     const path = resolve(cwd, target);
     if (!existsSync(path)) {
-      problems.push(t('grade.find.noSuchPath', { target }));
+      problems.push(msg('grade.find.noSuchPath', { target }));
       continue;
     }
     if (!statSync(path).isDirectory()) {
@@ -58,7 +58,7 @@ export function findSubmissions(targets: readonly string[], cwd: string): FoundS
         found.push(entry);
       }
     }
-    if (found.length === 0) problems.push(t('grade.find.emptyFolder', { target }));
+    if (found.length === 0) problems.push(msg('grade.find.emptyFolder', { target }));
     files.push(...found);
   }
   return { files, problems };

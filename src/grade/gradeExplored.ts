@@ -18,33 +18,33 @@ import type { Explored, RunOutcome } from './job.js';
 import { displayPath, replayCommand } from './replay.js';
 import type { Problem, ScenarioGrade } from './types.js';
 import { outcomeProblem } from './outcomeProblem.js';
-import { t, type InEach } from '../core/i18n/index.js';
-import { tn } from '../core/i18n/plural.js';
+import { msg, msgn, type Message } from '../render/words/index.js';
+import { NOTHING_PRINTED } from '../box/captureOutput.js';
 
 export interface ExploredContext extends GradeContext {
   /** Where the replay file of a failing schedule is written; null: none is. */
   replayDir: string | null;
-  /** Who broke it, for the replay file's header, in each language. */
-  who: InEach;
+  /** Who broke it, for the replay file's header (worded there in each language). */
+  who: Message;
   maxSteps: number;
   timeoutMs: number;
 }
 
 function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut'> {
-  const own = scenario.faults.length > 0 ? t('grade.explored.own', { faults: describeFaults(scenario.faults) }) : '';
+  const own = scenario.faults.length > 0 ? msg('grade.explored.own', { faults: describeFaults(scenario.faults) }) : '';
   return {
     part: 'explored',
     id: scenario.id,
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
-    summary: t('grade.explored.summary', { own }),
+    summary: msg('grade.explored.summary', { own }),
     ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true as const } : {}),
   };
 }
 
 /** A schedule in words: `lost_reply with transient at reserve attempt 1`, or the scenario with no fault at all. */
-function schedule(id: string, faults: readonly FaultSpec[]): string {
-  return faults.length === 0 ? t('grade.explored.withNoFault', { id }) : t('grade.explored.with', { id, faults: describeFaults(faults) });
+function schedule(id: string, faults: readonly FaultSpec[]): Message {
+  return faults.length === 0 ? msg('grade.explored.withNoFault', { id }) : msg('grade.explored.with', { id, faults: describeFaults(faults) });
 }
 
 function notRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeContext, extra: Partial<ScenarioGrade> = {}): ScenarioGrade {
@@ -55,30 +55,30 @@ function notRun(scenario: Scenario, index: number, problem: Problem, ctx: GradeC
     wrongFigures: [],
     figures: null,
     divergence: null,
-    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
     lesson: lessonPath(problem, scenario.id, ctx),
-    output: '',
+    output: NOTHING_PRINTED,
     durationMs: 0,
     ...extra,
   };
 }
 
 /** A scenario that was not explored, and why (its run as written did not end, the file did not load, …). */
-export function notExplored(scenario: Scenario, index: number, reason: string, ctx: GradeContext): ScenarioGrade {
-  return notRun(scenario, index, { id: 'not_explored', title: t('grade.notExplored.title'), message: t('grade.notExplored.message', { reason }) }, ctx);
+export function notExplored(scenario: Scenario, index: number, reason: Message, ctx: GradeContext): ScenarioGrade {
+  return notRun(scenario, index, { id: 'not_explored', title: msg('grade.notExplored.title'), message: msg('grade.notExplored.message', { reason }) }, ctx);
 }
 
 export async function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): Promise<ScenarioGrade> {
   const coverage = { schedules: explored.schedules, broke: explored.broke };
-  const counted = tn('grade.explored.schedules', explored.schedules);
+  const counted = msgn('grade.explored.schedules', explored.schedules);
   if (explored.stopped !== null) {
     const { schedule: stopped, outcome } = explored.stopped;
     const problem = outcomeProblem(outcome as Exclude<RunOutcome, { kind: 'done' }>, ctx.timeoutMs);
     const at = schedule(scenario.id, stopped);
-    return notRun(scenario, index, { ...problem, message: t('grade.explored.while', { at, message: problem.message }) }, ctx, {
+    return notRun(scenario, index, { ...problem, message: msg('grade.explored.while', { at, message: problem.message }) }, ctx, {
       coverage,
-      figures: t('grade.explored.stoppedAfter', { counted }),
-      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+      figures: msg('grade.explored.stoppedAfter', { counted }),
+      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
       output: outcome.output,
       durationMs: explored.durationMs,
     });
@@ -90,11 +90,11 @@ export async function gradeExplored(scenario: Scenario, index: number, explored:
       status: 'pass',
       problem: null,
       wrongFigures: [],
-      figures: t('grade.explored.noneBroke', { counted }),
+      figures: msg('grade.explored.noneBroke', { counted }),
       divergence: null,
-      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+      replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
       lesson: lessonPath(null, scenario.id, ctx),
-      output: '',
+      output: NOTHING_PRINTED,
       durationMs: explored.durationMs,
       coverage,
     };
@@ -108,17 +108,17 @@ export async function gradeExplored(scenario: Scenario, index: number, explored:
     divergence = firstDivergence(reference, finding.run);
   }
   problem ??= { id: finding.check as Problem['id'], title: finding.check, message: finding.message, check: finding.check };
-  const file = ctx.replayDir === null ? undefined : writeReplay({ scenario, faults: finding.minimal, invariant: finding.check, broke: brokeOn(finding.run, finding.check, finding.message), who: ctx.who, command: 'faultlab grade' }, ctx.replayDir);
+  const file = ctx.replayDir === null ? undefined : writeReplay(ctx.lang, { scenario, faults: finding.minimal, invariant: finding.check, broke: brokeOn(finding.run, finding.check, finding.message), who: ctx.who, command: 'faultlab grade' }, ctx.replayDir);
   return {
     ...base(scenario, index, ctx),
     status: 'fail',
-    problem: { ...problem, message: t('grade.explored.finding', { schedule: minimal, message: problem.message }) },
+    problem: { ...problem, message: msg('grade.explored.finding', { schedule: minimal, message: problem.message }) },
     wrongFigures: [],
-    figures: t('grade.explored.broke', { broke: explored.broke, counted }),
+    figures: msg('grade.explored.broke', { broke: explored.broke, counted }),
     divergence,
-    replay: file !== undefined ? replayCommand(displayPath(file, ctx.cwd), ctx.runnerArg, ctx.seed) : replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    replay: file !== undefined ? replayCommand(displayPath(file, ctx.cwd), ctx.runnerArg, ctx.seed, ctx.lang) : replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
     lesson: lessonPath(problem, scenario.id, ctx),
-    output: '',
+    output: NOTHING_PRINTED,
     durationMs: explored.durationMs,
     coverage,
     ...(file !== undefined ? { replayFile: displayPath(file, ctx.cwd) } : {}),

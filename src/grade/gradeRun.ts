@@ -3,18 +3,20 @@
  * the same scenario and seed, or a run that never finished (a hang, a dead thread, a file that would not
  * load). Pure: the engine and the classroom assertions both read runs this way.
  */
+import { msg, type Lang } from '../render/words/index.js';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { describeFaults } from '../faults/types.js';
 import { PACKAGE_ROOT, SCENARIOS_DIR } from '../core/paths.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
-import { figures } from '../render/renderText.js';
+import { figuresMessage } from '../render/renderText.js';
 import { expectedFigures, firstProblem, wrongFigures } from './diagnose.js';
 import { firstDivergence } from './divergence.js';
 import { lessonFor } from './lessons.js';
 import { displayPath, replayCommand } from './replay.js';
 import type { Problem, ScenarioGrade } from './types.js';
+import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 
 /** Who is graded, and how paths are shown to them. */
 export interface GradeContext {
@@ -25,6 +27,11 @@ export interface GradeContext {
   seed: number;
   /** Paths in messages are relative to this folder. */
   cwd: string;
+  /**
+   * The language of the grade, for what is not a message: the lesson to read (each language has its own), the
+   * replay command's `--lang`. The grade's words are messages, worded by the reporters.
+   */
+  lang: Lang;
 }
 
 type Identity = Omit<ScenarioGrade, 'status' | 'wrongFigures' | 'figures' | 'divergence' | 'output' | 'durationMs'>;
@@ -44,7 +51,7 @@ export function scenarioArg(scenario: Scenario, ctx: GradeContext): string {
  * language, where that lesson is written in it (else the English one).
  */
 export function lessonPath(problem: Problem | null, scenarioId: string, ctx: GradeContext): string {
-  const inLang = lessonFor(problem?.id ?? null, scenarioId);
+  const inLang = lessonFor(problem?.id ?? null, scenarioId, ctx.lang);
   const lesson = existsSync(join(PACKAGE_ROOT, 'lessons', inLang.split('#')[0]!)) ? inLang : lessonFor(problem?.id ?? null, scenarioId, 'en');
   return displayPath(join(PACKAGE_ROOT, 'lessons', lesson), ctx.cwd);
 }
@@ -56,24 +63,24 @@ export function identity(scenario: Scenario, index: number, problem: Problem | n
     id: scenario.id,
     title: scenario.title,
     taskId: scenario.order ?? index + 1,
-    summary: `${describeFaults(scenario.faults)} → ${expectedFigures(scenario)}`,
+    summary: msg('grade.summary', { faults: describeFaults(scenario.faults), figures: expectedFigures(scenario) }),
     ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true } : {}),
     problem,
-    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed),
+    replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
     lesson: lessonPath(problem, scenario.id, ctx),
   };
 }
 
 /** A run that finished, read against the reference (without one, no divergence is told). */
-export function gradeRun(run: RunResult, reference: RunResult | null, index: number, ctx: GradeContext, extra: { output?: string; durationMs?: number } = {}): ScenarioGrade {
+export function gradeRun(run: RunResult, reference: RunResult | null, index: number, ctx: GradeContext, extra: { output?: Printed; durationMs?: number } = {}): ScenarioGrade {
   const problem = firstProblem(run, ctx.file, (path) => displayPath(path, ctx.cwd));
   return {
     ...identity(run.scenario, index, problem, ctx),
     status: run.passed ? 'pass' : run.runnerError !== null ? 'error' : 'fail',
     wrongFigures: wrongFigures(run),
-    figures: figures(run),
+    figures: figuresMessage(run),
     divergence: run.passed || reference === null ? null : firstDivergence(reference, run),
-    output: extra.output ?? '',
+    output: extra.output ?? NOTHING_PRINTED,
     durationMs: extra.durationMs ?? 0,
   };
 }
@@ -86,7 +93,7 @@ export function gradeWithoutRun(scenario: Scenario, index: number, problem: Prob
     wrongFigures: [],
     figures: null,
     divergence: extra.divergence ?? null,
-    output: extra.output ?? '',
+    output: extra.output ?? NOTHING_PRINTED,
     durationMs: extra.durationMs ?? 0,
   };
 }

@@ -9,7 +9,8 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { currentLang, inEach, t } from '../core/i18n/index.js';
+import { msg, type Lang } from '../render/words/index.js';
+import { mapText } from '../core/message.js';
 import { startWorker } from '../core/workerThread.js';
 import type { Scenario } from '../scenario/types.js';
 import { judge } from '../check/verdict.js';
@@ -53,15 +54,19 @@ export interface GradeOptions {
   onScenario?: (grade: ScenarioGrade, index: number) => void;
   /** Reference runs, shared between submissions graded together. */
   references?: ReferenceRuns;
+  /**
+   * The language of the lessons the grade points to and of its replay commands (default en). The grade's words
+   * are messages: a reporter words them in the language it is given.
+   */
+  lang?: Lang;
 }
 
-/** The reference run of each scenario, made once per seed (and language) and kept for every submission. */
+/** The reference run of each scenario, made once per seed and kept for every submission (a run is data, in no language). */
 export class ReferenceRuns {
   readonly #runs = new Map<string, Promise<RunResult>>();
 
   get(scenario: Scenario, seed: number, maxSteps: number): Promise<RunResult> {
-    // Its checks' messages are in the language it was judged in: a grade in another language gets its own.
-    const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}\0${currentLang()}`;
+    const key = `${scenario.file ?? scenario.id}\0${seed}\0${maxSteps}`;
     let run = this.#runs.get(key);
     if (run === undefined) {
       run = simulate(scenario, { seed, storage: 'memory', maxSteps }).then((done) => judge(done));
@@ -73,14 +78,14 @@ export class ReferenceRuns {
 
 function brokenScenario(reference: RunResult): Problem {
   const first = reference.checks.find((c) => !c.passed)!;
-  const failure = first.kind === 'invariant' ? t('grade.broken.check', { title: checkTitle(first), message: first.message }) : first.message;
-  return { id: 'reference_fails', title: t('grade.broken.title'), message: t('grade.broken.message', { failure }) };
+  const failure = first.kind === 'invariant' ? msg('grade.broken.check', { title: checkTitle(first), message: first.message }) : first.message;
+  return { id: 'reference_fails', title: msg('grade.broken.title'), message: msg('grade.broken.message', { failure }) };
 }
 
 /** A load error, with the learner's absolute path shown as they typed it. */
 function loadProblem(error: ThrownInfo, file: string, shownFile: string): Problem {
-  const message = error.message.split(file).join(shownFile);
-  return { id: 'load_error', title: t('grade.load.title', { file: shownFile }), message: t('grade.load.message', { file: shownFile, message }) };
+  const message = mapText(error.message, (text) => text.split(file).join(shownFile));
+  return { id: 'load_error', title: msg('grade.load.title', { file: shownFile }), message: msg('grade.load.message', { file: shownFile, message }) };
 }
 
 function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, ctx: GradeContext, timeoutMs: number): ScenarioGrade {
@@ -88,8 +93,7 @@ function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, c
   if (outcome.kind === 'done') return gradeRun(outcome.run, reference, index, ctx, outcome);
   const problem = outcomeProblem(outcome, timeoutMs);
   const step = outcome.kind === 'crashed' ? 0 : outcome.step;
-  const hung = outcome.kind !== 'crashed' && step > 0 ? referenceStep(reference, step, outcome.kind === 'timeout' ? 'hung' : 'died') : null;
-  const divergence = hung === null ? null : { step, text: hung };
+  const divergence = outcome.kind !== 'crashed' && step > 0 ? referenceStep(reference, step, outcome.kind === 'timeout' ? 'hung' : 'died') : null;
   return gradeWithoutRun(scenario, index, problem, ctx, { divergence, output: outcome.output, durationMs: outcome.durationMs });
 }
 
@@ -113,7 +117,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const shownFile = displayPath(absolute, cwd);
   const name = options.name ?? submissionName(absolute);
   const seed = options.seed ?? DEFAULT_SEED;
-  const ctx: GradeContext = { file: absolute, runnerArg: shownFile, seed, cwd };
+  const ctx: GradeContext = { file: absolute, runnerArg: shownFile, seed, cwd, lang: options.lang ?? 'en' };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxSteps = options.maxSteps ?? MAX_STEPS;
   const explore = options.explore ?? true;
@@ -139,8 +143,6 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
 
   let runnerName: string | null = null;
   let loadError: ThrownInfo | null = null;
-  // The grading thread and the learner's box speak the grade's language: the checks' messages and the
-  // learner's own exceptions (the determinism guard's) are written there.
   const job: GradeJob = {
     file: absolute,
     scenarios,
@@ -150,7 +152,6 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     explore,
     timeoutMs,
     loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
-    lang: currentLang(),
   };
   tell();
   const pending: Array<Promise<void>> = [];
@@ -161,10 +162,10 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     else if (message.type === 'explored') {
       const { index, explored: found, reason } = message;
       const scenario = scenarios[index]!;
-      if (found === null) explored[index] = notExplored(scenario, index, reason ?? t('grade.notExplored.notRun'), ctx);
+      if (found === null) explored[index] = notExplored(scenario, index, reason ?? msg('grade.notExplored.notRun'), ctx);
       else {
         // Its divergence is read against the reference run of the same schedule, made here.
-        const who = inEach((lang) => t('grade.who', { runner: runnerName ?? t('grade.who.unknown', {}, lang), file: shownFile }, lang));
+        const who = msg('grade.who', { runner: runnerName ?? msg('grade.who.unknown'), file: shownFile });
         const graded = gradeExplored(scenario, index, found, { ...ctx, replayDir, who, maxSteps, timeoutMs }).then((grade) => {
           explored[index] = grade;
           tell();
@@ -177,14 +178,14 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   await Promise.all(pending);
 
   // Whatever the grading thread could not grade: a file that did not load, or the thread's own failure.
-  const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: (loadError as ThrownInfo).message.split(absolute).join(shownFile) };
+  const shownError = loadError === null ? null : { ...(loadError as ThrownInfo), message: mapText((loadError as ThrownInfo).message, (text) => text.split(absolute).join(shownFile)) };
   const missing: Problem =
     loadError !== null
       ? loadProblem(loadError, absolute, shownFile)
-      : { id: 'worker_crash', title: t('grade.failed.title'), message: t('grade.failed.message', { message: failure?.message ?? t('grade.failed.stoppedEarly') }) };
+      : { id: 'worker_crash', title: msg('grade.failed.title'), message: msg('grade.failed.message', { message: failure?.message ?? msg('grade.failed.stoppedEarly') }) };
   scenarios.forEach((scenario, index) => {
     fixed[index] ??= gradeWithoutRun(scenario, index, missing, ctx);
-    if (explore) explored[index] ??= loadError !== null ? notExplored(scenario, index, t('grade.notExplored.notLoaded'), ctx) : { ...gradeWithoutRun(scenario, index, missing, ctx), part: 'explored' };
+    if (explore) explored[index] ??= loadError !== null ? notExplored(scenario, index, msg('grade.notExplored.notLoaded'), ctx) : { ...gradeWithoutRun(scenario, index, missing, ctx), part: 'explored' };
   });
   tell();
   const grades = fixed as ScenarioGrade[];

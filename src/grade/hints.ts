@@ -3,9 +3,9 @@
  * that points at the right place; level 2 names the rule and where it lives in the contract; level 3 is
  * close to the code. The grader shows level 1, and `--hint 2` / `--hint 3` climb the ladder. A hint's lines
  * that start with two spaces are code, shown as written. The hints themselves are in the catalogues
- * (src/core/i18n/<lang>/hint.ts), written for each language by a teacher of it.
+ * (src/render/words/<lang>/hint.ts), written for each language by a teacher of it.
  */
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { t, type Lang, type MessageKey } from '../render/words/index.js';
 import type { ProblemId } from './types.js';
 
 export const HINT_LEVELS = 3;
@@ -54,7 +54,7 @@ const LEVELS = ['question', 'rule', 'code'] as const;
 export const PROBLEM_IDS = Object.keys(LADDERS) as ProblemId[];
 
 /** The hints for a problem, from level 1 up to `level` (1–3). */
-export function hintsFor(problem: ProblemId, level: number): string[] {
+export function hintsFor(lang: Lang, problem: ProblemId, level: number): string[] {
   const base = LADDERS[problem];
-  return LEVELS.slice(0, Math.max(1, Math.min(HINT_LEVELS, level))).map((at) => t(`hint.${base}.${at}` as MessageKey));
+  return LEVELS.slice(0, Math.max(1, Math.min(HINT_LEVELS, level))).map((at) => t(lang, `hint.${base}.${at}` as MessageKey));
 }

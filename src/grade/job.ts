@@ -5,11 +5,13 @@
  * grader's own code: the box never talks to the main thread.
  */
 import type { RunResult } from '../check/RunResult.js';
+import type { CheckMessage } from '../check/types.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ExitInfo } from '../box/Box.js';
 import type { ThrownInfo } from '../box/protocol.js';
-import type { Lang } from '../core/i18n/index.js';
+import type { Message } from '../core/message.js';
+import type { Printed } from '../box/captureOutput.js';
 
 export interface GradeJob {
   file: string;
@@ -23,19 +25,17 @@ export interface GradeJob {
   /** The box's limits: per run, and for loading the file (ms). */
   timeoutMs: number;
   loadTimeoutMs: number;
-  /** The language of the grade: the grading thread and the learner's process write their messages in it. */
-  lang: Lang;
 }
 
 /** How one run of the learner's runner ended, as the grading thread saw it. */
 export type RunOutcome =
-  | { kind: 'done'; run: RunResult; output: string; durationMs: number }
+  | { kind: 'done'; run: RunResult; output: Printed; durationMs: number }
   /** The box's time limit stopped it: `step` is the step it was in (0: before the first). */
-  | { kind: 'timeout'; step: number; output: string; durationMs: number }
+  | { kind: 'timeout'; step: number; output: Printed; durationMs: number }
   /** The box ended on its own (it exited, killed itself, ran out of memory, broke the protocol). */
-  | { kind: 'died'; step: number; exit: ExitInfo; output: string; durationMs: number; protocol?: string }
+  | { kind: 'died'; step: number; exit: ExitInfo; output: Printed; durationMs: number; protocol?: Message }
   /** The run could not be carried out (the runner's constructor threw, the file no longer loads). */
-  | { kind: 'crashed'; error: ThrownInfo; output: string; durationMs: number };
+  | { kind: 'crashed'; error: ThrownInfo; output: Printed; durationMs: number };
 
 /** One scenario explored: every schedule with one added fault, as `faultlab explore` makes them (depth 1). */
 export interface Explored {
@@ -44,9 +44,9 @@ export interface Explored {
   /** Schedules that broke an invariant or let a crash through. */
   broke: number;
   /** Per broken check, how many schedules broke it and its message on the first. */
-  violations: Array<{ check: string; schedules: number; message: string; added: FaultSpec[] }>;
+  violations: Array<{ check: string; schedules: number; message: CheckMessage; added: FaultSpec[] }>;
   /** The first violation (checks in order), shrunk to its smallest schedule; its run is the learner's on that schedule. */
-  finding: { check: string; found: FaultSpec[]; minimal: FaultSpec[]; message: string; run: RunResult | null; schedules: number } | null;
+  finding: { check: string; found: FaultSpec[]; minimal: FaultSpec[]; message: CheckMessage; run: RunResult | null; schedules: number } | null;
   /** Why exploring stopped before the end: a run that hung or whose process died (not a verdict on the runner's rules). */
   stopped: { schedule: FaultSpec[]; outcome: Exclude<RunOutcome, { kind: 'done' }> } | null;
   /** Added faults that really fired, and those added. */
@@ -59,6 +59,6 @@ export type FromHarness =
   | { type: 'loaded'; runnerName: string }
   | { type: 'load_error'; error: ThrownInfo }
   | { type: 'fixed'; index: number; outcome: RunOutcome }
-  | { type: 'explored'; index: number; explored: Explored | null; reason?: string }
+  | { type: 'explored'; index: number; explored: Explored | null; reason?: Message }
   | { type: 'finished' }
   | { type: 'failed'; error: ThrownInfo };

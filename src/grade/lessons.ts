@@ -5,7 +5,7 @@
  * lesson (lessons/zh/, same file names, its own headings). A test keeps every link, in both languages, pointing
  * at a file and a heading that exist.
  */
-import { currentLang, type Lang } from '../core/i18n/index.js';
+import type { Lang } from '../core/lang.js';
 import type { ProblemId } from './types.js';
 
 export const LESSON_FILES = {
@@ -127,7 +127,7 @@ function anchor(section: Section, lang: Lang): string {
  * The lesson for a failure (file, and section), relative to lessons/: in Chinese, the Chinese lesson
  * (`zh/02-idempotency-keys.md#每次重试都原样沿用`), which has the same file name and its own headings.
  */
-export function lessonFor(problem: ProblemId | null, scenarioId: string, lang: Lang = currentLang()): string {
+export function lessonFor(problem: ProblemId | null, scenarioId: string, lang: Lang): string {
   const [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
   const path = lang === 'en' ? file : `${lang}/${file}`;
   return section === undefined ? path : `${path}#${anchor(section, lang)}`;

@@ -9,7 +9,8 @@
 import { sameJson } from '../core/canonical.js';
 import { shortKey } from '../core/key.js';
 import { formatAction } from '../render/format.js';
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { msg, type MessageKey } from '../render/words/index.js';
+import type { Message, Param } from '../core/message.js';
 import type { Run } from '../sim/Run.js';
 import { isTerminal, type ToolAction } from '../runner/state.js';
 import { analyze, type Analysis, type Attempt, type Saved } from '../check/analysis.js';
@@ -46,26 +47,26 @@ export const MISTAKES: Record<MistakeId, { title: MessageKey; explains: readonly
 
 export interface Mistake {
   id: MistakeId;
-  title: string;
+  title: Message;
   /** What exactly happened, where, and why it breaks the rule. */
-  message: string;
+  message: Message;
   /** Its place in the trace: the earliest mistake is the first thing that went wrong. */
   at: number;
 }
 
 /** `#12 attempt_started`, or `#12 recovered` for a record read back after a crash, or that nothing was saved. */
-const describeSaved = (saved: Saved | null) => (saved === null ? t('grade.mistake.nothingSaved') : `#${saved.seq} ${saved.how === 'recovered' ? 'recovered' : saved.label}`);
+const describeSaved = (saved: Saved | null): Param => (saved === null ? msg('grade.mistake.nothingSaved') : `#${saved.seq} ${saved.how === 'recovered' ? 'recovered' : saved.label}`);
 
 /** Every mistake the trace shows, each at its first occurrence, in trace order. */
 export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mistake[] {
   const found = new Map<MistakeId, Mistake>();
-  const note = (id: MistakeId, at: number, message: string, title = t(MISTAKES[id].title)) => {
+  const note = (id: MistakeId, at: number, message: Message, title: Message = msg(MISTAKES[id].title)) => {
     if (!found.has(id)) found.set(id, { id, title, message, at });
   };
   const max = run.scenario.task.max_calls;
   const firstSent = new Map<number, { action: ToolAction; call: number | undefined }>();
   /** The last refusal the runner was told of: sending that very action again is retrying it. */
-  let refused: { action: ToolAction; code: string } | null = null;
+  let refused: { action: ToolAction; code: Param } | null = null;
 
   for (const { index: at, event, attempt: sent, saved: now, toldBefore } of analysis.events) {
     switch (event.type) {
@@ -76,40 +77,40 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
         break;
       }
       case 'crash_caught':
-        note('crash_caught', at, t('grade.mistake.crashCaught', { how: event.how }));
+        note('crash_caught', at, msg('grade.mistake.crashCaught', { how: event.how }));
         break;
       case 'request': {
         if (sent === null || sent.at !== at) break;
         const action = sent.action;
         const requests = sent.ordinal;
         const call = sent.call ?? requests;
-        const what = sent.attempt !== undefined ? t('grade.mistake.callAttempt', { call, name: action.name, attempt: sent.attempt }) : t('grade.mistake.call', { call, name: action.name });
+        const what = sent.attempt !== undefined ? msg('grade.mistake.callAttempt', { call, name: action.name, attempt: sent.attempt }) : msg('grade.mistake.call', { call, name: action.name });
         // Every request of the trace counts, replays included.
         if (requests > max) {
-          note('budget_checked_late', at, t('grade.mistake.budgetCheckedLate', { what, requests, max }));
+          note('budget_checked_late', at, msg('grade.mistake.budgetCheckedLate', { what, requests, max }));
         }
         const saved = sent.saved?.state ?? null;
         if (saved === null || saved.pending === null) {
-          note('saved_late', at, t('grade.mistake.savedLate.nothingPending', { what, saved: describeSaved(sent.saved) }));
+          note('saved_late', at, msg('grade.mistake.savedLate.nothingPending', { what, saved: describeSaved(sent.saved) }));
         } else if (!sameJson(saved.pending, action)) {
-          differs(at, what, t('grade.mistake.whose.saved'), saved.pending, action);
+          differs(at, what, msg('grade.mistake.whose.saved'), saved.pending, action);
         } else if (sent.call !== undefined && sent.attempt !== undefined && (saved.calls !== sent.call || saved.attempts !== sent.attempt)) {
-          note('saved_late', at, t('grade.mistake.savedLate.notCounted', { what, saved: describeSaved(sent.saved), calls: saved.calls, attempts: saved.attempts }));
+          note('saved_late', at, msg('grade.mistake.savedLate.notCounted', { what, saved: describeSaved(sent.saved), calls: saved.calls, attempts: saved.attempts }));
         }
         const first = firstSent.get(sent.decision);
         if (first === undefined) firstSent.set(sent.decision, { action, call: sent.call });
         else if (!sameJson(first.action, action) && first.action.name === action.name) {
-          differs(at, what, t('grade.mistake.whose.first', { call: first.call ?? '?' }), first.action, action);
+          differs(at, what, msg('grade.mistake.whose.first', { call: first.call ?? '?' }), first.action, action);
         }
         if (refused !== null && sameJson(refused.action, action)) {
-          note('contract_error_retried', at, t('grade.mistake.contractErrorRetried', { what, code: refused.code }));
+          note('contract_error_retried', at, msg('grade.mistake.contractErrorRetried', { what, code: refused.code }));
         }
         break;
       }
       case 'reply': {
         if (sent === null || sent.told?.at !== at || event.outcome.ok) break;
         const error = event.outcome.error;
-        if (error.class === 'ContractError') refused = { action: sent.action, code: error.code ?? t('grade.mistake.aRefusal') };
+        if (error.class === 'ContractError') refused = { action: sent.action, code: error.code ?? msg('grade.mistake.aRefusal') };
         break;
       }
     }
@@ -119,19 +120,19 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
   for (const { step, seq, logged, returned } of run.unsaved ?? []) {
     if (logged?.pending == null || returned.pending !== null || seq === null) continue;
     const at = run.trace.findIndex((event) => event.type === 'saved' && event.seq === seq);
-    note('cleared_after_save', at, t('grade.mistake.clearedAfterSave', { step, seq, action: formatAction(logged.pending) }));
+    note('cleared_after_save', at, msg('grade.mistake.clearedAfterSave', { step, seq, action: formatAction(logged.pending) }));
     break;
   }
   return [...found.values()].sort((a, b) => a.at - b.at);
 
   /** Two versions of one pending action, `before` as `whose` had it: the key alone changed, or the args. */
-  function differs(at: number, what: string, whose: string, before: ToolAction, after: ToolAction): void {
+  function differs(at: number, what: Message, whose: Message, before: ToolAction, after: ToolAction): void {
     const { key: k1, ...rest1 } = before.args;
     const { key: k2, ...rest2 } = after.args;
     if (k1 !== k2 && sameJson(rest1, rest2)) {
-      note('new_key_per_attempt', at, t('grade.mistake.newKeyPerAttempt', { what, key: shortKey(k2), whose, before: shortKey(k1) }));
+      note('new_key_per_attempt', at, msg('grade.mistake.newKeyPerAttempt', { what, key: shortKey(k2), whose, before: shortKey(k1) }));
     } else {
-      note('args_changed_on_retry', at, t('grade.mistake.argsChangedOnRetry', { what, action: formatAction(after), whose, before: formatAction(before) }));
+      note('args_changed_on_retry', at, msg('grade.mistake.argsChangedOnRetry', { what, action: formatAction(after), whose, before: formatAction(before) }));
     }
   }
 
@@ -140,15 +141,15 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
     const { state, label } = saved;
     const definite = failed.told?.outcome.ok === false && failed.told.outcome.error.certainty === 'definite';
     const failure = { definite, tool: failed.action.name };
-    const told = t(failure.definite ? 'grade.mistake.told.definite' : 'grade.mistake.told.indefinite', { tool: failure.tool });
-    const title = t(failure.definite ? 'grade.mistake.transientAsFailure.title' : MISTAKES.lost_reply_as_failure.title);
+    const told = msg(failure.definite ? 'grade.mistake.told.definite' : 'grade.mistake.told.indefinite', { tool: failure.tool });
+    const title = msg(failure.definite ? 'grade.mistake.transientAsFailure.title' : MISTAKES.lost_reply_as_failure.title);
     if (isTerminal(state.status) && state.status !== 'retry_exhausted') {
-      note('lost_reply_as_failure', at, t('grade.mistake.endedRun', { told, status: state.status }), title);
+      note('lost_reply_as_failure', at, msg('grade.mistake.endedRun', { told, status: state.status }), title);
     } else if (state.status === 'retry_exhausted' && state.attempts <= state.task.max_retries) {
       const left = state.task.max_retries + 1 - state.attempts;
-      note('lost_reply_as_failure', at, t('grade.mistake.gaveUpEarly', { told, attempts: state.attempts, left, max: state.task.max_retries }), title);
+      note('lost_reply_as_failure', at, msg('grade.mistake.gaveUpEarly', { told, attempts: state.attempts, left, max: state.task.max_retries }), title);
     } else if (state.pending === null && saved.parsed.kind !== 'observed') {
-      note('pending_dropped', at, t(failure.definite ? 'grade.mistake.pendingDropped.definite' : 'grade.mistake.pendingDropped.indefinite', { told, label }));
+      note('pending_dropped', at, msg(failure.definite ? 'grade.mistake.pendingDropped.definite' : 'grade.mistake.pendingDropped.indefinite', { told, label }));
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { DEFAULT_SEED } from '../core/defaults.js';
-import { currentLang, type Lang } from '../core/i18n/index.js';
+import type { Lang } from '../core/lang.js';
 
 /** A path as the user would type it from `cwd`: relative when inside it, absolute otherwise. */
 export function displayPath(path: string, cwd: string): string {
@@ -18,7 +18,7 @@ export function shellWord(word: string): string {
 }
 
 /** `npx faultlab run …` for one graded run; in the grade's language (`--lang zh`), so the trace reads as the grade did. */
-export function replayCommand(scenarioFile: string, runnerFile: string, seed: number, lang: Lang = currentLang()): string {
+export function replayCommand(scenarioFile: string, runnerFile: string, seed: number, lang: Lang): string {
   const words = ['npx', 'faultlab', 'run', scenarioFile, '--runner', runnerFile];
   if (seed !== DEFAULT_SEED) words.push('--seed', String(seed));
   if (lang !== 'en') words.push('--lang', lang);

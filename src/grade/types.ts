@@ -1,7 +1,9 @@
 /**
  * A grade is data, like a run: the grader computes it once and the reporters (terminal, Exercism JSON,
- * JUnit XML) only present it.
+ * JUnit XML) only present it — its words are messages, worded by the reporters in the language they are given.
  */
+import type { Message, Param, Said } from '../core/message.js';
+import type { Printed } from '../box/captureOutput.js';
 import type { InvariantId } from '../check/invariants.js';
 import type { Divergence } from './divergence.js';
 import type { MistakeId } from './mistakes.js';
@@ -36,13 +38,13 @@ export type ProblemId =
 export interface Problem {
   id: ProblemId;
   /** A short name: `inv3 every attempt of a pending action used its key and args`, `timeout`… */
-  title: string;
+  title: Said;
   /** One line in plain words: what was expected, what happened, why that breaks the rule. */
-  message: string;
+  message: Message;
   /** Where in the learner's file it happened (`src/runner/LearnerRunner.ts:31`), for an exception. */
   where?: string;
   /** For an exception: the exception's own message, which `message` ends with (shown on a line of its own). */
-  thrown?: string;
+  thrown?: Said;
   /** The check that failed (an invariant, `crash_caught`), when the problem is a broken rule or a mistake that broke one. */
   check?: string;
 }
@@ -54,26 +56,26 @@ export interface ScenarioGrade {
   part: GradePart;
   id: string;
   title: string;
-  /** Exercism's task_id: the scenario's number (SPEC §6), or its place in the list for unnumbered ones. */
+  /** Exercism's task_id: the scenario's number (docs/spec.md §6), or its place in the list for unnumbered ones. */
   taskId: number;
   /** The scenario in a line: its faults and what it expects (`lost_reply at reserve attempt 1 → succeeded · calls 5 …`). */
-  summary: string;
+  summary: Message;
   /** A teacher's held-out scenario (not one of the package's): its faults are not shown to the learner unless asked. */
   heldOut?: true;
   status: TestStatus;
   /** The first problem, or null for a pass. */
   problem: Problem | null;
   /** The scenario's figures the run got wrong, each as `calls expected 5, got 6`. */
-  wrongFigures: string[];
+  wrongFigures: Message[];
   /** What the run ended with: `tool_error · calls 5 · ledger 1 · stock camera 2` (null when there was no run). */
-  figures: string | null;
+  figures: Param | null;
   divergence: Divergence | null;
   /** The command that replays this scenario with this runner and shows the full trace. */
   replay: string;
   /** The lesson to read for this problem (a path from the working directory). */
   lesson: string;
   /** What the learner's code printed while this scenario ran. */
-  output: string;
+  output: Printed;
   durationMs: number;
   /** Explored only: schedules run, and how many broke an invariant (or let a crash through). */
   coverage?: { schedules: number; broke: number };

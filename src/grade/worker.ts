@@ -8,7 +8,8 @@
  * run took (the simulator inside never does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setLang, t } from '../core/i18n/index.js';
+import { msg } from '../render/words/index.js';
+import type { Message } from '../core/message.js';
 import { byRule, judge } from '../check/verdict.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
@@ -24,16 +25,16 @@ import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
 import { RunnerConstructorError } from '../box/boxedRunner.js';
 import type { ThrownInfo } from '../box/protocol.js';
+import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
+import { saidOf } from '../core/message.js';
 import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
 import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
 
 const job = workerData as GradeJob;
-// This thread judges every run (the checks' messages) and diagnoses what it could not run: in the grade's language.
-setLang(job.lang);
 const post = (message: FromHarness) => parentPort!.postMessage(message);
 
 function thrown(error: unknown): ThrownInfo {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  if (error instanceof Error) return { name: error.name, message: saidOf(error) ?? error.message, ...(error.stack ? { stack: error.stack } : {}) };
   return { name: 'Error', message: String(error) };
 }
 
@@ -42,16 +43,16 @@ function loadFailure(error: unknown): ThrownInfo {
   if (!(error instanceof RunnerLoadFailed)) return thrown(error);
   if (error.thrown !== null) return error.thrown;
   const loss = error.loss;
-  if (loss?.killed) return { name: 'Timeout', message: t('grade.process.loadTimeout') };
+  if (loss?.killed) return { name: 'Timeout', message: msg('grade.process.loadTimeout') };
   const exit = loss?.exit ?? { code: null, signal: null };
-  const how = exit.signal !== null ? t('grade.process.killedBy', { signal: exit.signal }) : t('grade.process.exitCode', { code: String(exit.code) });
-  return { name: 'LearnerGone', message: t('grade.process.goneWhileLoading', { exit: how }) };
+  const how = exit.signal !== null ? msg('grade.process.killedBy', { signal: exit.signal }) : msg('grade.process.exitCode', { code: String(exit.code) });
+  return { name: 'LearnerGone', message: msg('grade.process.goneWhileLoading', { exit: how }) };
 }
 
 let opened: OpenedRunner | null = null;
 
 /** A run lost with its box: stopped at its time limit, or ended on its own. */
-function lostRun(loss: Loss, output: string, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
+function lostRun(loss: Loss, output: Printed, durationMs: number): Exclude<RunOutcome, { kind: 'done' | 'crashed' }> {
   if (loss.killed) return { kind: 'timeout', step: loss.step, output, durationMs };
   return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: loss.protocol } : {}) };
 }
@@ -62,7 +63,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   try {
     await box.beginRun(); // a new box if the last one was lost
   } catch (error) {
-    return { kind: 'crashed', error: loadFailure(error), output: '', durationMs: 0 };
+    return { kind: 'crashed', error: loadFailure(error), output: NOTHING_PRINTED, durationMs: 0 };
   }
   const started = performance.now();
   let run: RunResult | null = null;
@@ -101,7 +102,7 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
     error = e;
   }
   const durationMs = Math.round(performance.now() - started);
-  const { output, loss } = target.ended ?? { output: '', loss: null };
+  const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
   if (loss !== null) return lostRun(loss, output, durationMs);
   if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
   return { kind: 'done', run, output, durationMs };
@@ -149,7 +150,7 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
 
 async function main(): Promise<void> {
   try {
-    opened = await openRunner({ kind: 'file', file: job.file }, job.file, { lang: job.lang, runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
+    opened = await openRunner({ kind: 'file', file: job.file }, job.file, { runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
   } catch (error) {
     post({ type: 'load_error', error: loadFailure(error) });
     return;
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
     post({ type: 'fixed', index, outcome });
   }
   if (!job.explore) return;
-  let halted: string | null = null;
+  let halted: Message | null = null;
   for (const [index, scenario] of job.scenarios.entries()) {
     if (job.skip[index]) continue;
     const base = bases[index];
@@ -175,11 +176,11 @@ async function main(): Promise<void> {
       continue;
     }
     if (base === null || base === undefined) {
-      post({ type: 'explored', index, explored: null, reason: t('grade.notExplored.didNotEnd') });
+      post({ type: 'explored', index, explored: null, reason: msg('grade.notExplored.didNotEnd') });
       continue;
     }
     const explored = await exploreScenario(scenario, base);
-    if (explored.stopped !== null) halted = t(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
+    if (explored.stopped !== null) halted = msg(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
     post({ type: 'explored', index, explored });
   }
 }

@@ -7,7 +7,8 @@ import type { DurabilityEvent } from '../durability/events.js';
 import type { PathSegment } from '../scenario/yamlSource.js';
 import { ScenarioInputError } from './ScenarioInputError.js';
 import type { LabEvent, LabScenario, LabTraceEvent } from './types.js';
-import { t } from '../core/i18n/index.js';
+import { msg } from '../render/words/index.js';
+import type { Said } from '../core/message.js';
 
 /** An event before it is stamped with the time (distributes over the union). */
 export type Untimed<E> = E extends unknown ? Omit<E, 'atMs'> : never;
@@ -40,19 +41,20 @@ export class LabContext {
     this.events.push({ ...event, atMs: this.clock.nowMs() } as LabTraceEvent);
   }
 
-  step(text: string): void {
+  step(text: Said): void {
     this.emit({ type: 'scenario.step', text });
   }
 
-  note(text: string): void {
-    this.emit({ type: 'scenario.note', text });
+  /** A note: a message, or the lab's own words (with their Chinese, when the file gives it). */
+  note(text: Said, zh?: string): void {
+    this.emit({ type: 'scenario.note', text, ...(zh !== undefined ? { zh } : {}) });
   }
 
   /** Advance by `wait_ms`, or to `at_ms` (never backwards); `path` is the step's, for the error. */
   wait(step: { wait_ms?: number; at_ms?: number }, path: readonly PathSegment[]): void {
     if (step.wait_ms !== undefined) this.clock.advance(step.wait_ms);
     if (step.at_ms !== undefined) {
-      if (step.at_ms < this.clock.nowMs()) throw new ScenarioInputError(t('lab.input.pastAt', { at: step.at_ms, now: this.clock.nowMs() }), [...path, 'at_ms']);
+      if (step.at_ms < this.clock.nowMs()) throw new ScenarioInputError(msg('lab.input.pastAt', { at: step.at_ms, now: this.clock.nowMs() }), [...path, 'at_ms']);
       this.clock.advanceTo(step.at_ms);
     }
   }

@@ -1,3 +1,4 @@
+import { codeText, message, type Said } from '../core/message.js';
 import type { ConfigError } from '../durability/errors.js';
 import type { PathSegment } from '../scenario/yamlSource.js';
 
@@ -11,11 +12,12 @@ export class ScenarioInputError extends Error {
   readonly code = 'SCENARIO_INVALID';
 
   constructor(
-    message: string,
+    /** What is wrong with the field, as a message (its code text is the `.message`). */
+    readonly said: Said,
     /** Where in the YAML document; empty for the document as a whole. */
     readonly path: readonly PathSegment[] = [],
   ) {
-    super(message);
+    super(codeText(said));
   }
 }
 
@@ -26,9 +28,8 @@ export function fieldPath(field: string): PathSegment[] {
 
 /**
  * A ConfigError raised by a lab's own fields (a `config:` override, a run's policy) as bad input at that
- * field. Its message already starts with the field, which the position will name: `must be …, got …`.
+ * field: the position names the field, the message says the rest (`must be …, got …`).
  */
 export function fromConfigError(error: ConfigError): ScenarioInputError {
-  const message = error.message.startsWith(`${error.field} `) ? error.message.slice(error.field.length + 1) : error.message;
-  return new ScenarioInputError(message, fieldPath(error.field));
+  return new ScenarioInputError(message('config.mustBe.atField', { allowed: error.allowed, given: error.said.params.given! }), fieldPath(error.field));
 }

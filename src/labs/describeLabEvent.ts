@@ -1,8 +1,9 @@
 import { describeDurabilityEvent } from '../render/durabilityEvent.js';
-import { tn } from '../core/i18n/plural.js';
 import type { EventLine } from '../render/tone.js';
 import type { LabTraceEvent } from './types.js';
-import { t } from '../core/i18n/index.js';
+import { said, t, tn, word, type Lang } from '../render/words/index.js';
+import type { Param } from '../core/message.js';
+import { saidIn } from '../scenario/words.js';
 
 /**
  * One line of plain English per event of a lab's trace. The pillars' own events read as they read
@@ -10,33 +11,34 @@ import { t } from '../core/i18n/index.js';
  * the race's answers, the herd's summaries. Pure; the renderer adds the time and the colour.
  * Undefined for events too many to show one by one (the herd's thousands of attempts: --json has them).
  */
-export function describeLabEvent(e: LabTraceEvent): EventLine | undefined {
+export function describeLabEvent(lang: Lang, e: LabTraceEvent): EventLine | undefined {
+  const text = (p: Param): string => (typeof p === 'object' ? word(lang, p) : String(p));
   switch (e.type) {
     case 'scenario.step':
-      return { tone: 'prepared', text: `▶ ${e.text}` };
+      return { tone: 'prepared', text: `▶ ${said(lang, e.text)}` };
     case 'scenario.note':
-      return { tone: 'dim', text: t('lab.note', { text: e.text }) };
+      return { tone: 'dim', text: t(lang, 'lab.note', { text: typeof e.text === 'string' ? saidIn(e.text, e.zh, lang) : e.text }) };
     case 'breaker.call':
       return {
         tone: 'plain',
-        text: t(e.answer === 'held' ? 'lab.call.held' : 'lab.call.scripted', { n: e.n, dependency: e.dependency, answer: e.answer }),
+        text: t(lang, e.answer === 'held' ? 'lab.call.held' : 'lab.call.scripted', { n: e.n, dependency: e.dependency, answer: e.answer }),
       };
     case 'lab.outcome':
-      return { tone: e.kind === 'new' ? 'ok' : e.kind === 'duplicate' ? 'warn' : 'dim', text: `⇒ [${e.label}] ${e.kind}: ${e.detail}` };
+      return { tone: e.kind === 'new' ? 'ok' : e.kind === 'duplicate' ? 'warn' : 'dim', text: `⇒ [${e.label}] ${e.kind}: ${text(e.detail)}` };
     case 'race.try': {
-      const said = ['New', 'Duplicate', 'busy'].includes(e.answer) ? `${e.answer} — ` : '';
+      const answer = ['New', 'Duplicate', 'busy'].includes(e.answer) ? `${e.answer} — ` : '';
       const tone = e.answer === 'New' ? 'ok' : e.answer === 'busy' ? 'bad' : e.answer === 'Duplicate' ? 'warn' : 'plain';
-      return { tone, text: `${e.protocol} [${e.order}] ${e.connection}: ${said}${e.text}` };
+      return { tone, text: `${e.protocol} [${e.order}] ${e.connection}: ${answer}${word(lang, e.text)}` };
     }
     case 'herd.summary':
       return {
         tone: 'plain',
-        text: t('lab.herd.summary', { strategy: e.strategy, client: e.slowestClient, waits: e.slowestClientDelaysMs.join(', '), attempts: e.totalAttempts, gaveUp: tn('lab.n.client', e.gaveUp) }),
+        text: t(lang, 'lab.herd.summary', { strategy: e.strategy, client: e.slowestClient, waits: e.slowestClientDelaysMs.join(', '), attempts: e.totalAttempts, gaveUp: tn(lang, 'lab.n.client', e.gaveUp) }),
       };
     case 'herd.attempt':
     case 'herd.backoff':
       return undefined; // thousands of them: the herd section summarises; --json has every one
     default:
-      return describeDurabilityEvent(e);
+      return describeDurabilityEvent(lang, e);
   }
 }

@@ -1,7 +1,7 @@
 import type { Style } from '../render/style.js';
 import { formatMs } from '../render/tone.js';
 import { displayWidth, pad, padStart } from '../render/format.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from '../render/words/index.js';
 
 /**
  * The herd's own section: a comparison table (one row per jitter strategy) and an ASCII histogram of
@@ -19,14 +19,14 @@ interface Row {
 
 const BAR = 12;
 
-export function renderHerd(figures: Record<string, unknown>, style: Style): string[] {
+export function renderHerd(lang: Lang, figures: Record<string, unknown>, style: Style): string[] {
   const { c } = style;
   const results = figures.results as Record<string, Row>;
   const histograms = figures.histograms as Record<string, number[]>;
   const binMs = figures.histogram_bin_ms as number;
   const strategies = Object.keys(results);
-  const out: string[] = [c.bold(`  ${t('lab.herd.comparison')}`)];
-  const head = [t('lab.herd.col.strategy'), t('lab.herd.col.attempts'), t('lab.herd.col.drained'), t('lab.herd.col.served'), t('lab.herd.col.gaveUp'), t('lab.herd.col.peak')];
+  const out: string[] = [c.bold(`  ${t(lang, 'lab.herd.comparison')}`)];
+  const head = [t(lang, 'lab.herd.col.strategy'), t(lang, 'lab.herd.col.attempts'), t(lang, 'lab.herd.col.drained'), t(lang, 'lab.herd.col.served'), t(lang, 'lab.herd.col.gaveUp'), t(lang, 'lab.herd.col.peak')];
   const rows = strategies.map((s) => {
     const r = results[s] as Row;
     return [s, String(r.total_attempts), formatMs(r.drain_ms), String(r.succeeded), String(r.gave_up), String(r.peak_per_slot)];
@@ -35,8 +35,8 @@ export function renderHerd(figures: Record<string, unknown>, style: Style): stri
   const fmt = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? pad(cell, widths[i] ?? 0) : padStart(cell, widths[i] ?? 0))).join('   ');
   out.push(`    ${c.bold(fmt(head))}`);
   for (const r of rows) out.push(`    ${fmt(r)}`);
-  out.push(`    ${t('lab.herd.byAttempts', { ranking: (figures.ranking_by_attempts as string[]).join(' < ') })}`);
-  out.push(`    ${t('lab.herd.byDrain', { ranking: (figures.ranking_by_drain_ms as string[]).join(' < ') })}`);
+  out.push(`    ${t(lang, 'lab.herd.byAttempts', { ranking: (figures.ranking_by_attempts as string[]).join(' < ') })}`);
+  out.push(`    ${t(lang, 'lab.herd.byDrain', { ranking: (figures.ranking_by_drain_ms as string[]).join(' < ') })}`);
   out.push('');
 
   const bins = Math.max(0, ...strategies.map((s) => (histograms[s] ?? []).length));
@@ -44,7 +44,7 @@ export function renderHerd(figures: Record<string, unknown>, style: Style): stri
   const max = Math.max(1, ...strategies.flatMap((s) => (histograms[s] ?? []).slice(0, bins - 1)));
   const per = Math.ceil(max / BAR);
   const colWidth = BAR + 6;
-  out.push(c.bold(`  ${t('lab.herd.histogram', { bin: binMs, per })}`));
+  out.push(c.bold(`  ${t(lang, 'lab.herd.histogram', { bin: binMs, per })}`));
   const label = (k: number): string => (k === bins - 1 ? `${formatMs(k * binMs)}+` : formatMs(k * binMs));
   const labelWidth = Math.max(...Array.from({ length: bins }, (_, k) => label(k).length));
   out.push(`    ${''.padEnd(labelWidth)}  ${strategies.map((s) => s.padEnd(colWidth)).join('')}`.trimEnd());

@@ -1,5 +1,5 @@
 import { displayWidth, flow, formatValue, pad, padStart, wrap } from '../render/format.js';
-import { t } from '../core/i18n/index.js';
+import { t } from '../render/words/index.js';
 import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../render/renderText.js';
 import type { Style } from '../render/style.js';
 import { wordsOf } from '../scenario/words.js';
@@ -14,39 +14,40 @@ import type { LabRun } from './types.js';
  * the checks as every run prints them (✔/✘, expected · actual) and the verdict. Colour comes only from
  * the Style the CLI chose; with a plain Style the text is byte-identical for the same run.
  */
-export function renderLabRun(run: LabRun, style: Style, options: RenderOptions = {}): string {
+export function renderLabRun(run: LabRun, style: Style, options: RenderOptions): string {
   const { c } = style;
+  const { lang } = options;
   const width = options.width ?? DEFAULT_WIDTH;
-  const { title, explain } = wordsOf(run);
+  const { title, explain } = wordsOf(run, lang);
   const out: string[] = [rule(`${options.position ? `${options.position} ` : ''}${run.id} ━ ${title}`, style, width)];
   out.push(c.dim(wrap(explain, width, '  ')));
-  out.push(wrap(t('lab.head', { seed: run.seed, experiment: run.experiment }), width, '  '));
+  out.push(wrap(t(lang, 'lab.head', { seed: run.seed, experiment: run.experiment }), width, '  '));
   out.push('');
 
   const lines = run.events.flatMap((e) => {
-    const line = describeLabEvent(e);
+    const line = describeLabEvent(lang, e);
     return line ? [{ at: formatMs(e.atMs), ...line }] : [];
   });
   const timeWidth = Math.max(8, ...lines.map((l) => l.at.length));
-  out.push(c.dim(`${padStart(t('trace.col.t'), timeWidth)}  ${t('trace.col.event')}`));
+  out.push(c.dim(`${padStart(t(lang, 'trace.col.t'), timeWidth)}  ${t(lang, 'trace.col.event')}`));
   for (const l of lines) {
     out.push(...flow([[l.text, (x: string) => paint(style, l.tone, x)]], { width, indent: `${padStart(l.at, timeWidth)}  `, hang: ' '.repeat(timeWidth + 4) }));
   }
 
-  if ('histograms' in run.figures) out.push('', ...renderHerd(run.figures, style));
+  if ('histograms' in run.figures) out.push('', ...renderHerd(lang, run.figures, style));
 
-  out.push('', c.bold(`  ${t('lab.figures')}`));
+  out.push('', c.bold(`  ${t(lang, 'lab.figures')}`));
   // The herd's results and histograms have their own section above.
   const herd = 'histograms' in run.figures;
   const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
   const keyWidth = Math.max(0, ...rows.map(([k]) => displayWidth(k)));
   for (const [k, v] of rows) out.push(...flow([[v, null]], { width, indent: `    ${pad(k, keyWidth)}  `, hang: ' '.repeat(keyWidth + 8) }));
 
-  out.push(renderChecks(run.checks, style, width));
+  out.push(renderChecks(lang, run.checks, style, width));
   const failed = run.checks.filter((x) => !x.passed).length;
   const verdict = run.passed
-    ? `  ${t('lab.verdict.pass', { word: c.green.bold(t('trace.verdict.pass')), id: run.id, n: run.checks.length })}`
-    : `  ${t('lab.verdict.fail', { word: c.red.bold(t('trace.verdict.fail')), id: run.id, failed, n: run.checks.length })}`;
+    ? `  ${t(lang, 'lab.verdict.pass', { word: c.green.bold(t(lang, 'trace.verdict.pass')), id: run.id, n: run.checks.length })}`
+    : `  ${t(lang, 'lab.verdict.fail', { word: c.red.bold(t(lang, 'trace.verdict.fail')), id: run.id, failed, n: run.checks.length })}`;
   return `${out.join('\n')}\n${verdict}\n`;
 }
 

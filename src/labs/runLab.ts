@@ -10,7 +10,7 @@ import type { Experiment } from './experiments/types.js';
 import { LabContext } from './LabContext.js';
 import { fromConfigError, ScenarioInputError } from './ScenarioInputError.js';
 import type { LabRun, LabScenario } from './types.js';
-import { t } from '../core/i18n/index.js';
+import { msg } from '../render/words/index.js';
 
 /**
  * The labs: what is not runner-shaped — a herd of clients, a backoff table, two connections racing, a
@@ -32,10 +32,10 @@ export const EXPERIMENTS: Readonly<Record<string, Experiment>> = {
 export function runLab(scenario: LabScenario, options: { seed: number }): LabRun {
   const experiment = EXPERIMENTS[String(scenario.experiment)];
   if (!experiment) {
-    throw new ScenarioInputError(t('lab.input.experiment', { id: scenario.id, known: Object.keys(EXPERIMENTS).join(', '), got: String(JSON.stringify(scenario.experiment)) }), ['experiment']);
+    throw new ScenarioInputError(msg('lab.input.experiment', { id: scenario.id, known: Object.keys(EXPERIMENTS).join(', '), got: String(JSON.stringify(scenario.experiment)) }), ['experiment']);
   }
   const expect = scenario.expect;
-  if (expect === null || typeof expect !== 'object' || Array.isArray(expect)) throw new ScenarioInputError(t('lab.input.expect', { id: scenario.id }), ['expect']);
+  if (expect === null || typeof expect !== 'object' || Array.isArray(expect)) throw new ScenarioInputError(msg('lab.input.expect', { id: scenario.id }), ['expect']);
   let ctx: LabContext;
   try {
     ctx = new LabContext(scenario, options.seed);

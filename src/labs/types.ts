@@ -1,4 +1,5 @@
 import type { Check } from '../check/types.js';
+import type { Message, Param, Said } from '../core/message.js';
 import type { DurabilityEvent } from '../durability/events.js';
 import type { ScenarioWords } from '../scenario/words.js';
 
@@ -19,15 +20,18 @@ export interface LabScenario {
   [k: string]: unknown;
 }
 
-/** What the lab itself does around the pillars: its steps, its simulated callers. */
+/**
+ * What the lab itself does around the pillars: its steps, its simulated callers. Its words are messages (a
+ * note is the lab's own text, its Chinese beside it when the file gives one), worded by the renderer.
+ */
 export type LabEvent =
-  | { type: 'scenario.step'; atMs: number; text: string }
-  | { type: 'scenario.note'; atMs: number; text: string }
+  | { type: 'scenario.step'; atMs: number; text: Said }
+  | { type: 'scenario.note'; atMs: number; text: Said; zh?: string }
   /** Emitted before the breaker is asked; the breaker's own events say what it decided. */
   | { type: 'breaker.call'; atMs: number; n: number; dependency: string; answer: 'ok' | 'fail' | 'held' }
   /** How a labelled step of a lab ended, in a few words (the idempotency lab's answers). */
-  | { type: 'lab.outcome'; atMs: number; label: string; kind: string; detail: string }
-  | { type: 'race.try'; atMs: number; protocol: 'naive' | 'cas'; order: string; connection: string; answer: string; text: string }
+  | { type: 'lab.outcome'; atMs: number; label: string; kind: string; detail: Param }
+  | { type: 'race.try'; atMs: number; protocol: 'naive' | 'cas'; order: string; connection: string; answer: string; text: Message }
   | { type: 'herd.summary'; atMs: number; strategy: string; totalAttempts: number; drainMs: number; gaveUp: number; slowestClient: number; slowestClientDelaysMs: number[] }
   | { type: 'herd.attempt'; atMs: number; strategy: string; client: number; attempt: number; served: boolean }
   | { type: 'herd.backoff'; atMs: number; strategy: string; client: number; afterAttempt: number; delayMs: number };

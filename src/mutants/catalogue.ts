@@ -1,7 +1,7 @@
 /**
  * The mutants: deliberately broken runners and stores, each one classic mistake. They exist to prove that
  * the checks can fail — every mutant must be caught by some invariant, and every invariant must catch
- * some mutant (SPEC §7: "a check that cannot fail is a defect").
+ * some mutant (docs/spec.md §7: "a check that cannot fail is a defect").
  */
 import type { ToolDeps } from '../inventory/InventoryTool.js';
 import { InventoryTool } from '../inventory/InventoryTool.js';
@@ -18,12 +18,13 @@ import {
   UnrecordedCompensationStore,
   VersionBeforeLedgerStore,
 } from './flawedStores.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message } from '../core/message.js';
+import type { MutantCode } from './codes.js';
 
 export interface Mutant {
   name: string;
-  /** The mistake, in one sentence a learner would recognise (in the current language). */
-  readonly description: string;
+  /** The mistake, in one sentence a learner would recognise (a message). */
+  readonly description: Message<MutantCode>;
   runner: RunnerClass;
   tool: new (deps: ToolDeps) => InventoryTool;
   /** The invariant that catches it on a fixed scenario, and that scenario. */
@@ -46,90 +47,70 @@ export function mutantNamed(name: string): Mutant | undefined {
 export const MUTANTS: readonly Mutant[] = [
   {
     name: 'new_key_per_attempt',
-    get description() {
-      return t('mutant.new_key_per_attempt');
-    },
+    description: message('mutant.new_key_per_attempt'),
     runner: flawed('NewKeyPerAttemptRunner', { newKeyPerAttempt: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply' },
   },
   {
     name: 'version_before_ledger',
-    get description() {
-      return t('mutant.version_before_ledger');
-    },
+    description: message('mutant.version_before_ledger'),
     runner: ReferenceRunner,
     tool: VersionBeforeLedgerStore,
     caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'lost_reply' },
   },
   {
     name: 'receipt_outside_transaction',
-    get description() {
-      return t('mutant.receipt_outside_transaction');
-    },
+    description: message('mutant.receipt_outside_transaction'),
     runner: ReferenceRunner,
     tool: ReceiptOutsideTransactionStore,
     caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'crash_before_commit' },
   },
   {
     name: 'contract_error_retried',
-    get description() {
-      return t('mutant.contract_error_retried');
-    },
+    description: message('mutant.contract_error_retried'),
     runner: flawed('ContractErrorRetriedRunner', { retryContractErrors: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'stale_version' },
   },
   {
     name: 'no_budget_check',
-    get description() {
-      return t('mutant.no_budget_check');
-    },
+    description: message('mutant.no_budget_check'),
     runner: flawed('NoBudgetCheckRunner', { noBudgetCheck: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv2_call_budget', scenario: 'budget_exhausted' },
   },
   {
     name: 'pending_dropped_after_transient',
-    get description() {
-      return t('mutant.pending_dropped_after_transient');
-    },
+    description: message('mutant.pending_dropped_after_transient'),
     runner: flawed('PendingDroppedRunner', { dropPendingAfterTransient: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'lost_reply' },
   },
   {
     name: 'exhausted_reissued_with_new_key',
-    get description() {
-      return t('mutant.exhausted_reissued_with_new_key');
-    },
+    description: message('mutant.exhausted_reissued_with_new_key'),
     runner: flawed('ReissueExhaustedRunner', { reissueExhaustedWithNewKey: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv3_same_key_same_args', scenario: 'lost_reply_no_retry' },
   },
   {
     name: 'observation_saved_before_commit',
-    get description() {
-      return t('mutant.observation_saved_before_commit');
-    },
+    description: message('mutant.observation_saved_before_commit'),
     runner: flawed('ObservationFirstRunner', { saveObservationBeforeCommit: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv6_success_has_receipt', scenario: 'crash_before_commit' },
   },
   {
     name: 'finish_not_saved',
-    get description() {
-      return t('mutant.finish_not_saved');
-    },
+    description: message('mutant.finish_not_saved'),
     runner: flawed('FinishNotSavedRunner', { finishNotSaved: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv4_log_rebuilds_state', scenario: 'happy_path' },
   },
   {
     name: 'waits_for_lost_reply',
-    get description() {
-      return t('mutant.waits_for_lost_reply');
-    },
+    description: message('mutant.waits_for_lost_reply'),
     runner: flawed('WaitForeverRunner', { waitForInFlightReply: true }),
     tool: InventoryTool,
     caughtBy: { invariant: 'inv7_run_terminates', scenario: 'crash_after_commit' },
@@ -144,54 +125,42 @@ export const MUTANTS: readonly Mutant[] = [
 export const LIMIT_MUTANTS: readonly Mutant[] = [
   {
     name: 'no_deadline_check',
-    get description() {
-      return t('limits.mutant.no_deadline_check');
-    },
+    description: message('limits.mutant.no_deadline_check'),
     runner: ReferenceRunner,
     tool: DeadlineIgnoredStore,
     caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_late_task_deadline' },
   },
   {
     name: 'retention_shorter_than_redelivery',
-    get description() {
-      return t('limits.mutant.retention_shorter_than_redelivery');
-    },
+    description: message('limits.mutant.retention_shorter_than_redelivery'),
     runner: ReferenceRunner,
     tool: ShortRetentionStore,
     caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_receipts_outlive_requests' },
   },
   {
     name: 'purged_keys_forgotten',
-    get description() {
-      return t('limits.mutant.purged_keys_forgotten');
-    },
+    description: message('limits.mutant.purged_keys_forgotten'),
     runner: ReferenceRunner,
     tool: PurgedKeysForgottenStore,
     caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'purge_late_retry_tombstone' },
   },
   {
     name: 'finished_tasks_ignored',
-    get description() {
-      return t('limits.mutant.finished_tasks_ignored');
-    },
+    description: message('limits.mutant.finished_tasks_ignored'),
     runner: ReferenceRunner,
     tool: FinishedTasksIgnoredStore,
     caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_task_replayed_finished_tasks' },
   },
   {
     name: 'outbox_outside_transaction',
-    get description() {
-      return t('limits.mutant.outbox_outside_transaction');
-    },
+    description: message('limits.mutant.outbox_outside_transaction'),
     runner: ReferenceRunner,
     tool: OutboxOutsideTransactionStore,
     caughtBy: { invariant: 'inv15_intent_ends_whole', scenario: 'remote_outbox_crash_mid_reserve' },
   },
   {
     name: 'compensation_not_recorded',
-    get description() {
-      return t('limits.mutant.compensation_not_recorded');
-    },
+    description: message('limits.mutant.compensation_not_recorded'),
     runner: ReferenceRunner,
     tool: UnrecordedCompensationStore,
     caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'remote_compensation_declined' },

@@ -4,7 +4,7 @@ import type { SnapshotDiff } from '../inventory/snapshot.js';
 import { canonicalJson } from '../core/canonical.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from './words/index.js';
 
 
 export function formatValue(value: unknown): string {
@@ -52,32 +52,32 @@ export function traceKey(taskId: string): KeyFormat {
 }
 
 /** What a tool's reply means, in a few words. */
-export function formatReply(tool: string, value: unknown): string {
+export function formatReply(lang: Lang, tool: string, value: unknown): string {
   if (value === null || typeof value !== 'object') return formatValue(value);
   const v = value as Record<string, unknown>;
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (tool === 'reserve' && typeof v.reservation_id === 'string') {
     const { reservation_id: id, item, qty, available_after: available, version_after: version } = v;
-    return t('trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
+    return t(lang, 'trace.reply.receipt', { id: formatValue(id), item: formatValue(item), qty: formatValue(qty), available: formatValue(available), version: formatValue(version) });
   }
-  if (tool === 'get_stock' && 'available' in v) return t('trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
-  if (tool === 'read_doc' && 'title' in v) return t('trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
-  const limits = formatLimitsReply(tool, v);
+  if (tool === 'get_stock' && 'available' in v) return t(lang, 'trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
+  if (tool === 'read_doc' && 'title' in v) return t(lang, 'trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
+  const limits = formatLimitsReply(lang, tool, v);
   if (limits !== null) return limits;
   return JSON.stringify(value);
 }
 
 /** The replies of docs/spec.md §13–§14: a release's receipt, a task's end, a charge, a status query. */
-function formatLimitsReply(tool: string, v: Record<string, unknown>): string | null {
+function formatLimitsReply(lang: Lang, tool: string, v: Record<string, unknown>): string | null {
   const f = formatValue;
   if (tool === 'release' && typeof v.release_id === 'string') {
-    return t('limits.reply.release', { id: v.release_id, of: f(v.of), item: f(v.item), qty: f(v.qty), available: f(v.available_after), version: f(v.version_after) });
+    return t(lang, 'limits.reply.release', { id: v.release_id, of: f(v.of), item: f(v.item), qty: f(v.qty), available: f(v.available_after), version: f(v.version_after) });
   }
-  if (tool === 'close_task' && 'finished_at_ms' in v) return t('limits.reply.closed', { task: f(v.task), ms: f(v.finished_at_ms) });
-  if (tool === 'charge' && v.status === 'charged') return t('limits.reply.charged', { ref: f(v.ref), id: f(v.charge_id), amount: f(v.amount) });
-  if (tool === 'charge' && v.status === 'declined') return t('limits.reply.declined', { ref: f(v.ref), amount: f(v.amount), reason: f(v.reason) });
+  if (tool === 'close_task' && 'finished_at_ms' in v) return t(lang, 'limits.reply.closed', { task: f(v.task), ms: f(v.finished_at_ms) });
+  if (tool === 'charge' && v.status === 'charged') return t(lang, 'limits.reply.charged', { ref: f(v.ref), id: f(v.charge_id), amount: f(v.amount) });
+  if (tool === 'charge' && v.status === 'declined') return t(lang, 'limits.reply.declined', { ref: f(v.ref), amount: f(v.amount), reason: f(v.reason) });
   if (tool === 'charge_status' && typeof v.found === 'boolean') {
-    return v.found ? t('limits.reply.found', { ref: f(v.ref), n: f(v.charges), id: f(v.charge_id) }) : t('limits.reply.none', { ref: f(v.ref) });
+    return v.found ? t(lang, 'limits.reply.found', { ref: f(v.ref), n: f(v.charges), id: f(v.charge_id) }) : t(lang, 'limits.reply.none', { ref: f(v.ref) });
   }
   return null;
 }
@@ -88,23 +88,23 @@ export function shownStock(run: RunResult): Array<{ item: string; available: num
   return (items.length > 0 ? items : ['camera']).map((item) => ({ item, available: run.db.items.find((row) => row.item_id === item)?.available }));
 }
 
-export function formatDiff(diff: SnapshotDiff): string {
+export function formatDiff(lang: Lang, diff: SnapshotDiff): string {
   const parts: string[] = [];
   for (const s of diff.stock) {
-    parts.push(t('trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
+    parts.push(t(lang, 'trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
   }
   if (diff.ledgerAdded.length > 0) {
     const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string; release_id?: string }).reservation_id ?? (row.result as { release_id?: string }).release_id ?? shortKey(row.key));
-    parts.push(t('trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
+    parts.push(t(lang, 'trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
-  if (diff.ledgerRemoved.length > 0) parts.push(t('trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
+  if (diff.ledgerRemoved.length > 0) parts.push(t(lang, 'trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
   // docs/spec.md §13–§14: the limits' tables, each only when it changed
-  if (diff.historyAdded) parts.push(t('limits.diff.history', { deltas: diff.historyAdded.map((row) => `${row.item_id} ${row.delta > 0 ? '+' : ''}${row.delta}`).join(', ') }));
-  if (diff.tombstonesAdded) parts.push(t('limits.diff.tombstones', { n: diff.tombstonesAdded.length }));
-  if (diff.finishedAdded) parts.push(t('limits.diff.finished', { tasks: diff.finishedAdded.map((row) => row.task_id).join(', ') }));
-  if (diff.outboxAdded) parts.push(t('limits.diff.outbox', { refs: diff.outboxAdded.map((row) => `${row.ref} ${row.amount}`).join(', ') }));
-  if (diff.chargesAdded) parts.push(t('limits.diff.charges', { charges: diff.chargesAdded.map((row) => `${row.charge_id} ${row.ref} ${row.amount}`).join(', ') }));
-  return parts.length > 0 ? parts.join(' · ') : t('trace.diff.none');
+  if (diff.historyAdded) parts.push(t(lang, 'limits.diff.history', { deltas: diff.historyAdded.map((row) => `${row.item_id} ${row.delta > 0 ? '+' : ''}${row.delta}`).join(', ') }));
+  if (diff.tombstonesAdded) parts.push(t(lang, 'limits.diff.tombstones', { n: diff.tombstonesAdded.length }));
+  if (diff.finishedAdded) parts.push(t(lang, 'limits.diff.finished', { tasks: diff.finishedAdded.map((row) => row.task_id).join(', ') }));
+  if (diff.outboxAdded) parts.push(t(lang, 'limits.diff.outbox', { refs: diff.outboxAdded.map((row) => `${row.ref} ${row.amount}`).join(', ') }));
+  if (diff.chargesAdded) parts.push(t(lang, 'limits.diff.charges', { charges: diff.chargesAdded.map((row) => `${row.charge_id} ${row.ref} ${row.amount}`).join(', ') }));
+  return parts.length > 0 ? parts.join(' · ') : t(lang, 'trace.diff.none');
 }
 
 export function pad(text: string, width: number): string {

@@ -19,7 +19,7 @@ import { shortKey } from '../core/key.js';
 import { KEYLESS_TOOLS } from '../inventory/PaymentService.js';
 import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
 import type { Label } from '../check/label.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from './words/index.js';
 import type { Tone } from './tone.js';
 
 export type { Tone } from './tone.js';
@@ -45,6 +45,7 @@ export interface Line {
 }
 
 interface Ctx {
+  lang: Lang;
   run: RunResult;
   key: KeyFormat;
   /** The last refusal the runner was told of, to flag an attempt that repeats it. */
@@ -71,84 +72,84 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     return lines;
   },
   request: (event, i, ctx, at) => {
-    if (event.by === 'other') return [note(i, 'wire', [t('trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
-    if (event.by === 'relay') return [note(i, 'wire', [t('limits.trace.relayRequest', { action: formatAction(event.action, ctx.key), call: event.call ?? 0 }), 'other'])];
-    if (event.check) return [note(i, 'wire', [t('limits.trace.check', { action: formatAction(event.action, ctx.key) }), 'plain'])];
-    if (event.delivery === 2) return [note(i, 'wire', [t('trace.secondDelivery'), 'other'])];
+    if (event.by === 'other') return [note(i, 'wire', [t(ctx.lang, 'trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
+    if (event.by === 'relay') return [note(i, 'wire', [t(ctx.lang, 'limits.trace.relayRequest', { action: formatAction(event.action, ctx.key), call: event.call ?? 0 }), 'other'])];
+    if (event.check) return [note(i, 'wire', [t(ctx.lang, 'limits.trace.check', { action: formatAction(event.action, ctx.key) }), 'plain'])];
+    if (event.delivery === 2) return [note(i, 'wire', [t(ctx.lang, 'trace.secondDelivery'), 'other'])];
     const previous = believed(at);
     if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
-      return [note(i, 'wire', [t('trace.sentDiffers', { action: formatAction(event.action, ctx.key) }), 'bad'])];
+      return [note(i, 'wire', [t(ctx.lang, 'trace.sentDiffers', { action: formatAction(event.action, ctx.key) }), 'bad'])];
     }
     return [];
   },
   db: (event, i, ctx, at) => {
-    const who = event.by === 'other' ? t('trace.otherClientColon') : event.by === 'relay' ? t('limits.trace.relayColon') : '';
+    const who = event.by === 'other' ? t(ctx.lang, 'trace.otherClientColon') : event.by === 'relay' ? t(ctx.lang, 'limits.trace.relayColon') : '';
     const truth = at.truth!;
     const lines: Line[] = [];
     if (truth.kind === 'ledger') {
-      lines.push(note(i, 'db', [t('trace.ledgerHit', { who, receipt: truth.receiptId }), 'db']));
+      lines.push(note(i, 'db', [t(ctx.lang, 'trace.ledgerHit', { who, receipt: truth.receiptId }), 'db']));
       const attempt = event.by === 'runner' ? at.attempt : null;
       const first = believed(at)?.attempts === 1;
       // The network's second delivery of this very request meets the receipt its first delivery wrote.
       const secondDelivery = attempt?.secondAt !== undefined && attempt.secondAt < i;
       if (attempt !== null && first && attempt.replayOf !== null) {
-        lines.push(note(i, 'db', [`  ${t('trace.replayFindsReceipt')}`, 'ok']));
+        lines.push(note(i, 'db', [`  ${t(ctx.lang, 'trace.replayFindsReceipt')}`, 'ok']));
       } else if (attempt !== null && first && !secondDelivery) {
         // A first attempt that meets its own key is two intents sharing one — unless the network delivered it twice.
-        lines.push(note(i, 'db', [`  ${t('trace.sharedKey')}`, 'warn']));
+        lines.push(note(i, 'db', [`  ${t(ctx.lang, 'trace.sharedKey')}`, 'warn']));
       }
     } else if (truth.kind === 'rolled_back') {
-      lines.push(note(i, 'db', [t('trace.dbUncommitted', { who, diff: formatDiff(event.diff) }), 'db']));
+      lines.push(note(i, 'db', [t(ctx.lang, 'trace.dbUncommitted', { who, diff: formatDiff(ctx.lang, event.diff) }), 'db']));
     } else {
-      lines.push(note(i, 'db', [t('trace.dbCommitted', { who, diff: formatDiff(event.diff) }), 'db']));
+      lines.push(note(i, 'db', [t(ctx.lang, 'trace.dbCommitted', { who, diff: formatDiff(ctx.lang, event.diff) }), 'db']));
     }
-    if (truth.kind === 'no_receipt') lines.push(note(i, 'db', [`  ${t('trace.noReceipt')}`, 'badStrong']));
+    if (truth.kind === 'no_receipt') lines.push(note(i, 'db', [`  ${t(ctx.lang, 'trace.noReceipt')}`, 'badStrong']));
     return lines;
   },
-  fault: (event, i) => [note(i, faultLane(event.fault.kind), [t('trace.fault', { fault: describeFault(event.fault), note: faultNote(event) }), 'fault'])],
+  fault: (event, i, ctx) => [note(i, faultLane(event.fault.kind), [t(ctx.lang, 'trace.fault', { fault: describeFault(event.fault), note: faultNote(ctx.lang, event) }), 'fault'])],
   reply: (event, i, ctx, at) => {
-    const lines = replyLines(event, i, at);
-    if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? t('trace.aContractError');
+    const lines = replyLines(ctx.lang, event, i, at);
+    if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'ContractError') ctx.refusedBy = event.outcome.error.code ?? t(ctx.lang, 'trace.aContractError');
     return lines;
   },
-  crash: (event, i, _ctx, at) => {
-    const lines = [note(i, 'runner', [t('trace.crash', { point: event.point, message: event.message }), 'badStrong'])];
-    if (at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.neverSaw', { truth: truthText(at.unsaved) })}`, 'bad']), truth: true });
+  crash: (event, i, ctx, at) => {
+    const lines = [note(i, 'runner', [t(ctx.lang, 'trace.crash', { point: event.point, message: event.message }), 'badStrong'])];
+    if (at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t(ctx.lang, 'trace.truth.neverSaw', { truth: truthText(ctx.lang, at.unsaved) })}`, 'bad']), truth: true });
     return lines;
   },
   recovered: (event, i, ctx) => {
     const st = event.state;
-    const where = event.seq === null ? t('trace.recovered.emptyLog') : t('trace.recovered.event', { seq: event.seq });
+    const where = event.seq === null ? t(ctx.lang, 'trace.recovered.emptyLog') : t(ctx.lang, 'trace.recovered.event', { seq: event.seq });
     const what =
       st === null
-        ? t('trace.recovered.nothing')
+        ? t(ctx.lang, 'trace.recovered.nothing')
         : st.pending
-          ? t('trace.recovered.pending', { name: st.pending.name, attempts: st.attempts, calls: st.calls })
-          : t('trace.recovered.nothingPending', { calls: st.calls });
-    return [{ event: i, lane: 'runner', t: event.t, parts: [[t('trace.recovered', { runner: ctx.run.runner, where, what }), 'okStrong']] }];
+          ? t(ctx.lang, 'trace.recovered.pending', { name: st.pending.name, attempts: st.attempts, calls: st.calls })
+          : t(ctx.lang, 'trace.recovered.nothingPending', { calls: st.calls });
+    return [{ event: i, lane: 'runner', t: event.t, parts: [[t(ctx.lang, 'trace.recovered', { runner: ctx.run.runner, where, what }), 'okStrong']] }];
   },
-  crash_caught: (event, i) => [note(i, 'runner', [t('trace.crashCaught', { how: event.how }), 'badStrong'])],
-  runner_error: (event, i) => [note(i, 'runner', [t('trace.runnerThrew', { name: event.errorName, message: event.message }), 'badStrong'])],
+  crash_caught: (event, i, ctx) => [note(i, 'runner', [t(ctx.lang, 'trace.crashCaught', { how: event.how }), 'badStrong'])],
+  runner_error: (event, i, ctx) => [note(i, 'runner', [t(ctx.lang, 'trace.runnerThrew', { name: event.errorName, message: event.message }), 'badStrong'])],
   finished: (event, i, ctx) =>
-    !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [t('trace.stopped', { steps: event.steps, status: event.status }), 'bad'])] : [],
-  pillar: (event, i) => pillarLines(event.event, i),
+    !ctx.run.state || ctx.run.state.status === 'running' ? [note(i, 'runner', [t(ctx.lang, 'trace.stopped', { steps: event.steps, status: event.status }), 'bad'])] : [],
+  pillar: (event, i, ctx) => pillarLines(ctx.lang, event.event, i),
   replay: (event, i, ctx) => {
-    const text = t('trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
+    const text = t(ctx.lang, 'trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
     return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
   },
-  purge: (event, i) => {
+  purge: (event, i, ctx) => {
     const ids = event.removed.map((row) => receiptIdOf(row.result) ?? shortKey(row.key)).join(', ');
-    const lines: Line[] = [{ event: i, lane: 'db', t: event.t, parts: [[t('limits.trace.purge', { n: event.removed.length, ids, keep: event.keepMs }), 'db']] }];
-    if (event.tombstones) lines.push(note(i, 'db', [`  ${t('limits.trace.tombstones')}`, 'db']));
+    const lines: Line[] = [{ event: i, lane: 'db', t: event.t, parts: [[t(ctx.lang, 'limits.trace.purge', { n: event.removed.length, ids, keep: event.keepMs }), 'db']] }];
+    if (event.tombstones) lines.push(note(i, 'db', [`  ${t(ctx.lang, 'limits.trace.tombstones')}`, 'db']));
     return lines;
   },
   redelivery: (event, i, ctx) => [
-    { event: i, lane: 'runner', t: event.t, parts: [[t('limits.trace.redelivery', { afterMs: event.afterMs, task: ctx.run.scenario.task.id, runner: ctx.run.runner }), 'okStrong']] },
+    { event: i, lane: 'runner', t: event.t, parts: [[t(ctx.lang, 'limits.trace.redelivery', { afterMs: event.afterMs, task: ctx.run.scenario.task.id, runner: ctx.run.runner }), 'okStrong']] },
   ],
-  relay: (event, i) => {
+  relay: (event, i, ctx) => {
     const params = { id: event.id, ref: event.ref, attempt: event.attempt };
     const tone: Tone = event.what === 'gave_up' ? 'badStrong' : event.what === 'declined' ? 'warn' : event.what === 'picked' ? 'other' : 'ok';
-    return [{ event: i, lane: 'tool', t: event.t, parts: [[t(`limits.trace.relay.${event.what}`, params), tone]] }];
+    return [{ event: i, lane: 'tool', t: event.t, parts: [[t(ctx.lang, `limits.trace.relay.${event.what}`, params), tone]] }];
   },
 };
 
@@ -160,18 +161,18 @@ function receiptIdOf(result: unknown): string | undefined {
 }
 
 /** What the tool truly did for the runner, which the runner has not recorded: said under a crash or an indefinite error. */
-function truthText(truth: DbTruth): string {
+function truthText(lang: Lang, truth: DbTruth): string {
   switch (truth.kind) {
     case 'ledger':
-      return t('trace.truth.committedEarlier', { receipt: truth.receiptId });
+      return t(lang, 'trace.truth.committedEarlier', { receipt: truth.receiptId });
     case 'unchanged':
-      return t('trace.truth.nothingChanged');
+      return t(lang, 'trace.truth.nothingChanged');
     case 'changed':
-      return t('trace.truth.committed', { diff: formatDiff(truth.diff) });
+      return t(lang, 'trace.truth.committed', { diff: formatDiff(lang, truth.diff) });
     case 'no_receipt':
-      return t('trace.truth.noLedgerRow', { diff: formatDiff(truth.diff) });
+      return t(lang, 'trace.truth.noLedgerRow', { diff: formatDiff(lang, truth.diff) });
     case 'rolled_back':
-      return t('trace.truth.rolledBack');
+      return t(lang, 'trace.truth.rolledBack');
   }
 }
 
@@ -184,18 +185,18 @@ function pillarLane(e: DurabilityEvent): Lane {
  * A durability pillar at the Runner's seams: the pillar's own line (the labs' wording), and for a refusal what
  * it means to the runner. Each attempt's breaker bookkeeping is left out — the transitions say what matters.
  */
-function pillarLines(e: DurabilityEvent, i: number): Line[] {
+function pillarLines(lang: Lang, e: DurabilityEvent, i: number): Line[] {
   if (e.type === 'breaker.result' || e.type === 'breaker.probe_admitted' || (e.type === 'dlq.cleanup' && e.removed === 0)) return [];
-  const line = describeDurabilityEvent(e);
+  const line = describeDurabilityEvent(lang, e);
   const lines = [note(i, pillarLane(e), [line.text.trimStart(), line.tone])];
-  if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', [`  ${t('trace.breakerTold')}`, 'bad']));
-  if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', [`  ${t('trace.dlqKept')}`, 'warn']));
+  if (e.type === 'breaker.rejected') lines.push(note(i, 'runner', [`  ${t(lang, 'trace.breakerTold')}`, 'bad']));
+  if (e.type === 'dlq.enqueued') lines.push(note(i, 'events', [`  ${t(lang, 'trace.dlqKept')}`, 'warn']));
   return lines;
 }
 
 /** Tell a whole run: the lines of every event, in order. */
-export function narrate(run: RunResult): Line[] {
-  const ctx: Ctx = { run, key: traceKey(run.scenario.task.id), refusedBy: null };
+export function narrate(lang: Lang, run: RunResult): Line[] {
+  const ctx: Ctx = { lang, run, key: traceKey(run.scenario.task.id), refusedBy: null };
   return analyze(run).events.flatMap((at) => narrateEvent(at, ctx));
 }
 
@@ -216,12 +217,12 @@ function note(event: number, lane: Lane, ...parts: Part[]): Line {
 }
 
 /** What a fault does, in words; after the tool's answer, what the tool had really done before it struck. */
-function faultNote(event: TraceEventOf<'fault'>): string {
+function faultNote(lang: Lang, event: TraceEventOf<'fault'>): string {
   const kind = event.fault.kind;
   if ((kind === 'crash_after_commit' || kind === 'lost_reply') && event.answered !== undefined && event.answered !== 'committed') {
-    return t(`trace.faultNote.${kind}.${event.answered}`);
+    return t(lang, `trace.faultNote.${kind}.${event.answered}`);
   }
-  return t(`trace.faultNote.${kind}`);
+  return t(lang, `trace.faultNote.${kind}`);
 }
 
 /** Where a fault strikes: the wire loses or repeats messages, a crash cuts the runner's process. */
@@ -247,88 +248,88 @@ const glue = (text: string) => text.replaceAll(' ', GLUE);
 
 /** A saved event's line: its columns, and what the label means for the runner's state (`previous`: what it held before). */
 function savedLines(event: TraceEventOf<'saved'>, label: Label, i: number, ctx: Ctx, previous: RunnerState | null): Line[] {
-  const { run, refusedBy } = ctx;
+  const { lang, run, refusedBy } = ctx;
   const st = event.state;
   const parts: Part[] = [];
   const extra: Line[] = [];
   switch (label.kind) {
     case 'started':
-      parts.push([t('trace.task', { id: st.task.id }), 'plain']);
+      parts.push([t(lang, 'trace.task', { id: st.task.id }), 'plain']);
       break;
     case 'redelivered':
-      parts.push([t('limits.trace.redelivered', { id: st.task.id }), 'plain']);
+      parts.push([t(lang, 'limits.trace.redelivered', { id: st.task.id }), 'plain']);
       break;
     case 'replay':
-      parts.push([`${t('trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t('trace.attemptZero'))}`, 'plain']);
+      parts.push([`${t(lang, 'trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t(lang, 'trace.attemptZero'))}`, 'plain']);
       break;
     case 'prepared': {
       parts.push([formatAction(st.pending, ctx.key), 'plain']);
-      const made = keyNote(st, run);
+      const made = keyNote(lang, st, run);
       if (made !== null) extra.push(note(i, 'runner', [made.text, made.tone], [String(st.pending!.args.key), made.tone === 'bad' ? 'bad' : 'plain']));
       break;
     }
     case 'attempt_started': {
       const changed = previous?.pending && st.pending && previous.decisions === st.decisions && previous.pending.args.key !== st.pending.args.key;
-      parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· ${t('trace.attempt', { n: st.attempts })}`)}`, 'plain']);
-      if (changed) parts.push([t('trace.keyChanged'), 'badStrong']);
-      if (refusedBy !== null) parts.push([t('trace.retriedAfterRefusal', { code: refusedBy }), 'badStrong']);
-      if (st.calls > st.task.max_calls) parts.push([t('trace.overBudget', { calls: st.calls, max: st.task.max_calls }), 'badStrong']);
+      parts.push([`${formatAction(st.pending, ctx.key)} ${glue(`· ${t(lang, 'trace.attempt', { n: st.attempts })}`)}`, 'plain']);
+      if (changed) parts.push([t(lang, 'trace.keyChanged'), 'badStrong']);
+      if (refusedBy !== null) parts.push([t(lang, 'trace.retriedAfterRefusal', { code: refusedBy }), 'badStrong']);
+      if (st.calls > st.task.max_calls) parts.push([t(lang, 'trace.overBudget', { calls: st.calls, max: st.task.max_calls }), 'badStrong']);
       break;
     }
     case 'observed': {
       // The action just observed: the one pending before, or else the observation that changed.
       const name = previous?.pending?.name ?? Object.keys(st.observations).find((k) => JSON.stringify(st.observations[k]) !== JSON.stringify(previous?.observations[k]));
-      parts.push([name ? `${name} → ${formatReply(name, st.observations[name])}` : 'observed', 'plain']);
+      parts.push([name ? `${name} → ${formatReply(lang, name, st.observations[name])}` : 'observed', 'plain']);
       break;
     }
     case 'transient': {
-      const lostName = previous?.pending?.name ?? t('trace.theAction');
-      if (st.pending === null) parts.push([t(lostName === 'reserve' ? 'trace.droppedMaybeDone' : 'trace.dropped', { name: lostName }), 'bad']);
+      const lostName = previous?.pending?.name ?? t(lang, 'trace.theAction');
+      if (st.pending === null) parts.push([t(lang, lostName === 'reserve' ? 'trace.droppedMaybeDone' : 'trace.dropped', { name: lostName }), 'bad']);
       else if (st.status === 'retry_exhausted') {
-        parts.push([t(st.pending.name === 'reserve' ? 'trace.exhaustedMaybeDone' : 'trace.exhausted', { attempts: st.attempts, name: st.pending.name }), 'warn']);
-      } else parts.push([`${t('trace.staysPending', { name: st.pending.name })} ${glue(t('trace.attemptOf', { n: st.attempts, of: st.task.max_retries + 1 }))}`, 'plain']);
+        parts.push([t(lang, st.pending.name === 'reserve' ? 'trace.exhaustedMaybeDone' : 'trace.exhausted', { attempts: st.attempts, name: st.pending.name }), 'warn']);
+      } else parts.push([`${t(lang, 'trace.staysPending', { name: st.pending.name })} ${glue(t(lang, 'trace.attemptOf', { n: st.attempts, of: st.task.max_retries + 1 }))}`, 'plain']);
       break;
     }
     default:
       // A terminal status, or a label of the runner's own: told by the state it saved.
       if (st.status === 'budget_exhausted') {
-        const next = st.pending ? t('trace.budget.retryOf', { name: st.pending.name }) : t('trace.budget.nextAction');
-        parts.push([t('trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
+        const next = st.pending ? t(lang, 'trace.budget.retryOf', { name: st.pending.name }) : t(lang, 'trace.budget.nextAction');
+        parts.push([t(lang, 'trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
       } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
-      else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t('trace.attempt', { n: st.attempts }))}`, 'plain']);
+      else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t(lang, 'trace.attempt', { n: st.attempts }))}`, 'plain']);
   }
   const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(label, st), calls: st.calls }, parts };
   return [head, ...extra];
 }
 
 /** Where the key on a prepared reserve came from — said once, with the key in full: every later line shortens it. */
-function keyNote(state: RunnerState, run: RunResult): { text: string; tone: Tone } | null {
+function keyNote(lang: Lang, state: RunnerState, run: RunResult): { text: string; tone: Tone } | null {
   const action = state.pending;
   if (action?.name !== 'reserve' || action.args.key === undefined) return null;
   const step = run.scenario.script[state.decisions - 1];
-  if (step?.kind === 'tool' && step.args.key !== undefined) return { text: t('trace.key.policy'), tone: 'dim' };
+  if (step?.kind === 'tool' && step.args.key !== undefined) return { text: t(lang, 'trace.key.policy'), tone: 'dim' };
   const derived = reserveKey(state.task.id, action.args as { item: unknown; qty: unknown });
-  return action.args.key === derived ? { text: t('trace.key.made'), tone: 'dim' } : { text: t('trace.key.notDerived'), tone: 'bad' };
+  return action.args.key === derived ? { text: t(lang, 'trace.key.made'), tone: 'dim' } : { text: t(lang, 'trace.key.notDerived'), tone: 'bad' };
 }
 
-function replyLines(event: TraceEventOf<'reply'>, i: number, at: EventView): Line[] {
-  const who = event.by === 'other' ? t('trace.otherClient') : event.by === 'relay' ? t('limits.trace.relayWho') : '';
+function replyLines(lang: Lang, event: TraceEventOf<'reply'>, i: number, at: EventView): Line[] {
+  const who = event.by === 'other' ? t(lang, 'trace.otherClient') : event.by === 'relay' ? t(lang, 'limits.trace.relayWho') : '';
   if (event.outcome.ok) {
-    const text = `${who}← ${formatReply(event.tool, event.outcome.value)}`;
-    return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t('trace.replyNeverDelivered', { text }), 'dim'])];
+    const text = `${who}← ${formatReply(lang, event.tool, event.outcome.value)}`;
+    return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t(lang, 'trace.replyNeverDelivered', { text }), 'dim'])];
   }
   const e = event.outcome.error;
   const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
   let meaning: string;
-  if (e.class === 'ContractError') meaning = t('trace.meaning.refused');
-  else if (e.certainty === 'definite') meaning = t('trace.meaning.definite');
-  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t('limits.trace.meaning.keyless'); // docs/spec.md §14: there is no key to retry with
-  else meaning = t('trace.meaning.indefinite');
+  if (e.class === 'ContractError') meaning = t(lang, 'trace.meaning.refused');
+  else if (e.certainty === 'definite') meaning = t(lang, 'trace.meaning.definite');
+  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t(lang, 'limits.trace.meaning.keyless'); // docs/spec.md §14: there is no key to retry with
+  else meaning = t(lang, 'trace.meaning.indefinite');
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
-  if (!event.delivered) parts.push([t('trace.neverDelivered'), 'dim']);
+  if (!event.delivered) parts.push([t(lang, 'trace.neverDelivered'), 'dim']);
   const lines = [note(i, 'wire', ...parts)];
-  if (e.certainty === 'indefinite' && at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t('trace.truth.cannotKnow', { truth: truthText(at.unsaved) })}`, 'warn']), truth: true });
-  if (event.changedData) lines.push(note(i, 'db', [`  ${t('trace.refusalChanged')}`, 'badStrong']));
-  if (event.receiptExisted) lines.push(note(i, 'db', [`  ${t('trace.refusedDespiteReceipt')}`, 'badStrong']));
+  if (e.certainty === 'indefinite' && at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t(lang, 'trace.truth.cannotKnow', { truth: truthText(lang, at.unsaved) })}`, 'warn']), truth: true });
+  if (event.changedData) lines.push(note(i, 'db', [`  ${t(lang, 'trace.refusalChanged')}`, 'badStrong']));
+  if (event.receiptExisted) lines.push(note(i, 'db', [`  ${t(lang, 'trace.refusedDespiteReceipt')}`, 'badStrong']));
   return lines;
 }

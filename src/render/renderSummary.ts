@@ -3,7 +3,8 @@ import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { RunResult } from '../check/RunResult.js';
 import { displayWidth, flow, pad, padStart, shownStock } from './format.js';
-import { t } from '../core/i18n/index.js';
+import { said, t, type Lang } from './words/index.js';
+import type { Said } from '../core/message.js';
 import type { Style } from './style.js';
 
 export interface SummaryRow {
@@ -16,7 +17,7 @@ export interface SummaryRow {
   passed: boolean;
   broken: boolean;
   /** The first failed check's message, for a failing row. */
-  firstProblem?: string;
+  firstProblem?: Said;
 }
 
 export function summaryRow(run: RunResult): SummaryRow {
@@ -41,9 +42,9 @@ export function summaryRow(run: RunResult): SummaryRow {
  * One line per scenario, columns as wide as their widest value, so the 17 fit 80 columns; a failing row's
  * first problem is wrapped under it to the width.
  */
-export function renderSummary(rows: SummaryRow[], style: Style, footer: string, width = 80): string {
+export function renderSummary(lang: Lang, rows: SummaryRow[], style: Style, footer: string, width = 80): string {
   const { c } = style;
-  const head = { id: t('summary.head.scenario'), status: t('summary.head.status'), calls: t('summary.head.calls'), ledger: t('summary.head.ledger'), stock: t('summary.head.stock') };
+  const head = { id: t(lang, 'summary.head.scenario'), status: t(lang, 'summary.head.status'), calls: t(lang, 'summary.head.calls'), ledger: t(lang, 'summary.head.ledger'), stock: t(lang, 'summary.head.stock') };
   const idWidth = Math.max(displayWidth(head.id), ...rows.map((r) => displayWidth(r.id)));
   const statusWidth = Math.max(displayWidth(head.status), ...rows.map((r) => displayWidth(r.status)));
   const stockWidth = Math.max(displayWidth(head.stock), ...rows.map((r) => displayWidth(r.stock)));
@@ -51,15 +52,15 @@ export function renderSummary(rows: SummaryRow[], style: Style, footer: string, 
   const ledgerWidth = Math.max(6, displayWidth(head.ledger));
   const cells = (n: string, id: string, status: string, calls: string, ledger: string, stock: string, result: string) =>
     `  ${padStart(n, 2)} ${pad(id, idWidth)} ${pad(status, statusWidth)} ${padStart(calls, callsWidth)} ${padStart(ledger, ledgerWidth)}  ${pad(stock, stockWidth)}  ${result}`;
-  const lines = [c.bold(cells('#', head.id, head.status, head.calls, head.ledger, head.stock, t('summary.head.result')).trimEnd())];
+  const lines = [c.bold(cells('#', head.id, head.status, head.calls, head.ledger, head.stock, t(lang, 'summary.head.result')).trimEnd())];
   for (const row of rows) {
-    const verdict = row.passed ? c.green(t('summary.pass')) : row.broken ? c.red(t('summary.broken')) : c.red(t('summary.fail'));
+    const verdict = row.passed ? c.green(t(lang, 'summary.pass')) : row.broken ? c.red(t(lang, 'summary.broken')) : c.red(t(lang, 'summary.fail'));
     lines.push(cells(row.order !== undefined ? String(row.order) : '', row.id, row.status, row.calls, row.ledger, row.stock, verdict));
-    if (!row.passed && row.firstProblem) lines.push(...flow([[row.firstProblem, (x: string) => c.red(x)]], { width, indent: '      ' }));
+    if (!row.passed && row.firstProblem) lines.push(...flow([[said(lang, row.firstProblem), (x: string) => c.red(x)]], { width, indent: '      ' }));
   }
   const passed = rows.filter((r) => r.passed).length;
   const failed = rows.length - passed;
-  const tally = t('summary.tally', { passed, failed });
+  const tally = t(lang, 'summary.tally', { passed, failed });
   lines.push('', ...flow([[failed === 0 ? c.green.bold(tally) : c.red.bold(tally), null], [footer, (x: string) => c.dim(x)]], { width, indent: '  ', hang: '    ' }));
   return lines.join('\n') + '\n';
 }

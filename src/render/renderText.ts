@@ -15,7 +15,8 @@ import { displayWidth, flow, formatValue, GLUE, pad, padStart, shownStock, wrap,
 import { narrate, type Line, type Part } from './narrate.js';
 import type { Style } from './style.js';
 import { paint } from './tone.js';
-import { t } from '../core/i18n/index.js';
+import { msg, t, word, type Lang } from './words/index.js';
+import { joined, type Param } from '../core/message.js';
 import { storyOf } from './story.js';
 import { wordsOf } from '../scenario/words.js';
 
@@ -23,15 +24,18 @@ import { wordsOf } from '../scenario/words.js';
 export const DEFAULT_WIDTH = 80;
 
 export interface RenderOptions {
+  /** The language the trace is told in. */
+  lang: Lang;
   /** "5/17": the scenario's place in the batch, for the header. */
   position?: string;
   /** Columns to fit (default DEFAULT_WIDTH); only a single unbreakable token (a key, a path) may pass it. */
   width?: number;
 }
 
-export function renderRun(run: RunResult, style: Style, options: RenderOptions = {}): string {
+export function renderRun(run: RunResult, style: Style, options: RenderOptions): string {
+  const { lang } = options;
   const width = options.width ?? DEFAULT_WIDTH;
-  return [renderHeader(run, style, options), renderEvents(run, style, width), renderChecks(run.checks, style, width), renderVerdict(run, style, width)].join('\n') + '\n';
+  return [renderHeader(run, style, options), renderEvents(lang, run, style, width), renderChecks(lang, run.checks, style, width), renderVerdict(lang, run, style, width)].join('\n') + '\n';
 }
 
 /** `━━ title ━━━━` across the width; a title too long for one line goes on under it. */
@@ -47,25 +51,26 @@ export function dotted(parts: string[]): string {
   return parts.map((p, i) => p.replaceAll(' ', GLUE) + (i < parts.length - 1 ? `${GLUE}·` : '')).join(' ');
 }
 
-export function renderHeader(run: RunResult, style: Style, options: RenderOptions = {}): string {
+export function renderHeader(run: RunResult, style: Style, options: RenderOptions): string {
   const { c } = style;
+  const { lang } = options;
   const width = options.width ?? DEFAULT_WIDTH;
   const s = run.scenario;
-  const { title } = wordsOf(s);
+  const { title } = wordsOf(s, lang);
   const lines = [rule(`${options.position ? `${options.position} ` : ''}${s.id} ━ ${title}`, style, width)];
-  lines.push(c.dim(wrap(storyOf(run), width, '  ')));
+  lines.push(c.dim(wrap(storyOf(lang, run), width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
-  const facts = [t('trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t('trace.head.stock', { stock })];
+  const facts = [t(lang, 'trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t(lang, 'trace.head.stock', { stock })];
   lines.push(...flow([[dotted(facts), null]], { width, indent: '  ' }));
-  lines.push(...flow([[t('trace.head.faults', { faults: describeFaults(s.faults) }), null]], { width, indent: '  ', hang: '    ' }));
+  lines.push(...flow([[t(lang, 'trace.head.faults', { faults: describeFaults(s.faults) }), null]], { width, indent: '  ', hang: '    ' }));
   lines.push('');
   return lines.join('\n');
 }
 
-export function renderEvents(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
-  const lines = narrate(run);
-  const cols = columns(lines);
-  const out: string[] = [style.c.dim(headerLine(cols))];
+export function renderEvents(lang: Lang, run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
+  const lines = narrate(lang, run);
+  const cols = columns(lang, lines);
+  const out: string[] = [style.c.dim(headerLine(lang, cols))];
   for (const line of lines) {
     if (line.saved) out.push(...savedText(line, cols, style, width));
     else if (line.t !== undefined) {
@@ -80,6 +85,9 @@ export function renderEvents(run: RunResult, style: Style, width = DEFAULT_WIDTH
 
 /** Column widths of one run's table, from what it holds: a short run is not padded for a long one. */
 interface Columns {
+  /** The step and calls columns: as wide as their heads ("step", "calls"), and at least a few digits. */
+  step: number;
+  calls: number;
   t: number;
   seq: number;
   label: number;
@@ -89,32 +97,31 @@ interface Columns {
   detail: number;
 }
 
-/** The step and calls columns: as wide as their heads ("step", "calls"), and at least a few digits. */
-const stepWidth = () => Math.max(4, displayWidth(t('trace.col.step')));
-const callsWidth = () => Math.max(5, displayWidth(t('trace.col.calls')));
 /** A label longer than this (a runner's own) is cut with an ellipsis so the columns hold. */
 const MAX_LABEL_WIDTH = 22;
 /** Below this many columns left for a saved event's detail, it goes on the lines under the event instead. */
 const MIN_DETAIL_WIDTH = 28;
 
-function columns(lines: Line[]): Columns {
+function columns(lang: Lang, lines: Line[]): Columns {
+  const step = Math.max(4, displayWidth(t(lang, 'trace.col.step')));
+  const calls = Math.max(5, displayWidth(t(lang, 'trace.col.calls')));
   const saved = lines.flatMap((l) => (l.saved ? [l.saved] : []));
   const times = lines.flatMap((l) => (l.saved ? [l.saved.t] : l.t !== undefined ? [l.t] : []));
-  const time = Math.max(displayWidth(t('trace.col.t')), ...times.map((x) => `${x}ms`.length));
+  const time = Math.max(displayWidth(t(lang, 'trace.col.t')), ...times.map((x) => `${x}ms`.length));
   const seq = Math.max(1, ...saved.map((x) => String(x.seq).length));
-  const label = Math.min(MAX_LABEL_WIDTH, Math.max(displayWidth(t('trace.col.event')), ...saved.map((x) => displayWidth(x.label))));
-  const sub = time + 1 + stepWidth() + 1 + seq + 2;
-  return { t: time, seq, label, sub, detail: sub + label + 1 + callsWidth() + 2 };
+  const label = Math.min(MAX_LABEL_WIDTH, Math.max(displayWidth(t(lang, 'trace.col.event')), ...saved.map((x) => displayWidth(x.label))));
+  const sub = time + 1 + step + 1 + seq + 2;
+  return { step, calls, t: time, seq, label, sub, detail: sub + label + 1 + calls + 2 };
 }
 
-function headerLine(cols: Columns): string {
-  return `${padStart(t('trace.col.t'), cols.t)} ${padStart(t('trace.col.step'), stepWidth())} ${padStart('#', cols.seq)}  ${pad(t('trace.col.event'), cols.label)} ${padStart(t('trace.col.calls'), callsWidth())}  ${t('trace.col.detail')}`;
+function headerLine(lang: Lang, cols: Columns): string {
+  return `${padStart(t(lang, 'trace.col.t'), cols.t)} ${padStart(t(lang, 'trace.col.step'), cols.step)} ${padStart('#', cols.seq)}  ${pad(t(lang, 'trace.col.event'), cols.label)} ${padStart(t(lang, 'trace.col.calls'), cols.calls)}  ${t(lang, 'trace.col.detail')}`;
 }
 
 function savedText(line: Line, cols: Columns, style: Style, width: number): string[] {
   const s = line.saved!;
   const shown = displayWidth(s.label) > cols.label ? `${s.label.slice(0, cols.label - 1)}…` : s.label;
-  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), stepWidth())} ${padStart(String(s.seq), cols.seq)}  ${paint(style, s.labelTone, shown)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), callsWidth())}`;
+  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), cols.step)} ${padStart(String(s.seq), cols.seq)}  ${paint(style, s.labelTone, shown)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), cols.calls)}`;
   if (line.parts.length === 0) return [head];
   const inline = width - cols.detail >= MIN_DETAIL_WIDTH;
   if (inline) return flow(segments(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });
@@ -129,40 +136,46 @@ function segments(parts: readonly Part[], style: Style): Segments {
 
 const ID_WIDTH = 22;
 
-export function renderChecks(checks: Check[], style: Style, width = DEFAULT_WIDTH): string {
+export function renderChecks(lang: Lang, checks: Check[], style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
-  const lines = ['', c.bold(`  ${t('trace.checks')}`)];
+  const lines = ['', c.bold(`  ${t(lang, 'trace.checks')}`)];
   for (const check of checks) {
     const mark = check.passed ? c.green('✔') : c.red('✘');
-    const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + check.title : check.title;
+    const name = check.kind === 'invariant' ? check.id.replace(/_.*/, '') + ' ' + word(lang, check.title) : word(lang, check.title);
     const red = check.passed ? null : (x: string) => c.red(x);
     if (check.kind === 'expectation') {
-      const text: Segments = [[`${t('trace.expected', { value: formatValue(check.expected) })}${GLUE}·`, red], [t('trace.actual', { value: formatValue(check.actual) }), red]];
+      const text: Segments = [[`${t(lang, 'trace.expected', { value: formatValue(check.expected) })}${GLUE}·`, red], [t(lang, 'trace.actual', { value: formatValue(check.actual) }), red]];
       lines.push(...flow(text, { width, indent: `  ${mark} ${pad(name, ID_WIDTH)} `, hang: ' '.repeat(6) }));
-      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
+      if (!check.passed) lines.push(...flow([[word(lang, check.message), red]], { width, indent: '      ' }));
     } else {
       lines.push(...flow([[name, red]], { width, indent: `  ${mark} `, hang: '      ' }));
-      if (!check.passed) lines.push(...flow([[check.message, red]], { width, indent: '      ' }));
+      if (!check.passed) lines.push(...flow([[word(lang, check.message), red]], { width, indent: '      ' }));
     }
   }
   return lines.join('\n');
 }
 
-export function figures(run: RunResult): string {
-  const stock = shownStock(run).map((s) => t('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
-  const dlq = run.dlq.length > 0 ? [t('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
-  const calls = t('trace.figure.calls', { n: totalCalls(run) ?? '-' });
+/** What a run ended with, as a message: `tool_error · calls 5 · ledger 1 · stock camera 2`. */
+export function figuresMessage(run: RunResult): Param {
+  const stock = shownStock(run).map((s) => msg('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
+  const dlq = run.dlq.length > 0 ? [msg('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
+  const calls = msg('trace.figure.calls', { n: totalCalls(run) ?? '-' });
   // docs/spec.md §13–§14: what the purge deleted, what the remote service charged — only where they can happen
   const limits = [
-    ...(run.scenario.retention !== undefined ? [t('limits.figure.purged', { n: purgedReceipts(run).length })] : []),
-    ...(run.scenario.remote !== undefined ? [t('limits.figure.charges', { n: run.db.charges?.length ?? 0 })] : []),
+    ...(run.scenario.retention !== undefined ? [msg('limits.figure.purged', { n: purgedReceipts(run).length })] : []),
+    ...(run.scenario.remote !== undefined ? [msg('limits.figure.charges', { n: run.db.charges?.length ?? 0 })] : []),
   ];
-  return [run.state?.status ?? t('trace.figure.noState'), calls, t('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...limits, ...dlq].join(' · ');
+  return joined('trace.figures.and', [run.state?.status ?? msg('trace.figure.noState'), calls, msg('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...limits, ...dlq]);
 }
 
-export function renderVerdict(run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
+export function figures(lang: Lang, run: RunResult): string {
+  const said = figuresMessage(run);
+  return typeof said === 'object' ? word(lang, said) : String(said);
+}
+
+export function renderVerdict(lang: Lang, run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
   const { c } = style;
-  const word = run.passed ? c.green.bold(t('trace.verdict.pass')) : isBrokenScenario(run) ? c.red.bold(t('trace.verdict.broken')) : c.red.bold(t('trace.verdict.fail'));
-  const parts = [...figures(run).split(' · '), ...(run.crashes > 0 ? [t('trace.crashesRecovered', { n: run.crashes })] : [])];
-  return flow([[`${word}${GLUE}${run.scenario.id}:`, null], [dotted(parts), null]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n';
+  const verdict = run.passed ? c.green.bold(t(lang, 'trace.verdict.pass')) : isBrokenScenario(run) ? c.red.bold(t(lang, 'trace.verdict.broken')) : c.red.bold(t(lang, 'trace.verdict.fail'));
+  const parts = [...figures(lang, run).split(' · '), ...(run.crashes > 0 ? [t(lang, 'trace.crashesRecovered', { n: run.crashes })] : [])];
+  return flow([[`${verdict}${GLUE}${run.scenario.id}:`, null], [dotted(parts), null]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n';
 }

@@ -4,11 +4,11 @@
  * tells who broke what under which faults, which holds whoever plays it.
  */
 import type { RunResult } from '../check/RunResult.js';
-import { t } from '../core/i18n/index.js';
+import { t, type Lang } from './words/index.js';
 import { EXPLORED_TAG } from '../scenario/types.js';
 import { wordsOf } from '../scenario/words.js';
 
-export function storyOf(run: RunResult): string {
-  const { explain } = wordsOf(run.scenario);
-  return run.runner === 'ReferenceRunner' || run.scenario.tags.includes(EXPLORED_TAG) ? explain : t('trace.head.withReference', { explain });
+export function storyOf(lang: Lang, run: RunResult): string {
+  const { explain } = wordsOf(run.scenario, lang);
+  return run.runner === 'ReferenceRunner' || run.scenario.tags.includes(EXPLORED_TAG) ? explain : t(lang, 'trace.head.withReference', { explain });
 }

@@ -10,7 +10,8 @@
  * property) so that the repository's grep for wall-clock calls in src/ keeps finding only real uses.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message } from '../core/message.js';
+import type { RunnerCode } from './codes.js';
 
 /** Branded like the simulator's errors, so it is recognised across module copies (worker, tsx). */
 const DETERMINISM = Symbol.for('faultlab.DeterminismError');
@@ -19,10 +20,14 @@ export class DeterminismError extends Error {
   override readonly name = 'DeterminismError';
   /** The call as the learner wrote it (the random number, the clock read, the timer…), e.g. `setTimeout()`. */
   readonly call: string;
+  /** The refusal, as a message (its code text is the `.message`). */
+  readonly said: Message<RunnerCode>;
 
   constructor(call: string) {
-    super(t('grade.determinism', { call }));
+    const said = message<RunnerCode>('grade.determinism', { call });
+    super(codeText(said));
     this.call = call;
+    this.said = said;
     Object.defineProperty(this, DETERMINISM, { value: true });
   }
 

@@ -5,7 +5,8 @@
  * Nothing here knows where the package is: the box has only its own folder.
  */
 import { brandOf, hasBrand, setBrand } from '../core/brand.js';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Message } from '../core/message.js';
+import type { RunnerCode } from './codes.js';
 import type { RunnerClass } from './BaseRunner.js';
 
 export type RunnerLoadCode = 'UNKNOWN_RUNNER' | 'NO_SUCH_FILE' | 'NO_RUNNER_CLASS';
@@ -16,10 +17,13 @@ const LOAD_BRAND = brandOf('RunnerLoadError');
 export class RunnerLoadError extends Error {
   override readonly name = 'RunnerLoadError';
   readonly code: RunnerLoadCode;
+  /** What is wrong, as a message (its code text is the `.message`). */
+  readonly said: Message;
 
-  constructor(code: RunnerLoadCode, message: string) {
-    super(message);
+  constructor(code: RunnerLoadCode, said: Message) {
+    super(codeText(said));
     this.code = code;
+    this.said = said;
     setBrand(this, LOAD_BRAND);
   }
 
@@ -34,8 +38,8 @@ const isRunnerClass = (v: unknown): boolean => typeof v === 'function' && typeof
 export function runnerClassFrom(module: Record<string, unknown>, file: string, exportName?: string): RunnerClass {
   const pick = exportName !== undefined ? module[exportName] : pickRunner(module);
   if (!isRunnerClass(pick)) {
-    const found = Object.keys(module).join(', ') || t('target.exportsNothing');
-    throw new RunnerLoadError('NO_RUNNER_CLASS', t('target.noRunnerClass', { file, found }));
+    const found = Object.keys(module).join(', ') || message('target.exportsNothing');
+    throw new RunnerLoadError('NO_RUNNER_CLASS', message<RunnerCode>('target.noRunnerClass', { file, found }));
   }
   return pick as RunnerClass;
 }

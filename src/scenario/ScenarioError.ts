@@ -1,7 +1,10 @@
 /**
  * Bad input gets a clear error and nothing is lost: every problem in every file is collected, each as
- * `file:line:col: field: what is wrong`, and reported together.
+ * `file:line:col: field: what is wrong`, and reported together. What is wrong is a message (codes.ts), or a
+ * parser's own words taken as they are; whoever shows a problem words it (formatProblem takes the words).
  */
+import { codeText, type Said } from '../core/message.js';
+
 export interface ScenarioProblem {
   file: string;
   /** 1-based; 0 when the problem is the file itself (missing, unreadable). */
@@ -9,13 +12,14 @@ export interface ScenarioProblem {
   col: number;
   /** Dotted path of the field, e.g. `faults[0].at.attempt` (empty for the whole document). */
   field: string;
-  message: string;
+  message: Said;
 }
 
-export function formatProblem(problem: ScenarioProblem): string {
+/** `file:line:col: field: what is wrong`, the problem's message given in words (`said`). */
+export function formatProblem(problem: ScenarioProblem, said: string): string {
   const field = problem.field === '' ? '' : `${problem.field}: `;
   const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.col}` : problem.file;
-  return printable(`${where}: ${field}${problem.message}`);
+  return printable(`${where}: ${field}${said}`);
 }
 
 /**
@@ -32,7 +36,7 @@ export class ScenarioError extends Error {
   readonly problems: ScenarioProblem[];
 
   constructor(problems: ScenarioProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
+    super(problems.map((problem) => formatProblem(problem, codeText(problem.message))).join('\n'));
     this.problems = problems;
   }
 }

@@ -4,7 +4,8 @@
  * are under 3 KB, at most 5 levels deep, with no alias and at most 10 script steps). A file past a limit is
  * refused with a message that names the limit; the README lists them.
  */
-import { t } from '../core/i18n/index.js';
+import { message, type Param } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 
 /** A scenario file is read whole; this bounds the parse (100 times the largest shipped scenario). */
 export const MAX_FILE_BYTES = 256 * 1024;
@@ -22,8 +23,8 @@ export const MAX_VALUES = 100_000;
 export const MAX_SCRIPT_STEPS = 1000;
 
 /** `1 MiB`, `256 KiB`, `900 bytes`: a size the way a person reads it. */
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): Param {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return t('scenario.bytes', { count: bytes.toLocaleString('en-US') });
+  return message<ScenarioCode>('scenario.bytes', { count: bytes.toLocaleString('en-US') });
 }

@@ -9,7 +9,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
-import { t } from '../core/i18n/index.js';
+import { isMessage, message, type Message, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import { fastValidator } from './fastValidator.js';
 import { MAX_DEPTH, MAX_VALUES } from './limits.js';
 import { isOk, measure, yamlNumber } from './measure.js';
@@ -80,10 +81,10 @@ export interface LoadOptions {
 export function resolveTargets(targets: readonly string[], problems: ScenarioProblem[] = [], options: LoadOptions = {}): string[] {
   const files: string[] = [];
   const at = (target: string) => (options.cwd === undefined ? target : resolve(options.cwd, target));
-  const problem = (file: string, message: string) => problems.push({ file, line: 0, col: 0, field: '', message });
+  const problem = (file: string, said: Message<ScenarioCode>) => problems.push({ file, line: 0, col: 0, field: '', message: said });
   for (const given of targets.length > 0 ? targets : [SCENARIOS_DIR]) {
     if (given === '') {
-      problem('""', t('scenario.target.empty'));
+      problem('""', message<ScenarioCode>('scenario.target.empty'));
       continue;
     }
     const target = at(given);
@@ -92,18 +93,18 @@ export function resolveTargets(targets: readonly string[], problems: ScenarioPro
       try {
         names = readdirSync(target).filter((f) => YAML_FILE.test(f)).sort();
       } catch (error) {
-        problem(given, t('scenario.target.cannotReadFolder', { reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
+        problem(given, message<ScenarioCode>('scenario.target.cannotReadFolder', { reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
         continue;
       }
       // A mistyped folder must not pass as "nothing failed".
-      if (names.length === 0) problem(given, t('scenario.target.emptyFolder', { dir: given }));
+      if (names.length === 0) problem(given, message<ScenarioCode>('scenario.target.emptyFolder', { dir: given }));
       files.push(...names.map((f) => join(target, f)));
     } else if (existsSync(target)) {
       files.push(target);
     } else {
       const byId = SCENARIO_ID.test(given) ? ID_FOLDERS.map((sub) => join(SCENARIOS_DIR, sub, `${given}.yaml`)).find((f) => existsSync(f)) : undefined;
       if (byId) files.push(byId);
-      else problem(given, t('scenario.target.unknown'));
+      else problem(given, message<ScenarioCode>('scenario.target.unknown'));
     }
   }
   return files;
@@ -122,7 +123,7 @@ interface KindPlan {
   build(data: unknown, file: string, readFrom: string): Loaded;
 }
 
-function planFor(data: unknown): KindPlan | string {
+function planFor(data: unknown): KindPlan | Message<ScenarioCode> {
   const kind = typeof data === 'object' && data !== null && typeof (data as { kind?: unknown }).kind === 'string' ? (data as { kind: string }).kind : 'runner';
   if (kind === 'runner') {
     return {
@@ -133,7 +134,7 @@ function planFor(data: unknown): KindPlan | string {
     };
   }
   const loader = kindLoaders.get(kind);
-  if (loader === undefined) return t('scenario.kind.unknown', { kind: JSON.stringify(kind), known: ['runner', ...kindLoaders.keys()].join(', ') });
+  if (loader === undefined) return message<ScenarioCode>('scenario.kind.unknown', { kind: JSON.stringify(kind), known: ['runner', ...kindLoaders.keys()].join(', ') });
   return {
     kind,
     schemaPath: loader.schemaPath,
@@ -157,14 +158,14 @@ function quickLoad(text: string, file: string, readFrom: string, problems: Scena
   } catch (error) {
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     if (reason?.startsWith('nesting exceeded maxDepth') && mark) {
-      problems.push({ file, line: mark.line + 1, col: mark.column + 1, field: '', message: t('scenario.yaml.tooDeep', { max: MAX_DEPTH }) });
+      problems.push({ file, line: mark.line + 1, col: mark.column + 1, field: '', message: message<ScenarioCode>('scenario.yaml.tooDeep', { max: MAX_DEPTH }) });
       return 'refused';
     }
     return null;
   }
   if (!isOk(measure(data))) return null;
   const plan = planFor(data);
-  if (typeof plan === 'string') return null;
+  if (isMessage(plan)) return null;
   const valid = fastValidator(plan.schemaPath);
   if (valid === null || !valid(data) || plan.semantic(data).length > 0) return null;
   return plan.build(data, file, readFrom);
@@ -176,7 +177,7 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   try {
     source = new YamlSource(file, text);
   } catch (error) {
-    problems.push({ file, line: 1, col: 1, field: '', message: t('scenario.yaml.cannotParse', { message: (error as Error).message }) });
+    problems.push({ file, line: 1, col: 1, field: '', message: message<ScenarioCode>('scenario.yaml.cannotParse', { message: (error as Error).message }) });
     return null;
   }
   const early = [...source.syntaxProblems()];
@@ -193,12 +194,12 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   const data = js.data;
   const size = measure(data);
   if (size.tooLarge || size.tooDeep) {
-    const message = size.tooLarge ? t('scenario.yaml.aliasesTooLarge', { max: MAX_VALUES.toLocaleString('en-US') }) : t('scenario.yaml.aliasesTooDeep', { max: MAX_DEPTH });
-    problems.push({ file, ...source.firstAlias(), field: '', message });
+    const said = size.tooLarge ? message<ScenarioCode>('scenario.yaml.aliasesTooLarge', { max: MAX_VALUES.toLocaleString('en-US') }) : message<ScenarioCode>('scenario.yaml.aliasesTooDeep', { max: MAX_DEPTH });
+    problems.push({ file, ...source.firstAlias(), field: '', message: said });
     return null;
   }
   const plan = planFor(data);
-  if (typeof plan === 'string') {
+  if (isMessage(plan)) {
     problems.push(source.problem(['kind'], plan));
     return null;
   }
@@ -206,7 +207,7 @@ function preciseLoad(text: string, file: string, readFrom: string, problems: Sce
   // .inf, .nan and 1e400 where the schema has no range to say so (free-form values such as script args).
   const reported = new Set(found.map((p) => p.field));
   for (const { path, value } of size.nonFinite) {
-    if (!reported.has(fieldName(path))) found.push(source.problem(path, t('scenario.nonFinite', { got: yamlNumber(value) })));
+    if (!reported.has(fieldName(path))) found.push(source.problem(path, message<ScenarioCode>('scenario.nonFinite', { got: yamlNumber(value) })));
   }
   if (found.length === 0) found.push(...plan.semantic(data).map((issue) => source.problem(issue.path, issue.message, { key: issue.key ?? false })));
   problems.push(...found);
@@ -226,10 +227,10 @@ export function parseScenarioFile(file: string, problems: ScenarioProblem[], opt
 }
 
 /** Where a file's `id:` is, for a message about it (only on the error path: the file is parsed again). */
-function idProblem(file: string, shown: string, message: string): ScenarioProblem {
+function idProblem(file: string, shown: string, said: Said): ScenarioProblem {
   const read = readScenarioText(file);
-  if ('problem' in read) return { file: shown, line: 1, col: 1, field: 'id', message };
-  return new YamlSource(shown, read.text).problem(['id'], message);
+  if ('problem' in read) return { file: shown, line: 1, col: 1, field: 'id', message: said };
+  return new YamlSource(shown, read.text).problem(['id'], said);
 }
 
 /** Load every target; throws ScenarioError listing every problem found, or returns all scenarios. */
@@ -244,14 +245,14 @@ export function loadAll(targets: readonly string[], options: LoadOptions = {}): 
     const first = ids.get(id);
     if (first === one.file) continue; // the same file named twice
     if (first !== undefined) {
-      problems.push(idProblem(file, one.file, t('scenario.id.taken', { id, first })));
+      problems.push(idProblem(file, one.file, message<ScenarioCode>('scenario.id.taken', { id, first })));
       continue;
     }
     ids.set(id, one.file);
     loaded.push(one);
   }
   if (problems.length > 0) throw new ScenarioError(problems);
-  // Folders come out in the scenarios' own order (SPEC §6 numbering); explicitly named files keep theirs.
+  // Folders come out in the scenarios' own order (docs/spec.md §6 numbering); explicitly named files keep theirs.
   if (targets.length > 0 && !targets.some((t) => isFolder(options.cwd === undefined ? t : resolve(options.cwd, t)))) return loaded;
   const rank = (l: Loaded) => (l.type === 'runner' ? (l.scenario.order ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER);
   const idOf = (l: Loaded) => (l.type === 'runner' ? l.scenario.id : l.id);
@@ -265,6 +266,6 @@ export function loadScenarios(targets: readonly string[] = [], options: LoadOpti
 
 export function loadScenario(target: string, options: LoadOptions = {}): Scenario {
   const [scenario] = loadScenarios([target], options);
-  if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: t('scenario.notRunner') }]);
+  if (scenario === undefined) throw new ScenarioError([{ file: target, line: 0, col: 0, field: '', message: message<ScenarioCode>('scenario.notRunner') }]);
   return scenario;
 }

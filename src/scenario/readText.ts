@@ -5,23 +5,24 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync, constants } from 'node:fs';
 import { formatBytes, MAX_FILE_BYTES } from './limits.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 
-export type TextOrProblem = { text: string } | { problem: string };
+export type TextOrProblem = { text: string } | { problem: Message<ScenarioCode> };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function describeKind(stats: import('node:fs').Stats): string {
-  if (stats.isDirectory()) return t('scenario.read.folder');
-  if (stats.isFIFO()) return t('scenario.read.fifo');
-  if (stats.isCharacterDevice()) return t('scenario.read.charDevice');
-  if (stats.isBlockDevice()) return t('scenario.read.blockDevice');
-  if (stats.isSocket()) return t('scenario.read.socket');
-  return t('scenario.read.notRegular');
+function describeKind(stats: import('node:fs').Stats): Message<ScenarioCode> {
+  if (stats.isDirectory()) return message('scenario.read.folder');
+  if (stats.isFIFO()) return message('scenario.read.fifo');
+  if (stats.isCharacterDevice()) return message('scenario.read.charDevice');
+  if (stats.isBlockDevice()) return message('scenario.read.blockDevice');
+  if (stats.isSocket()) return message('scenario.read.socket');
+  return message('scenario.read.notRegular');
 }
 
-const notScenario = (stats: import('node:fs').Stats) => ({ problem: t('scenario.read.kind', { kind: describeKind(stats) }) });
-const cannotRead = (error: unknown) => ({ problem: t('scenario.read.failed', { reason: reason(error) }) });
+const notScenario = (stats: import('node:fs').Stats) => ({ problem: message('scenario.read.kind', { kind: describeKind(stats) }) });
+const cannotRead = (error: unknown) => ({ problem: message('scenario.read.failed', { reason: reason(error) }) });
 
 const reason = (error: unknown) => {
   const e = error as NodeJS.ErrnoException;
@@ -34,7 +35,7 @@ export function readScenarioText(file: string): TextOrProblem {
     // stat first: opening a FIFO for reading blocks until a writer comes, which may be never.
     const stats = statSync(file);
     if (!stats.isFile()) return notScenario(stats);
-    if (stats.size > MAX_FILE_BYTES) return { problem: t('scenario.read.tooLarge', { size: formatBytes(stats.size), max: formatBytes(MAX_FILE_BYTES) }) };
+    if (stats.size > MAX_FILE_BYTES) return { problem: message('scenario.read.tooLarge', { size: formatBytes(stats.size), max: formatBytes(MAX_FILE_BYTES) }) };
     // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, the open does not wait.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
@@ -49,15 +50,15 @@ export function readScenarioText(file: string): TextOrProblem {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
-      if (length > MAX_FILE_BYTES) return { problem: t('scenario.read.tooLargeStream', { max: formatBytes(MAX_FILE_BYTES) }) };
+      if (length > MAX_FILE_BYTES) return { problem: message('scenario.read.tooLargeStream', { max: formatBytes(MAX_FILE_BYTES) }) };
     }
     const bytes = buffer.subarray(0, length);
     const nul = bytes.indexOf(0);
-    if (nul >= 0) return { problem: t('scenario.read.nul', { offset: nul }) };
+    if (nul >= 0) return { problem: message('scenario.read.nul', { offset: nul }) };
     try {
       return { text: decoder.decode(bytes) };
     } catch {
-      return { problem: t('scenario.read.notUtf8', { offset: firstBadUtf8(bytes) }) };
+      return { problem: message('scenario.read.notUtf8', { offset: firstBadUtf8(bytes) }) };
     }
   } catch (error) {
     return cannotRead(error);

@@ -3,7 +3,8 @@
  * into steps; and the checks a schema cannot express.
  */
 import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { DurabilitySpec, Expectations, Inventory, RemoteSpec, RetentionSpec, Scenario, ScriptStep, Task } from './types.js';
 import type { ScenarioWords } from './words.js';
@@ -31,13 +32,13 @@ export interface ScenarioDocument {
 /** A problem found after the schema passed, with the path of the value it is about. */
 export interface SemanticIssue {
   path: PathSegment[];
-  message: string;
+  message: Said;
   /** Point at the map key rather than its value. */
   key?: boolean;
 }
 
 /**
- * Events saved only when nothing is pending (SPEC §4): the first state, an observation (pending just cleared),
+ * Events saved only when nothing is pending (docs/spec.md §4): the first state, an observation (pending just cleared),
  * and the statuses a run can only reach from there — a finish, or a policy error while deciding.
  */
 const NOTHING_PENDING_AFTER: ReadonlySet<string> = new Set(['started', 'observed', 'succeeded', 'gave_up', 'policy_error']);
@@ -56,7 +57,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, 'when', ref],
-          message: t('scenario.ref.noEarlierStep', { value: ref, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
+          message: message<ScenarioCode>('scenario.ref.noEarlierStep', { value: ref, tool, earlier: [...earlier].slice(0, 10).join(', ') || message<ScenarioCode>('scenario.ref.none') }),
           key: true,
         });
       }
@@ -68,7 +69,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
       if (!earlier.has(tool)) {
         issues.push({
           path: ['policy', 'script', index, step.name, arg],
-          message: t('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || t('scenario.ref.none') }),
+          message: message<ScenarioCode>('scenario.ref.noEarlierStep', { value, tool, earlier: [...earlier].slice(0, 10).join(', ') || message<ScenarioCode>('scenario.ref.none') }),
         });
       }
     }
@@ -76,15 +77,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   });
   const d = doc.durability;
   if (doc.expect.durability !== undefined && d === undefined) {
-    issues.push({ path: ['expect', 'durability'], message: t('scenario.durability.figuresWithoutBlock'), key: true });
+    issues.push({ path: ['expect', 'durability'], message: message<ScenarioCode>('scenario.durability.figuresWithoutBlock'), key: true });
   }
   if (d?.retry?.max_delay_ms !== undefined && d.retry.initial_delay_ms !== undefined && d.retry.max_delay_ms < d.retry.initial_delay_ms) {
-    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: t('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
+    issues.push({ path: ['durability', 'retry', 'max_delay_ms'], message: message<ScenarioCode>('scenario.durability.capBelowFirst', { initial: d.retry.initial_delay_ms }) });
   }
   if (d?.breaker?.min_request_count !== undefined && d.breaker.window_size !== undefined && d.breaker.min_request_count > d.breaker.window_size) {
     issues.push({
       path: ['durability', 'breaker', 'min_request_count'],
-      message: t('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
+      message: message<ScenarioCode>('scenario.durability.windowTooSmall', { window: d.breaker.window_size, min: d.breaker.min_request_count }),
     });
   }
   // A crash after an event that never has a pending action cannot name that action's tool: it could never fire.
@@ -102,13 +103,13 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
     for (const ref of Object.keys(step.when ?? {})) {
       const tool = ref.slice(1).split('.')[0]!;
       const later = script.findIndex((other, j) => j > index && other.kind === 'tool' && other.name === tool);
-      if (later !== -1) issues.push({ path: ['policy', 'script', index, 'when', ref], message: t('limits.scenario.conditionChanges', { ref, tool, later: later + 1 }), key: true });
+      if (later !== -1) issues.push({ path: ['policy', 'script', index, 'when', ref], message: message<ScenarioCode>('limits.scenario.conditionChanges', { ref, tool, later: later + 1 }), key: true });
     }
   });
   issues.push(...limitsIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
-      issues.push({ path: ['expect', 'stock', item], message: t('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
+      issues.push({ path: ['expect', 'stock', item], message: message<ScenarioCode>('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
     }
   }
   return issues;
@@ -123,14 +124,14 @@ function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const rules = doc.retention?.rules ?? [];
   if (rules.includes('receipts_outlive_requests') && !rules.includes('deadline')) {
-    issues.push({ path: ['retention', 'rules'], message: t('limits.scenario.outliveNeedsDeadline') });
+    issues.push({ path: ['retention', 'rules'], message: message<ScenarioCode>('limits.scenario.outliveNeedsDeadline') });
   }
   if ((rules.includes('deadline') || rules.includes('receipts_outlive_requests')) && doc.retention?.requests_ms === undefined) {
-    issues.push({ path: ['retention'], message: t('limits.scenario.needsValidity'), key: true });
+    issues.push({ path: ['retention'], message: message<ScenarioCode>('limits.scenario.needsValidity'), key: true });
   }
   const remoteTools = (doc.task?.allow ?? []).filter((tool) => tool === 'charge' || tool === 'charge_status');
   if (remoteTools.length > 0 && doc.remote === undefined) {
-    issues.push({ path: ['task', 'allow'], message: t('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
+    issues.push({ path: ['task', 'allow'], message: message<ScenarioCode>('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
   }
   return issues;
 }

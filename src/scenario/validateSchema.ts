@@ -6,7 +6,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { codeText, message, type Message, type Param, type Params, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import { yamlNumber } from './measure.js';
 import type { ScenarioProblem } from './ScenarioError.js';
 import type { PathSegment, YamlSource } from './yamlSource.js';
@@ -36,7 +37,7 @@ export function schemaProblems(source: YamlSource, value: unknown, schemaPath: s
   const problems: ScenarioProblem[] = [];
   for (const error of errors) {
     const problem = describe(source, error);
-    const id = `${problem.line}:${problem.col}:${problem.field}:${problem.message}`;
+    const id = `${problem.line}:${problem.col}:${problem.field}:${codeText(problem.message)}`;
     if (!seen.has(id)) {
       seen.add(id);
       problems.push(problem);
@@ -65,8 +66,8 @@ function shown(value: unknown): string {
 const figure = (x: number) => x.toLocaleString('en-US');
 
 /** JSON Schema's name for a type, as a message says it (`object` is a mapping to a reader of YAML). */
-function typeName(type: unknown): string {
-  const names: Record<string, MessageKey> = {
+function typeName(type: unknown): Param {
+  const names: Record<string, ScenarioCode> = {
     object: 'scenario.type.object',
     array: 'scenario.type.array',
     string: 'scenario.type.string',
@@ -75,16 +76,16 @@ function typeName(type: unknown): string {
     null: 'scenario.type.null',
   };
   const key = typeof type === 'string' && Object.hasOwn(names, type) ? names[type] : undefined;
-  return key !== undefined ? t(key) : String(type);
+  return key !== undefined ? say(key) : String(type);
 }
 
 /** The range an integer field takes, from its schema: `an integer from 0 to 1000`. */
-function integerRange(schema: { minimum?: number; maximum?: number } | undefined): string {
+function integerRange(schema: { minimum?: number; maximum?: number } | undefined): Message<ScenarioCode> {
   const { minimum, maximum } = schema ?? {};
-  if (minimum !== undefined && maximum !== undefined) return t('scenario.range.between', { min: figure(minimum), max: figure(maximum) });
-  if (minimum !== undefined) return t('scenario.range.atLeast', { min: figure(minimum) });
-  if (maximum !== undefined) return t('scenario.range.atMost', { max: figure(maximum) });
-  return t('scenario.range.any');
+  if (minimum !== undefined && maximum !== undefined) return say('scenario.range.between', { min: figure(minimum), max: figure(maximum) });
+  if (minimum !== undefined) return say('scenario.range.atLeast', { min: figure(minimum) });
+  if (maximum !== undefined) return say('scenario.range.atMost', { max: figure(maximum) });
+  return say('scenario.range.any');
 }
 
 const isIntegerSchema = (schema: unknown) => (schema as { type?: unknown } | undefined)?.type === 'integer';
@@ -99,76 +100,84 @@ function describe(source: YamlSource, error: ErrorObject): ScenarioProblem {
   switch (error.keyword) {
     case 'required':
       // A lab step's `zh:` is the Chinese of its note: said as such, at the zh, when the note is missing.
-      if (params.missingProperty === 'note' && isNoteStep(path, error.data)) return source.problem([...path, 'zh'], t('scenario.schema.zhNeedsNote'), { key: true });
-      return source.problem([...path, params.missingProperty as string], t('scenario.schema.required'));
+      if (params.missingProperty === 'note' && isNoteStep(path, error.data)) return source.problem([...path, 'zh'], say('scenario.schema.zhNeedsNote'), { key: true });
+      return source.problem([...path, params.missingProperty as string], say('scenario.schema.required'));
     case 'additionalProperties': {
       const name = params.additionalProperty as string;
       const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = closest(name, allowed);
-      const message = guess
-        ? t('scenario.schema.unknownFieldGuess', { guess })
+      const said = guess
+        ? say('scenario.schema.unknownFieldGuess', { guess })
         : allowed.length > 0
-          ? t('scenario.schema.unknownFieldAllowed', { allowed: allowed.join(', ') })
-          : t('scenario.schema.unknownField');
-      return source.problem([...path, name], message, { key: true });
+          ? say('scenario.schema.unknownFieldAllowed', { allowed: allowed.join(', ') })
+          : say('scenario.schema.unknownField');
+      return source.problem([...path, name], said, { key: true });
     }
     case 'false schema':
-      return source.problem(path, t('scenario.schema.faultField'), { key: true });
+      return source.problem(path, say('scenario.schema.faultField'), { key: true });
     case 'anyOf':
-      return source.problem(path, t('scenario.schema.crashAfterEvent'));
+      return source.problem(path, say('scenario.schema.crashAfterEvent'));
     case 'enum':
-      return source.problem(path, t('scenario.schema.oneOf', { allowed: (params.allowedValues as unknown[]).map(shown).join(', '), got: shown(error.data) }));
+      return source.problem(path, say('scenario.schema.oneOf', { allowed: (params.allowedValues as unknown[]).map(shown).join(', '), got: shown(error.data) }));
     case 'const':
-      return source.problem(path, t('scenario.schema.const', { allowed: shown(params.allowedValue), got: shown(error.data) }));
+      return source.problem(path, say('scenario.schema.const', { allowed: shown(params.allowedValue), got: shown(error.data) }));
     case 'type':
-      if (params.type === 'integer') return source.problem(path, t('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
-      return source.problem(path, t('scenario.schema.type', { type: typeName(params.type), got: shown(error.data) }));
+      if (params.type === 'integer') return source.problem(path, say('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
+      return source.problem(path, say('scenario.schema.type', { type: typeName(params.type), got: shown(error.data) }));
     case 'minimum':
     case 'maximum':
       // One message for every way an integer can be out of range, with the whole range in it.
-      if (isIntegerSchema(error.parentSchema)) return source.problem(path, t('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
-      return source.problem(path, t(error.keyword === 'minimum' ? 'scenario.schema.min' : 'scenario.schema.max', { limit: params.limit as number, got: shown(error.data) }));
+      if (isIntegerSchema(error.parentSchema)) return source.problem(path, say('scenario.schema.type', { type: integerRange(error.parentSchema as object), got: shown(error.data) }));
+      return source.problem(path, say(error.keyword === 'minimum' ? 'scenario.schema.min' : 'scenario.schema.max', { limit: params.limit as number, got: shown(error.data) }));
     case 'maxItems':
-      return source.problem(path, t('scenario.schema.maxItems', { limit: figure(params.limit as number), count: figure((error.data as unknown[]).length) }));
+      return source.problem(path, say('scenario.schema.maxItems', { limit: figure(params.limit as number), count: figure((error.data as unknown[]).length) }));
     case 'maxLength':
-      return source.problem(path, t('scenario.schema.maxLength', { limit: figure(params.limit as number), count: figure((error.data as string).length) }));
+      return source.problem(path, say('scenario.schema.maxLength', { limit: figure(params.limit as number), count: figure((error.data as string).length) }));
     case 'pattern':
-      return source.problem(path, t('scenario.schema.pattern', { pattern: params.pattern as string, got: shown(error.data) }));
+      return source.problem(path, say('scenario.schema.pattern', { pattern: params.pattern as string, got: shown(error.data) }));
     case 'minProperties':
     case 'maxProperties':
       // `{args}` is the message's own text (a step's arguments), given as itself.
-      if (path[0] === 'policy') return source.problem(path, t('scenario.schema.scriptStep', { args: '{args}' }));
+      if (path[0] === 'policy') return source.problem(path, say('scenario.schema.scriptStep', { args: '{args}' }));
       if (error.keyword === 'maxProperties' && isNoteStep(path, error.data)) {
-        return source.problem(path, t('scenario.schema.noteStepFields', { got: Object.keys(error.data as object).join(', ') }));
+        return source.problem(path, say('scenario.schema.noteStepFields', { got: Object.keys(error.data as object).join(', ') }));
       }
-      if (error.keyword === 'maxProperties') return source.problem(path, t('scenario.schema.maxProperties', { limit: figure(params.limit as number) }));
-      return source.problem(path, ajvMessage(error) ?? t('scenario.schema.wrongFieldCount'));
+      if (error.keyword === 'maxProperties') return source.problem(path, say('scenario.schema.maxProperties', { limit: figure(params.limit as number) }));
+      return source.problem(path, ajvMessage(error) ?? say('scenario.schema.wrongFieldCount'));
     case 'dependencies':
-      return source.problem([...path, params.property as string], t('scenario.schema.dependencies', { other: params.missingProperty as string }), { key: true });
+      return source.problem([...path, params.property as string], say('scenario.schema.dependencies', { other: params.missingProperty as string }), { key: true });
     case 'propertyNames':
-      return source.problem([...path, params.propertyName as string], t('scenario.schema.toolName'), { key: true });
+      return source.problem([...path, params.propertyName as string], say('scenario.schema.toolName'), { key: true });
     default:
-      return source.problem(path, ajvMessage(error) ?? t('scenario.schema.fails', { keyword: error.keyword }));
+      return source.problem(path, ajvMessage(error) ?? say('scenario.schema.fails', { keyword: error.keyword }));
   }
 }
 
 /**
- * Ajv's message for the keywords not said above, in the current language: said again from the catalogue
- * when its English is exactly what Ajv said (so English stays Ajv's own words), else Ajv's as it is.
+ * Ajv's words for the keywords not said above, as Ajv 8 says them in English: a message of ours when Ajv said
+ * exactly that (the English catalogue's text for it is Ajv's own words, test/render/words.test.ts holds it),
+ * else Ajv's message as it is — another version of Ajv may say something else, and it is shown unchanged.
  */
-function ajvMessage(error: ErrorObject): string | undefined {
-  const params = error.params as { limit?: number; i?: number; j?: number };
-  const said: Partial<Record<string, [MessageKey, Record<string, number>]>> = {
-    minProperties: ['scenario.schema.minProperties', { limit: params.limit ?? 0 }],
-    minItems: ['scenario.schema.minItems', { limit: params.limit ?? 0 }],
-    minLength: ['scenario.schema.minLength', { limit: params.limit ?? 0 }],
-    exclusiveMinimum: ['scenario.schema.exclusiveMinimum', { limit: params.limit ?? 0 }],
-    uniqueItems: ['scenario.schema.uniqueItems', { first: params.i ?? 0, second: params.j ?? 0 }],
-  };
-  const known = said[error.keyword];
-  if (known !== undefined && t(known[0], known[1], 'en') === error.message) return t(known[0], known[1]);
-  return error.message;
+export const AJV_WORDS: Readonly<Record<string, { code: ScenarioCode; params: (p: { limit?: number; i?: number; j?: number }) => Params; ajv: (p: Params) => string }>> = {
+  minProperties: { code: 'scenario.schema.minProperties', params: (p) => ({ limit: p.limit ?? 0 }), ajv: (p) => `must NOT have fewer than ${String(p.limit)} properties` },
+  minItems: { code: 'scenario.schema.minItems', params: (p) => ({ limit: p.limit ?? 0 }), ajv: (p) => `must NOT have fewer than ${String(p.limit)} items` },
+  minLength: { code: 'scenario.schema.minLength', params: (p) => ({ limit: p.limit ?? 0 }), ajv: (p) => `must NOT have fewer than ${String(p.limit)} characters` },
+  exclusiveMinimum: { code: 'scenario.schema.exclusiveMinimum', params: (p) => ({ limit: p.limit ?? 0 }), ajv: (p) => `must be > ${String(p.limit)}` },
+  uniqueItems: {
+    code: 'scenario.schema.uniqueItems',
+    params: (p) => ({ first: p.i ?? 0, second: p.j ?? 0 }),
+    ajv: (p) => `must NOT have duplicate items (items ## ${String(p.second)} and ${String(p.first)} are identical)`,
+  },
+};
+
+function ajvMessage(error: ErrorObject): Said | undefined {
+  const known = Object.hasOwn(AJV_WORDS, error.keyword) ? AJV_WORDS[error.keyword] : undefined;
+  if (known === undefined) return error.message;
+  const params = known.params(error.params as { limit?: number; i?: number; j?: number });
+  return known.ajv(params) === error.message ? say(known.code, params) : error.message;
 }
+
+const say = (code: ScenarioCode, params?: Params): Message<ScenarioCode> => message(code, params);
 
 /** The allowed name nearest to a misspelt one (edit distance <= 2), if any. */
 function closest(name: string, allowed: readonly string[]): string | undefined {

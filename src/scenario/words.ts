@@ -6,7 +6,7 @@
  * language is Chinese and the scenario gives Chinese, its English words otherwise (a scenario without `zh:`
  * reads the same in both languages). These are human text, never data: `--json` keeps the English title.
  */
-import { currentLang, type Lang } from '../core/i18n/index.js';
+import type { Lang } from '../core/lang.js';
 
 /** What a scenario says about itself in one language. */
 export interface ScenarioWords {
@@ -19,17 +19,17 @@ export interface Worded extends ScenarioWords {
   zh?: ScenarioWords;
 }
 
-/** The title and explanation to show in `lang` (default: the current language). */
-export function wordsOf(scenario: Worded, lang: Lang = currentLang()): ScenarioWords {
+/** The title and explanation to show in `lang`. */
+export function wordsOf(scenario: Worded, lang: Lang): ScenarioWords {
   return lang === 'zh' && scenario.zh !== undefined ? scenario.zh : { title: scenario.title, explain: scenario.explain };
 }
 
-/** The title to show in `lang` (default: the current language). */
-export function titleOf(scenario: Worded, lang: Lang = currentLang()): string {
+/** The title to show in `lang`. */
+export function titleOf(scenario: Worded, lang: Lang): string {
   return wordsOf(scenario, lang).title;
 }
 
 /** A line written in the scenario (a lab's note), in `lang`: its Chinese when it gives one, else its English. */
-export function saidIn(english: string, chinese: string | undefined, lang: Lang = currentLang()): string {
+export function saidIn(english: string, chinese: string | undefined, lang: Lang): string {
   return lang === 'zh' && chinese !== undefined ? chinese : english;
 }

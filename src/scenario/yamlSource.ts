@@ -5,15 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
-import { t, type MessageKey } from '../core/i18n/index.js';
+import { message, type Message, type Said } from '../core/message.js';
+import type { ScenarioCode } from './codes.js';
 import { MAX_ALIASES, MAX_DEPTH } from './limits.js';
 import type { ScenarioProblem } from './ScenarioError.js';
 
 /**
  * yaml's errors by code: its own words replaced where they name its API rather than the file's problem
- * (a second document); the common ones said in the current language, yaml's English message kept inside.
+ * (a second document); the common ones said in the user's language, yaml's English message kept inside.
  */
-const SYNTAX_MESSAGES: Partial<Record<string, MessageKey>> = {
+const SYNTAX_MESSAGES: Partial<Record<string, ScenarioCode>> = {
   MULTIPLE_DOCS: 'scenario.yaml.multipleDocs',
   DUPLICATE_KEY: 'scenario.yaml.duplicateKey',
   BAD_INDENT: 'scenario.yaml.badIndent',
@@ -30,6 +31,8 @@ let yamlLib: typeof import('yaml') | undefined;
 const yaml = () => (yamlLib ??= require('yaml') as typeof import('yaml'));
 
 export type PathSegment = string | number;
+
+const say = (code: ScenarioCode, params?: Parameters<typeof message>[1]): Message<ScenarioCode> => message(code, params);
 
 export class YamlSource {
   readonly file: string;
@@ -49,7 +52,7 @@ export class YamlSource {
       const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
       // yaml catches its own stack overflow on very deep nesting and reports it as a syntax error.
       const key = SYNTAX_MESSAGES[error.code];
-      const said = /Maximum call stack size exceeded/.test(message) ? t('scenario.yaml.tooDeep', { max: MAX_DEPTH }) : key !== undefined ? t(key, { message }) : t('scenario.yaml.syntax', { message });
+      const said: Message<ScenarioCode> = /Maximum call stack size exceeded/.test(message) ? say('scenario.yaml.tooDeep', { max: MAX_DEPTH }) : say(key ?? 'scenario.yaml.syntax', { message });
       return { file: this.file, line: pos.line, col: pos.col, field: '', message: said };
     });
   }
@@ -73,14 +76,14 @@ export class YamlSource {
       }
       if (isAlias(node)) {
         aliases += 1;
-        if (!anchors.has(node.source)) return [this.#problem(node, t('scenario.yaml.noAnchor', { name: node.source }))];
-        if (aliases > MAX_ALIASES) return [this.#problem(node, t('scenario.yaml.tooManyAliases', { max: MAX_ALIASES }))];
+        if (!anchors.has(node.source)) return [this.#problem(node, say('scenario.yaml.noAnchor', { name: node.source }))];
+        if (aliases > MAX_ALIASES) return [this.#problem(node, say('scenario.yaml.tooManyAliases', { max: MAX_ALIASES }))];
         continue;
       }
       const anchor = (node as { anchor?: string }).anchor;
       if (anchor !== undefined) anchors.add(anchor);
       if (!isCollection(node)) continue;
-      if (depth >= MAX_DEPTH) return [this.#problem(node, t('scenario.yaml.tooDeep', { max: MAX_DEPTH }))];
+      if (depth >= MAX_DEPTH) return [this.#problem(node, say('scenario.yaml.tooDeep', { max: MAX_DEPTH }))];
       for (let i = node.items.length - 1; i >= 0; i -= 1) stack.push({ node: node.items[i], depth: depth + 1 });
     }
     return [];
@@ -107,11 +110,11 @@ export class YamlSource {
       return { data: this.doc.toJS({ maxAliasCount: MAX_ALIASES }) };
     } catch (error) {
       const where = { file: this.file, ...this.firstAlias(), field: '' };
-      return { problem: { ...where, message: t('scenario.yaml.aliasesExpand', { message: (error as Error).message.split('\n')[0]! }) } };
+      return { problem: { ...where, message: say('scenario.yaml.aliasesExpand', { message: (error as Error).message.split('\n')[0]! }) } };
     }
   }
 
-  #problem(node: unknown, message: string): ScenarioProblem {
+  #problem(node: unknown, message: Said): ScenarioProblem {
     const range = (node as Node).range;
     return { file: this.file, ...(range ? this.#lines.linePos(range[0]) : { line: 1, col: 1 }), field: '', message };
   }
@@ -140,7 +143,7 @@ export class YamlSource {
     return pair && isScalar(pair.key) ? pair.key : undefined;
   }
 
-  problem(path: readonly PathSegment[], message: string, options: { key?: boolean } = {}): ScenarioProblem {
+  problem(path: readonly PathSegment[], message: Said, options: { key?: boolean } = {}): ScenarioProblem {
     const { line, col } = this.positionOf(path, options);
     return { file: this.file, line, col, field: fieldName(path), message };
   }
@@ -155,7 +158,7 @@ export function fieldName(path: readonly PathSegment[]): string {
  * A problem found after loading (a lab that cannot run), placed at its field: the file is read again and
  * `path` mapped to its line and column. `shown` is the file as messages name it.
  */
-export function problemInFile(readFrom: string, shown: string, path: readonly PathSegment[], message: string): ScenarioProblem {
+export function problemInFile(readFrom: string, shown: string, path: readonly PathSegment[], message: Said): ScenarioProblem {
   let text: string;
   try {
     text = readFileSync(readFrom, 'utf8');

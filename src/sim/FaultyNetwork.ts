@@ -1,5 +1,5 @@
 /**
- * The wire between the runner and the tool, where the attempt-time faults of SPEC §5 happen.
+ * The wire between the runner and the tool, where the attempt-time faults of docs/spec.md §5 happen.
  *
  * Every delivery is bracketed by two snapshots of the tool's database, taken here and not by the tool, so
  * the trace shows what really changed (and the checks can prove a refusal changed nothing) even when the
@@ -22,7 +22,8 @@ import type { Rng } from '../core/rng.js';
 import type { ErrorInfo, Sender } from './events.js';
 import type { TraceRecorder } from './TraceRecorder.js';
 import type { FaultPlan, PlannedFault } from '../faults/FaultPlan.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message } from '../core/message.js';
+import type { SimCode } from './codes.js';
 
 /** What outlives a crash on the network's side: counters the harness keeps for the whole run. */
 export interface WireCounters {
@@ -52,7 +53,7 @@ export interface NetworkDeps {
   rng: Rng;
   counters: WireCounters;
   /** Closes both connections and throws Crash: the process is gone. */
-  crash(point: CrashPoint, message: string): never;
+  crash(point: CrashPoint, said: Message<SimCode>): never;
 }
 
 /** Writes that answer a repeated key from the ledger (their db line shows the ledger hit). */
@@ -139,7 +140,7 @@ export class FaultyNetwork implements ToolClient {
     if (crashBefore && !IN_TRANSACTION.has(request.name)) {
       // A read has no transaction to be inside: the process dies before the tool runs.
       this.#fired(crashBefore);
-      this.#d.crash('crash_before_commit', t('trace.crash.beforeRan', { tool: request.name }));
+      this.#d.crash('crash_before_commit', message('trace.crash.beforeRan', { tool: request.name }));
     }
     // docs/spec.md §14: a transport may repeat a request the tool can recognise, never one with no key.
     const duplicate = KEYLESS_TOOLS.has(request.name) ? undefined : has('duplicate_delivery');
@@ -157,7 +158,7 @@ export class FaultyNetwork implements ToolClient {
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
       this.#fired(crashAfter, this.#answered);
-      this.#d.crash('crash_after_commit', t(this.#answered === 'committed' ? 'trace.crash.afterCommit' : 'trace.crash.afterAnswer', { tool: request.name }));
+      this.#d.crash('crash_after_commit', message(this.#answered === 'committed' ? 'trace.crash.afterCommit' : 'trace.crash.afterAnswer', { tool: request.name }));
     }
     const lost = has('lost_reply');
     if (lost) {
@@ -184,7 +185,7 @@ export class FaultyNetwork implements ToolClient {
           const committed = !db.inTransaction;
           trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db, this.#d.limits === true)), committed });
           this.#fired(crashBefore);
-          this.#d.crash('crash_before_commit', t(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
+          this.#d.crash('crash_before_commit', message(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
         }
       : undefined;
     let value: unknown;
@@ -235,7 +236,7 @@ export class FaultyNetwork implements ToolClient {
     return value;
   }
 
-  /** SPEC §5: another client (task `other`, its own key) reads the version and reserves the same item. */
+  /** docs/spec.md §5: another client (task `other`, its own key) reads the version and reserves the same item. */
   #otherClient(request: ToolAction, qty: number): void {
     const { counters, trace } = this.#d;
     const item = typeof request.args.item === 'string' ? request.args.item : 'camera';

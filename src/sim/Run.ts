@@ -10,12 +10,14 @@ import type { RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
 import type { TraceEvent } from './events.js';
 import type { StorageKind } from '../core/storage.js';
+import type { Said } from '../core/message.js';
 
 export interface RunnerFailure {
   /** The harness step in which the runner threw (or returned something that is not a state). */
   step: number;
   name: string;
-  message: string;
+  /** What the runner's error said; a message of the harness's when it made the error (a step that returned no state, a box lost). */
+  message: Said;
   stack?: string;
 }
 

@@ -3,6 +3,7 @@
  * into text, JSON or HTML, and the grader compares two lists of them to find where two runs part.
  */
 import type { CrashPoint } from '../core/crash.js';
+import type { Message, Said } from '../core/message.js';
 import type { DurabilityEvent } from '../durability/events.js';
 import type { FaultSpec } from '../faults/types.js';
 import type { PurgedReceipt } from '../inventory/InventoryTool.js';
@@ -79,11 +80,12 @@ export type TraceEvent = At &
         /** For a fault after the tool's answer (crash_after_commit, lost_reply): what the tool had done, in truth. */
         answered?: 'committed' | 'ledger' | 'read';
       }
-    | { type: 'crash'; point: CrashPoint; message: string }
+    | { type: 'crash'; point: CrashPoint; message: Message }
     | { type: 'recovered'; seq: number | null; state: RunnerState | null }
     /** The runner went on after a simulated crash instead of letting it end the step: `how` says what it did. */
-    | { type: 'crash_caught'; how: string }
-    | { type: 'runner_error'; message: string; errorName: string; stack?: string }
+    | { type: 'crash_caught'; how: Message }
+    /** `message`: the runner's own text, or the harness's message when it made the error (a step that returned no state). */
+    | { type: 'runner_error'; message: Said; errorName: string; stack?: string }
     /** A durability pillar at the Runner's seams spoke: a backoff wait, a breaker decision, a DLQ write. */
     | { type: 'pillar'; event: DurabilityEvent }
     /** A dead-letter record is replayed through a fresh runner, with the same key, after a virtual delay. */

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VirtualClock } from '../core/clock.js';
-import { t } from '../core/i18n/index.js';
+import { message } from '../core/message.js';
+import type { SimCode } from './codes.js';
 import { openDatabase } from '../core/storage.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
 import { DlqError } from '../durability/errors.js';
@@ -21,7 +22,7 @@ export interface KeptDeadLetter extends DlqRow {
 
 export function keptDeadLetters(dir: string): KeptDeadLetter[] {
   const path = join(dir, 'events.db');
-  if (!existsSync(path)) throw new DlqError('DLQ_NOT_FOUND', t('target.noEventsDb', { dir }));
+  if (!existsSync(path)) throw new DlqError('DLQ_NOT_FOUND', message<SimCode>('target.noEventsDb', { dir }));
   const db = openDatabase(path);
   try {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dlq_records'").get() !== undefined;

@@ -22,7 +22,8 @@
 import { RESTART_MS } from '../core/defaults.js';
 import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
-import { t } from '../core/i18n/index.js';
+import { message, type Message } from '../core/message.js';
+import type { SimCode } from './codes.js';
 import type { Storage } from '../core/storage.js';
 import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
@@ -100,10 +101,10 @@ export class RunnerProcess {
   }
 
   /** The process dies at `point`: the connections go first, then the Crash is thrown into whoever called. */
-  crash(point: CrashPoint, message: string): never {
-    this.#world.trace.emit({ type: 'crash', point, message });
+  crash(point: CrashPoint, said: Message<SimCode>): never {
+    this.#world.trace.emit({ type: 'crash', point, message: said });
     this.#storage.crash(); // nothing the runner does after this can be committed
-    this.#crashed = new Crash(point, message);
+    this.#crashed = new Crash(point, said);
     throw this.#crashed;
   }
 
@@ -142,7 +143,7 @@ export class RunnerProcess {
       const hit = plan.afterEvent(event.seq, event.label, event.state.pending?.name ?? null, trace.step);
       if (hit !== null) {
         trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
-        this.crash('crash_after_event', t('trace.crash.afterEvent', { seq: event.seq, label: event.label }));
+        this.crash('crash_after_event', message('trace.crash.afterEvent', { seq: event.seq, label: event.label }));
       }
     };
     const hook = dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => world.replaying !== null }) : undefined;
@@ -160,7 +161,7 @@ export class RunnerProcess {
       clock,
       rng: world.wireRng,
       counters: world.counters,
-      crash: (point, message) => this.crash(point, message),
+      crash: (point, said) => this.crash(point, said),
     });
     // The pillars wrap the wire from the inside out in SEAM_ORDER's reverse: an attempt first waits (backoff),
     // then asks the breaker, then goes on the wire.

@@ -15,7 +15,8 @@ import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { ChargeResult, ChargeStatus } from '../inventory/PaymentService.js';
 import { DEFAULT_RELAY_ATTEMPTS, DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { t } from '../core/i18n/index.js';
+import { message, namedError, saidOf, type Param } from '../core/message.js';
+import type { SimCode } from './codes.js';
 import type { Storage, StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
@@ -201,11 +202,11 @@ class Drive {
         if (crashed !== null) {
           // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
           // so a check can fail the run however its figures came out.
-          trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.returned') });
+          trace.emit({ type: 'crash_caught', how: message<SimCode>('trace.crashCaught.returned') });
           throw crashed;
         }
         if (!looksLikeState(returned)) {
-          this.runnerError = { step: this.steps, name: 'TypeError', message: t('trace.stepReturned', { value: describe(returned) }) };
+          this.runnerError = { step: this.steps, name: 'TypeError', message: message<SimCode>('trace.stepReturned', { value: describe(returned) }) };
           trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message });
           return;
         }
@@ -220,7 +221,7 @@ class Drive {
         if (crashed !== null) {
           // What came out of step is not the crash itself: the runner caught it and went on (a save on the
           // closed database, or an error of its own). Unless it was the note above, rethrowing it.
-          if (error !== crashed) trace.emit({ type: 'crash_caught', how: t('trace.crashCaught.threw', { what: describeThrown(error) }) });
+          if (error !== crashed) trace.emit({ type: 'crash_caught', how: message<SimCode>('trace.crashCaught.threw', { what: describeThrown(error) }) });
           this.crashes += 1;
           this.state = (await runnerProcess.recover()).state;
           continue;
@@ -362,16 +363,17 @@ function looksLikeState(value: unknown): value is RunnerState {
   return typeof value === 'object' && value !== null && typeof (value as RunnerState).status === 'string';
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return t('trace.stepReturnedUndefined');
+function describe(value: unknown): Param {
+  if (value === undefined) return message<SimCode>('trace.stepReturnedUndefined');
   return JSON.stringify(value)?.slice(0, 80) ?? String(value);
 }
 
-function describeThrown(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** What a runner threw: `Name: its message` (a message of the harness's, when it made the error). */
+function describeThrown(error: unknown): Param {
+  return namedError(error);
 }
 
 function failure(step: number, error: unknown): RunnerFailure {
-  if (error instanceof Error) return { step, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { step, name: 'Error', message: t('trace.threwNonError', { value: String(error) }) };
+  if (error instanceof Error) return { step, name: error.name, message: saidOf(error) ?? error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { step, name: 'Error', message: message<SimCode>('trace.threwNonError', { value: String(error) }) };
 }

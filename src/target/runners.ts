@@ -9,8 +9,10 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { Box, describeLoss, DEFAULT_RUN_TIMEOUT_MS, type BoxOptions, type Loss } from '../box/Box.js';
 import { boxedRunnerClass } from '../box/boxedRunner.js';
+import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import type { ThrownInfo } from '../box/protocol.js';
-import { t } from '../core/i18n/index.js';
+import { codeText, message, type Said } from '../core/message.js';
+import type { TargetCode } from './codes.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
 import { LIMIT_MUTANTS, MUTANTS, mutantNamed } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
@@ -27,7 +29,7 @@ export type RunnerSource =
 
 /** What a run of a runner left outside the trace: what its code printed, and how its box was lost, if it was. */
 export interface RunEnd {
-  output: string;
+  output: Printed;
   loss: Loss | null;
 }
 
@@ -59,9 +61,12 @@ export class RunnerLoadFailed extends Error {
   override readonly name = 'RunnerLoadFailed';
   readonly thrown: ThrownInfo | null;
   readonly loss: Loss | null;
+  /** What went wrong: what the file threw, or how its box was lost (its code text is the `.message`). */
+  readonly said: Said;
 
-  constructor(message: string, thrown: ThrownInfo | null, loss: Loss | null) {
-    super(message);
+  constructor(said: Said, thrown: ThrownInfo | null, loss: Loss | null) {
+    super(codeText(said));
+    this.said = said;
     this.thrown = thrown;
     this.loss = loss;
   }
@@ -73,7 +78,7 @@ export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutant', { name, known: [...MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
+      throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutant', { name, known: [...MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }
@@ -85,7 +90,7 @@ export function labelOf(name: string | undefined): string {
   return name === undefined ? 'reference' : name;
 }
 
-const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ output: '', loss: null }) };
+const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ output: NOTHING_PRINTED, loss: null }) };
 
 /**
  * A runner, ready to be run: the reference and the mutants in this thread; a file in a box of its own, opened
@@ -94,19 +99,19 @@ const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ ou
  * file's module could not be loaded in its box.
  */
 export interface OpenOptions extends BoxOptions {
-  /** Told what the learner's code prints — while it loads, and in each run — as soon as a run ends (then endRun says ''). */
-  onOutput?: (text: string) => void;
+  /** Told what the learner's code prints — while it loads, and in each run — as soon as a run ends (then endRun says nothing). */
+  onOutput?: (printed: Printed) => void;
 }
 
 export async function openRunner(source: RunnerSource, label: string, options: OpenOptions = {}): Promise<OpenedRunner> {
   if (source.kind === 'reference') return { runner: ReferenceRunner, label, source, name: ReferenceRunner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
   if (source.kind === 'mutant') {
     const mutant = mutantNamed(source.name);
-    if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', t('target.noSuchMutantNamed', { name: source.name }));
+    if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutantNamed', { name: source.name }));
     return { runner: mutant.runner, tool: mutant.tool, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
   }
   const file = resolve(source.file);
-  if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', t('target.noSuchRunnerFile', { label, file }));
+  if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', message<TargetCode>('target.noSuchRunnerFile', { label, file }));
   const timeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   const open = async (): Promise<{ box: Box; name: string }> => {
     const opened = await Box.open(file, options);
@@ -114,11 +119,11 @@ export async function openRunner(source: RunnerSource, label: string, options: O
     if (opened.kind === 'load_error') throw new RunnerLoadFailed(opened.error.message, opened.error, null);
     throw new RunnerLoadFailed(describeLoss(opened.loss, options.loadTimeoutMs ?? timeoutMs), null, opened.loss);
   };
-  const forward = (box: Box): string => {
+  const forward = (box: Box): Printed => {
     const output = box.takeOutput();
-    if (options.onOutput === undefined || output === '') return output;
+    if (options.onOutput === undefined || (output.text === '' && !output.cut)) return output;
     options.onOutput(output);
-    return '';
+    return NOTHING_PRINTED;
   };
   let current = await open();
   forward(current.box);

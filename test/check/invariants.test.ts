@@ -3,6 +3,7 @@
  * runner or store, and the reference must hold them all.
  */
 import { describe, expect, it } from 'vitest';
+import { word } from '../../src/render/words/index.js';
 import { INVARIANTS } from '../../src/check/invariants.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { FlawedRunner } from '../../src/mutants/FlawedRunner.js';
@@ -32,7 +33,7 @@ describe('invariants', () => {
       const run = await judged(byId(mutant.caughtBy.scenario), { runner: mutant.runner, tool: mutant.tool, storage: 'memory' });
       const check = run.checks.find((c) => c.id === mutant.caughtBy.invariant)!;
       expect(check.passed).toBe(false);
-      expect(check.message.length).toBeGreaterThan(40); // a sentence that teaches, not a code
+      expect(word('en', check.message).length).toBeGreaterThan(40); // a sentence that teaches, not a code
     });
   });
 
@@ -43,7 +44,7 @@ describe('invariants', () => {
   it('name the mistake in their messages', async () => {
     const message = async (name: string) => {
       const m = MUTANTS.find((x) => x.name === name)!;
-      return (await judged(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' })).checks.find((c) => c.id === m.caughtBy.invariant)!.message;
+      return word('en', (await judged(byId(m.caughtBy.scenario), { runner: m.runner, tool: m.tool, storage: 'memory' })).checks.find((c) => c.id === m.caughtBy.invariant)!.message);
     };
     expect(await message('new_key_per_attempt')).toBe(
       'reserve (decision 4) at call 5 used key lost_reply:reserve:attempt-5, but its first attempt (call 4) used lost_reply:reserve:attempt-4: a retry must reuse the key made when the action was prepared',
@@ -72,6 +73,6 @@ describe('invariant 1 also counts receipts against intents', () => {
     // Forge the end state a double effect would leave: two receipts for the task's one reserve intent.
     const forged = { ...run, db: { ...run.db, ledger: [...run.db.ledger, { ...run.db.ledger[0]!, key: 'lost_reply:reserve:another' }], items: run.db.items.map((i) => (i.item_id === 'camera' ? { ...i, available: 1, version: 2 } : i)) } };
     const { inv1 } = await import('../../src/check/invariants.js');
-    expect(inv1(forged).message).toBe('reserve took effect 2 times for 1 intent(s): 2 ledger rows for task lost_reply — did a retry make a new idempotency key?');
+    expect(word('en', inv1(forged).message)).toBe('reserve took effect 2 times for 1 intent(s): 2 ledger rows for task lost_reply — did a retry make a new idempotency key?');
   });
 });

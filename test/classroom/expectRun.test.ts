@@ -12,6 +12,7 @@ import type { RunnerClass } from '../../src/runner/BaseRunner.js';
 
 const NewKey = mutantNamed('new_key_per_attempt')!.runner;
 import { invariantTitle } from '../grade/helpers.js';
+import { said } from '../../src/render/words/index.js';
 
 /** The message of the assertion `fn` makes fail. */
 function failure(fn: () => unknown): string {
@@ -42,7 +43,7 @@ describe('runScenario', () => {
   it('runs the learner inside the determinism guard, as the grader does', async () => {
     const run = await runScenario('happy_path', { runner: 'test/fixtures/learners/RandomKey.ts' });
     expect(run.runnerError).toMatchObject({ step: 4, name: 'DeterminismError' });
-    expect(run.runnerError?.message).toMatch(/^step\(\) called Math\.random\(\)/);
+    expect(said('en', run.runnerError!.message)).toMatch(/^step\(\) called Math\.random\(\)/);
   });
 });
 

@@ -112,7 +112,16 @@ describe("a runner file's own code, contained", () => {
       id: 'happy_path',
       status: 'runner_error',
       passed: false,
-      violations: [{ check: 'runner_error', expected: 'no exception', actual: 'its constructor threw RangeError: no runner today', message: 'the runner failed outside step(): its constructor threw RangeError: no runner today' }],
+      violations: [
+        {
+          check: 'runner_error',
+          expected: 'no exception',
+          actual: 'its constructor threw RangeError: no runner today',
+          message: 'the runner failed outside step(): its constructor threw RangeError: no runner today',
+          code: 'cli.run.runnerFailed',
+          params: { failure: { code: 'cli.run.constructorThrew', params: { what: 'RangeError: no runner today' } } },
+        },
+      ],
     });
   });
 });

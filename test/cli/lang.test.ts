@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { t, withLang } from '../../src/core/i18n/index.js';
+import { said, t, word } from '../../src/render/words/index.js';
+import { isDurabilityError } from '../../src/durability/errors.js';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { applyConfigOverrides } from '../../src/durability/config/load.js';
 import { defaultDurabilityConfig } from '../../src/durability/config/defaults.js';
@@ -171,19 +172,19 @@ describe('bad options, paths and runner files, in Chinese', () => {
 
   it('says a durability value out of range in Chinese, naming the field as written', () => {
     const bad = { retry: { policies: { mcp_call: { max_attempts: 0 } } } };
-    const message = (lang: 'en' | 'zh') => withLang(lang, () => {
+    const message = (lang: 'en' | 'zh') => {
       try {
         applyConfigOverrides(defaultDurabilityConfig(), bad);
       } catch (error) {
-        return (error as Error).message;
+        return isDurabilityError(error) && error.said !== undefined ? word(lang, error.said) : (error as Error).message;
       }
       return 'accepted';
-    });
+    };
     expect(message('en')).toBe('retry.policies.mcp_call.max_attempts must be an integer >= 1, got 0');
     expect(message('zh')).toBe('retry.policies.mcp_call.max_attempts 必须是不小于 1 的整数，得到的是 0');
     // A lab shows the message at the field's line, without the field: it starts with the field in Chinese too.
-    const atField = withLang('zh', () => fromConfigError(new ConfigError('runs.2.max_delay_ms', describeRule({ integer: true, min: 500 }), 100)));
-    expect([atField.path, atField.message]).toEqual([['runs', 2, 'max_delay_ms'], '必须是不小于 500 的整数，得到的是 100']);
+    const atField = fromConfigError(new ConfigError('runs.2.max_delay_ms', describeRule({ integer: true, min: 500 }), 100));
+    expect([atField.path, said('zh', atField.said)]).toEqual([['runs', 2, 'max_delay_ms'], '必须是不小于 500 的整数，得到的是 100']);
   });
 });
 
@@ -218,8 +219,8 @@ describe('what run, list and dlq print around the traces, in Chinese', () => {
   });
 
   it('has the one message a catalogue key names in each language, and English as it was', () => {
-    expect(t('scenario.summary', { count: 2 }, 'en')).toBe('2 problem(s) in the scenario files; nothing was run');
-    expect(t('scenario.summary', { count: 2 }, 'zh')).toBe('场景文件中共有 2 处问题；没有运行任何场景');
+    expect(t('en', 'scenario.summary', { count: 2 })).toBe('2 problem(s) in the scenario files; nothing was run');
+    expect(t('zh', 'scenario.summary', { count: 2 })).toBe('场景文件中共有 2 处问题；没有运行任何场景');
   });
 });
 

@@ -112,8 +112,22 @@ describe('faultlab run', () => {
     const [s] = JSON.parse(out.stdout).scenarios;
     expect(s.passed).toBe(false);
     expect(s.violations).toEqual([
-      { check: 'calls', expected: 4, actual: 5, message: 'calls: expected 4, got 5 — every attempt is one call, retries included' },
-      { check: 'ledger', expected: 2, actual: 1, message: 'ledger: expected 2, got 1 — one ledger row per effect, all tasks counted' },
+      {
+        check: 'calls',
+        expected: 4,
+        actual: 5,
+        message: 'calls: expected 4, got 5 — every attempt is one call, retries included',
+        code: 'check.figure.differs',
+        params: { figure: 'calls', expected: '4', actual: '5', meaning: { code: 'check.meaning.calls', params: {} } },
+      },
+      {
+        check: 'ledger',
+        expected: 2,
+        actual: 1,
+        message: 'ledger: expected 2, got 1 — one ledger row per effect, all tasks counted',
+        code: 'check.figure.differs',
+        params: { figure: 'ledger', expected: '2', actual: '1', meaning: { code: 'check.meaning.ledger', params: {} } },
+      },
     ]);
   });
 
@@ -135,6 +149,8 @@ describe('faultlab run', () => {
       expected: 'no exception',
       actual: 'NotImplementedError: not implemented yet: execute',
       message: 'the runner threw NotImplementedError at step 1: not implemented yet: execute',
+      code: 'check.runnerError.message',
+      params: { name: 'NotImplementedError', step: 1, message: 'not implemented yet: execute' },
     });
   });
 
@@ -167,7 +183,7 @@ describe('faultlab run', () => {
     expect([out.code, s.crashes, s.violations]).toEqual([0, 2, []]);
     const wrong = variant('crash_count', (t) => readFileSync(twice, 'utf8').replace('crashes: 2', 'crashes: 1'));
     const [w] = JSON.parse((await cli(['run', wrong, '--json'])).stdout).scenarios;
-    expect(w.violations).toEqual([{ check: 'crashes', expected: 1, actual: 2, message: 'crashes: expected 1, got 2 — crashes recovered, each by a new runner from the event log' }]);
+    expect(w.violations).toMatchObject([{ check: 'crashes', expected: 1, actual: 2, message: 'crashes: expected 1, got 2 — crashes recovered, each by a new runner from the event log', code: 'check.figure.differs' }]);
   });
 
   it('tells the network\'s duplicate from two intents sharing a key, and a lost reply after a ledger hit from a commit', async () => {

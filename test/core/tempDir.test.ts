@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkTempDir, makeTempDir, removeOwnTempDirs, sweepStaleTempDirs, TEMP_MARKER, TempDirError } from '../../src/core/tempDir.js';
 import { FileStorage } from '../../src/core/storage.js';
+import { word } from '../../src/render/words/index.js';
 
 let sandbox: string;
 const saved = process.env.TMPDIR;
@@ -73,6 +74,14 @@ describe('temporary folders', () => {
   it('says where it tried when TMPDIR names no folder, as bad input', () => {
     process.env.TMPDIR = join(sandbox, 'nowhere');
     expect(() => checkTempDir()).toThrow(TempDirError);
-    expect(() => checkTempDir()).toThrow(`cannot make a temporary folder in ${join(sandbox, 'nowhere')} (the system's temporary folder; set TMPDIR to change it): ENOENT`);
+    const error = (() => {
+      try {
+        checkTempDir();
+      } catch (e) {
+        return e as TempDirError;
+      }
+      throw new Error('no error');
+    })();
+    expect(word('en', error.said)).toBe(`cannot make a temporary folder in ${join(sandbox, 'nowhere')} (the system's temporary folder; set TMPDIR to change it): ENOENT`);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Every check can fail: each mutant is caught on a fixed scenario and by an explored schedule, each time by
  * a named invariant; the explored catch is shrunk to a minimal scenario that `faultlab run` really fails on;
- * and every invariant of SPEC §7 catches at least one mutant.
+ * and every invariant of docs/spec.md §7 catches at least one mutant.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { INVARIANTS } from '../../src/check/invariants.js';
 import { describeFaults } from '../../src/faults/types.js';
 import { huntMutant, type MutantHunt } from '../../src/explore/mutants.js';
 import { brokeOn, writeReplay } from '../../src/explore/replayFile.js';
-import { inEach } from '../../src/core/i18n/index.js';
+import { message } from '../../src/core/message.js';
+import { word } from '../../src/render/words/index.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { cli } from '../support.js';
 import { seventeen, tempDir } from './helpers.js';
@@ -48,11 +49,11 @@ describe('the mutants', () => {
       expect([fixed?.scenario.id, short(fixed?.invariant)]).toEqual([fixedScenario, fixedInvariant]);
       expect([explored?.scenario.id, short(explored?.invariant)]).toEqual([exploredScenario, exploredInvariant]);
       expect(explored!.found.length).toBe(1);
-      expect(describeFaults(explored!.minimal)).toBe(minimal);
+      expect(word('en', describeFaults(explored!.minimal))).toBe(minimal);
     }, 30_000);
   }
 
-  it('has every invariant of SPEC §7 catch at least one mutant', async () => {
+  it('has every invariant of docs/spec.md §7 catch at least one mutant', async () => {
     const hunted = await Promise.all(MUTANTS.map((m) => hunt(m.name)));
     const caught = new Set(hunted.flatMap((h) => [h.fixed?.invariant, h.explored?.invariant]));
     for (const { id } of INVARIANTS) expect(caught, id).toContain(id);
@@ -64,7 +65,8 @@ describe('a mutant caught by exploration is replayed by faultlab run', () => {
   for (const mutant of MUTANTS) {
     it(`fails the minimal scenario of ${mutant.name} with the same invariant, through the CLI`, async () => {
       const { explored } = await hunt(mutant.name);
-      const file = writeReplay({ scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, broke: brokeOn(explored!.run, explored!.invariant, explored!.message), who: inEach(() => `mutant ${mutant.name}`), prefix: mutant.name }, dir);
+      const who = message('cli.explore.whoMutant', { name: mutant.name });
+      const file = writeReplay('en', { scenario: explored!.scenario, faults: explored!.minimal, invariant: explored!.invariant, broke: brokeOn(explored!.run, explored!.invariant, explored!.message), who, prefix: mutant.name }, dir);
       expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*scenario\.schema\.json$/);
       const out = await cli(['run', file, '--runner', `mutant:${mutant.name}`, '--json']);
       expect(out.code, out.stderr).toBe(1);

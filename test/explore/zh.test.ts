@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLang, withLangAsync } from '../../src/core/i18n/index.js';
 import { huntMutant } from '../../src/explore/mutants.js';
 import { renderMutants } from '../../src/explore/report.js';
 import { mutantNamed } from '../../src/mutants/catalogue.js';
@@ -63,7 +62,7 @@ describe('faultlab explore in Chinese', () => {
 
   it('hunts a mutant in Chinese: its mistake in a sentence, where it was caught, and the tally', async () => {
     const mutant = mutantNamed('new_key_per_attempt')!;
-    const text = await withLangAsync('zh', async () => renderMutants([{ hunt: await huntMutant(mutant, [scenario('happy_path'), scenario('lost_reply')]), replay: 'faultlab run x.yaml' }], PLAIN));
+    const text = renderMutants('zh', [{ hunt: await huntMutant(mutant, [scenario('happy_path'), scenario('lost_reply')]), replay: 'faultlab run x.yaml' }], PLAIN);
     expect(text).toContain('faultlab explore --mutants — 1 个故意写错的 Runner 和存储；每一个都必须被某个不变量抓住');
     expect(text).toContain('  ✔ new_key_per_attempt — 每次尝试都生成一个新的幂等键，于是在账本看来，每次重试都像一个新的意图');
     expect(text).toContain('      固定场景        lost_reply → inv3_same_key_same_args');

@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLang, withLangAsync } from '../../src/core/i18n/index.js';
 import { expectRun, RunAssertionError } from '../../src/index.js';
 import { judge } from '../../src/check/verdict.js';
 import { displayWidth } from '../../src/render/format.js';
@@ -162,7 +161,7 @@ describe('a class graded in Chinese', () => {
 
 describe('the hint ladder in Chinese', () => {
   it.each(PROBLEM_IDS)('%s: three distinct hints, written in Chinese', async (id) => {
-    const zh = withLang('zh', () => hintsFor(id, HINT_LEVELS));
+    const zh = hintsFor('zh', id, HINT_LEVELS);
     expect(zh).toHaveLength(3);
     expect(new Set(zh).size).toBe(3);
     for (const hint of zh) expect(hint.split('\n')[0], hint).toMatch(CJK);
@@ -171,7 +170,7 @@ describe('the hint ladder in Chinese', () => {
   it('keeps the code of every third hint as English has it: only the words around it, and its comments, are Chinese', async () => {
     const code = (hint: string) => hint.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.replace(/\s*\/\/.*$/, ''));
     for (const id of PROBLEM_IDS) {
-      const [en, zh] = [hintsFor(id, HINT_LEVELS)[2]!, withLang('zh', () => hintsFor(id, HINT_LEVELS))[2]!];
+      const [en, zh] = [hintsFor('en', id, HINT_LEVELS)[2]!, hintsFor('zh', id, HINT_LEVELS)[2]!];
       expect(code(zh), id).toEqual(code(en));
     }
   });
@@ -203,16 +202,16 @@ describe('lesson links in Chinese', () => {
 
 describe('the classroom assertions in Chinese', () => {
   it("read like the grader's Chinese report: the headline, the mistake, the replay and the Chinese lesson", async () => {
-    const message = await withLangAsync('zh', async () => {
+    const message = await (async () => {
       const run = await runScenario('lost_reply', { runner: 'test/fixtures/learners/NewKeyPerAttempt.ts' });
       try {
-        expectRun(run).toEndWith('succeeded');
+        expectRun(run, { lang: 'zh' }).toEndWith('succeeded');
       } catch (error) {
         expect(error).toBeInstanceOf(RunAssertionError);
         return (error as Error).message;
       }
       throw new Error('the assertion held, but it should have failed');
-    });
+    })();
     const lines = message.split('\n');
     expect(lines[0]).toBe('lost_reply（LearnerRunner）：预期运行以 succeeded 结束，实际以 tool_error 结束');
     expect(lines[1]).toMatch(/^第一个问题：inv3 · 重试时换了新键——第 5 次调用（reserve 第 2 次尝试）用的键是 lost_reply:reserve:call-5，/);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DeterminismError, isDeterminismError, withDeterminismGuard } from '../../src/runner/determinismGuard.js';
+import { word } from '../../src/render/words/index.js';
 
 function callNamed(fn: () => unknown): string {
   try {
@@ -33,8 +34,15 @@ describe('withDeterminismGuard', () => {
     expect(callNamed(fn)).toBe(name.replace(/ \(imported.*$/, ''));
   });
 
-  it('explains what to do instead', () => {
-    expect(() => withDeterminismGuard(() => Math.random())).toThrow(
+  it('explains what to do instead (a message, worded where it is shown)', () => {
+    let refusal: unknown;
+    try {
+      withDeterminismGuard(() => Math.random());
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(DeterminismError);
+    expect(word('en', (refusal as DeterminismError).said)).toBe(
       'step() called Math.random(): a runner must be deterministic — the same state, the same step, or a recovery after a crash could take another path. The key comes from this.prepare(task, action); time and chance belong to the simulator.',
     );
   });

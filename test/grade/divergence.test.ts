@@ -1,9 +1,9 @@
 /**
- * The first divergence: where a run first parts from the reference run of the same scenario and seed,
+ * The first divergence: where a run first parts from the reference run of the same scenario and seed (data),
  * said in the words of the trace. Read on real runs of the core's mutants, one classic mistake each.
  */
 import { describe, expect, it } from 'vitest';
-import { firstDivergence, referenceStep } from '../../src/grade/divergence.js';
+import { divergenceText, firstDivergence, referenceStep, type Divergence } from '../../src/grade/divergence.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/classroom/runScenario.js';
@@ -18,7 +18,12 @@ async function diverge(scenarioId: string, runner: (typeof MUTANTS)[number] | ty
   const scenario = loadScenario(scenarioId);
   const reference = await judged(scenario, { storage: 'memory' });
   const run = typeof runner !== 'string' ? await judged(scenario, { runner: runner.runner, tool: runner.tool, storage: 'memory' }) : await runScenario(scenarioId, { runner });
-  return firstDivergence(reference, run);
+  return said(firstDivergence(reference, run));
+}
+
+/** Where a divergence is, and what it says in English. */
+function said(d: Divergence | null): { step: number; seq?: number; text: string } | null {
+  return d === null ? null : { step: d.step, ...(d.seq !== undefined ? { seq: d.seq } : {}), text: divergenceText('en', d) };
 }
 
 describe('firstDivergence', () => {
@@ -59,7 +64,7 @@ describe('firstDivergence', () => {
 describe('referenceStep', () => {
   it("tells everything the reference did in a step, for a run that hung there", async () => {
     const reference = await judged(loadScenario('lost_reply'), { storage: 'memory' });
-    expect(referenceStep(reference, 5)).toBe(
+    expect(said(referenceStep(reference, 5))?.text).toBe(
       'step 5: in this step the reference saved attempt_started (reserve attempt 2, call 5), then sent reserve(item=camera qty=1 expected_version=0 key=lost_reply:reserve:2872d1b4…), then saved observed; yours never returned',
     );
     expect(referenceStep(reference, 99)).toBeNull();

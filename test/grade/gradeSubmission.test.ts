@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { failing, gradeAll, gradeExplored, learner, ROOT, SOLUTION, STUB, submissionsFolder } from './helpers.js';
+import { failing, gradeSubmission, learner, wordedAll, wordedExplored, ROOT, SOLUTION, STUB, submissionsFolder } from './helpers.js';
 
 const scenarios = (...ids: string[]) => loadScenarios(ids);
 const tmp = mkdtempSync(join(tmpdir(), 'faultlab-grade-'));
@@ -25,8 +24,8 @@ function tmpFile(name: string, text: string): string {
 }
 
 describe('a correct learner written independently of ReferenceRunner', () => {
-  it('scores 17/17, every scenario passing with the figures of SPEC §6', async () => {
-    const grade = await gradeAll(learner('Correct'));
+  it('scores 17/17, every scenario passing with the figures of docs/spec.md §6', async () => {
+    const grade = await wordedAll(learner('Correct'));
     expect(grade.runnerName).toBe('LearnerRunner');
     expect(grade.loadError).toBeNull();
     expect([grade.passed, grade.total]).toEqual([17, 17]);
@@ -50,7 +49,7 @@ describe('a solved LearnerRunner.ts, handed in unchanged from a folder of its ow
 
 describe('the stub as shipped (a pinned copy)', () => {
   it('scores 0/17: every scenario errors with "not implemented yet: execute" at step 1, in its own file and line', async () => {
-    const grade = await gradeAll(STUB);
+    const grade = await wordedAll(STUB);
     expect([grade.passed, grade.total]).toEqual([0, 17]);
     for (const scenario of grade.scenarios) {
       expect(scenario.status).toBe('error');
@@ -60,7 +59,7 @@ describe('the stub as shipped (a pinned copy)', () => {
   });
 
   it('says what the reference did where the stub threw', async () => {
-    const happy = (await gradeAll(STUB)).scenarios[0]!;
+    const happy = (await wordedAll(STUB)).scenarios[0]!;
     expect(happy.divergence).toEqual({
       step: 1,
       text: 'step 1: the reference saved prepared (search_docs(query=camera)), yours threw NotImplementedError: not implemented yet: execute',
@@ -70,7 +69,7 @@ describe('the stub as shipped (a pinned copy)', () => {
   });
 
   it('is not explored: a scenario must run to its end as written first', async () => {
-    const grade = await gradeExplored(STUB, ['happy_path']);
+    const grade = await wordedExplored(STUB, ['happy_path']);
     expect([grade.passed, grade.total]).toEqual([0, 2]);
     expect(grade.explored[0]).toMatchObject({ part: 'explored', status: 'error', problem: { id: 'not_explored', message: 'not explored: the scenario as written did not run to its end' } });
   });
@@ -78,7 +77,7 @@ describe('the stub as shipped (a pinned copy)', () => {
 
 describe('broken learner 1: a new idempotency key on every attempt', () => {
   it('fails exactly the four scenarios where a reserve is retried, each diagnosed as a new key, on invariant 3', async () => {
-    const grade = await gradeAll(learner('NewKeyPerAttempt'));
+    const grade = await wordedAll(learner('NewKeyPerAttempt'));
     expect(failing(grade)).toEqual(['lost_reply', 'crash_after_commit', 'crash_before_commit', 'retry_after_version_moved']);
     for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
       expect(scenario.status).toBe('fail');
@@ -89,7 +88,7 @@ describe('broken learner 1: a new idempotency key on every attempt', () => {
   });
 
   it('after a lost reply ends in tool_error: the new key meets the moved version', async () => {
-    const lost = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'lost_reply')!;
+    const lost = (await wordedAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'lost_reply')!;
     expect(lost.wrongFigures).toEqual(['status expected succeeded, got tool_error', 'pending expected null, got reserve']);
     expect(lost.divergence?.text).toBe(
       'step 4 (#12): both saved attempt_started, but your reserve has a new key lost_reply:reserve:call-4, the reference kept lost_reply:reserve:2872d1b4…',
@@ -98,8 +97,8 @@ describe('broken learner 1: a new idempotency key on every attempt', () => {
     expect(lost.lesson).toBe('lessons/02-idempotency-keys.md#reused-unchanged-by-every-retry');
   });
 
-  it('after a crash before the commit gets every figure right and still breaks invariant 3 (SPEC §7: only 3 can see it)', async () => {
-    const crash = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'crash_before_commit')!;
+  it('after a crash before the commit gets every figure right and still breaks invariant 3 (docs/spec.md §7: only 3 can see it)', async () => {
+    const crash = (await wordedAll(learner('NewKeyPerAttempt'))).scenarios.find((s) => s.id === 'crash_before_commit')!;
     expect(crash.wrongFigures).toEqual([]);
     expect(crash.figures).toBe('succeeded · calls 5 · ledger 1 · stock camera 2');
     expect(crash.problem?.check).toBe('inv3_same_key_same_args');
@@ -108,7 +107,7 @@ describe('broken learner 1: a new idempotency key on every attempt', () => {
 
 describe('broken learner 2: retries a ContractError', () => {
   it('fails exactly the four scenarios that end in a refusal, each diagnosed as a retried ContractError, on invariant 5', async () => {
-    const grade = await gradeAll(learner('RetriesContractErrors'));
+    const grade = await wordedAll(learner('RetriesContractErrors'));
     expect(failing(grade)).toEqual(['payload_conflict', 'stale_version', 'insufficient_stock', 'unknown_item']);
     const codes = { payload_conflict: 'PAYLOAD_CONFLICT', stale_version: 'STALE_VERSION', insufficient_stock: 'INSUFFICIENT_STOCK', unknown_item: 'UNKNOWN_ITEM' };
     for (const scenario of grade.scenarios.filter((s) => s.status !== 'pass')) {
@@ -119,14 +118,14 @@ describe('broken learner 2: retries a ContractError', () => {
   });
 
   it('keeps a long refusal short in the divergence: the problem line has it whole', async () => {
-    const conflict = (await gradeAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'payload_conflict')!;
+    const conflict = (await wordedAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'payload_conflict')!;
     const text = conflict.divergence!.text;
     expect(text).toMatch(/^step 5 \(#16\): the reference saved tool_error \(PAYLOAD_CONFLICT: .+\), yours saved transient:PAYLOAD_CONFLICT: .+ \(reserve pending\)$/);
     expect(text.length).toBeLessThanOrEqual(200);
   });
 
   it('burns two extra calls on a stale version before giving up', async () => {
-    const stale = (await gradeAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'stale_version')!;
+    const stale = (await wordedAll(learner('RetriesContractErrors'))).scenarios.find((s) => s.id === 'stale_version')!;
     expect(stale.wrongFigures).toEqual(['status expected tool_error, got retry_exhausted', 'calls expected 4, got 6']);
     expect(stale.divergence?.text).toBe(
       'step 4 (#13): the reference saved tool_error (STALE_VERSION: expected version 0, found 1), yours saved transient:STALE_VERSION: expected version 0, found 1 (reserve pending)',
@@ -136,7 +135,7 @@ describe('broken learner 2: retries a ContractError', () => {
 
 describe('broken learner 3: no budget check before an attempt', () => {
   it('fails only budget_exhausted among the 17, diagnosed as the budget checked late, with a fifth request on the wire', async () => {
-    const grade = await gradeAll(learner('NoBudgetCheck'));
+    const grade = await wordedAll(learner('NoBudgetCheck'));
     expect(failing(grade)).toEqual(['budget_exhausted']);
     const budget = grade.scenarios.find((s) => s.id === 'budget_exhausted')!;
     expect(budget.problem).toMatchObject({ id: 'budget_checked_late', check: 'inv2_call_budget' });
@@ -165,7 +164,7 @@ describe('broken learner 3: no budget check before an attempt', () => {
 
 describe('beyond the 17: every scenario explored', () => {
   it('fails a budget checked after the call, which passes all 17 as written, with the smallest schedule and its replay file', async () => {
-    const grade = await gradeExplored(join(ROOT, 'test', 'fixtures', 'learners', 'mistakes', 'budget-checked-late', 'LearnerRunner.ts'), ['budget_exhausted', 'happy_path']);
+    const grade = await wordedExplored(join(ROOT, 'test', 'fixtures', 'learners', 'mistakes', 'budget-checked-late', 'LearnerRunner.ts'), ['budget_exhausted', 'happy_path']);
     expect(grade.scenarios.map((g) => g.status)).toEqual(['pass', 'pass']);
     const [budget, happy] = grade.explored;
     expect(happy).toMatchObject({ status: 'pass', figures: '50 schedules, none broke an invariant' });

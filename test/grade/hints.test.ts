@@ -28,19 +28,19 @@ describe('the hint ladder', () => {
   });
 
   it.each(PROBLEMS)('has three distinct hints for %s, and --hint N shows the first N', async (id) => {
-    const all = hintsFor(id, HINT_LEVELS);
+    const all = hintsFor('en', id, HINT_LEVELS);
     expect(all).toHaveLength(3);
     expect(new Set(all).size).toBe(3);
-    expect(hintsFor(id, 1)).toEqual(all.slice(0, 1));
-    expect(hintsFor(id, 2)).toEqual(all.slice(0, 2));
+    expect(hintsFor('en', id, 1)).toEqual(all.slice(0, 1));
+    expect(hintsFor('en', id, 2)).toEqual(all.slice(0, 2));
   });
 
   it('keeps its promise: the skeleton of the third hint, as a learner would type it, passes happy_path and read_only', async () => {
-    const code = hintsFor('not_implemented', 3)[2]!.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
+    const code = hintsFor('en', 'not_implemented', 3)[2]!.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
     const fixture = readFileSync(join(ROOT, 'test', 'fixtures', 'learners', 'Skeleton.ts'), 'utf8');
     const body = fixture.slice(fixture.indexOf('step(state: RunnerState): RunnerState {')).split('\n').map((line) => line.trim()).filter(Boolean);
     expect(body.slice(1, 1 + code.length)).toEqual(code); // the fixture is the hint, line for line
-    expect(hintsFor('not_implemented', 1)[0]).toContain('That alone passes happy_path and read_only');
+    expect(hintsFor('en', 'not_implemented', 1)[0]).toContain('That alone passes happy_path and read_only');
     for (const id of ['happy_path', 'read_only']) expect((await runScenario(id, { runner: SKELETON })).passed, id).toBe(true);
     expect((await runScenario('transient_read', { runner: SKELETON })).passed).toBe(false); // the error handling is still to come
   });
@@ -52,7 +52,7 @@ describe('lesson links', () => {
     if (!headings.has(file)) headings.set(file, parseLesson(readFileSync(join(ROOT, 'lessons', file), 'utf8')).headings.map((h) => h.slug));
     return headings.get(file)!;
   };
-  const targets = [...PROBLEMS.map((id) => lessonFor(id, 'happy_path')), ...loadScenarios().map((s) => lessonFor(null, s.id))];
+  const targets = [...PROBLEMS.map((id) => lessonFor(id, 'happy_path', 'en')), ...loadScenarios().map((s) => lessonFor(null, s.id, 'en'))];
 
   it.each([...new Set(targets)])('%s exists, down to the heading', async (target) => {
     const [file, anchor] = target.split('#') as [string, string | undefined];
@@ -65,7 +65,7 @@ describe('lesson links', () => {
   });
 
   it('points each classic mistake to the lesson that gives its reason', async () => {
-    expect(Object.fromEntries(MISTAKES.map((id) => [id, lessonFor(id, 'happy_path')]))).toEqual({
+    expect(Object.fromEntries(MISTAKES.map((id) => [id, lessonFor(id, 'happy_path', 'en')]))).toEqual({
       crash_caught: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
       new_key_per_attempt: '02-idempotency-keys.md#reused-unchanged-by-every-retry',
       args_changed_on_retry: '03-fingerprint-and-version.md#the-fingerprint-does-the-key-still-mean-the-same-request',
@@ -79,8 +79,8 @@ describe('lesson links', () => {
   });
 
   it('points a broken rule to its reason and a scenario without one to its story', async () => {
-    expect(lessonFor('inv3_same_key_same_args', 'lost_reply')).toBe('02-idempotency-keys.md#reused-unchanged-by-every-retry');
-    expect(lessonFor('status', 'crash_before_commit')).toBe('04-one-transaction.md');
-    expect(lessonFor(null, 'payload_conflict')).toBe('03-fingerprint-and-version.md');
+    expect(lessonFor('inv3_same_key_same_args', 'lost_reply', 'en')).toBe('02-idempotency-keys.md#reused-unchanged-by-every-retry');
+    expect(lessonFor('status', 'crash_before_commit', 'en')).toBe('04-one-transaction.md');
+    expect(lessonFor(null, 'payload_conflict', 'en')).toBe('03-fingerprint-and-version.md');
   });
 });

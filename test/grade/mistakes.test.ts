@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { gradeSubmission } from '../../src/grade/gradeSubmission.js';
 import { hintsFor } from '../../src/grade/hints.js';
+import type { ProblemId } from '../../src/grade/types.js';
 import { loadScenarios } from '../../src/scenario/load.js';
-import { mistake, ROOT } from './helpers.js';
+import { gradeSubmission, mistake, ROOT } from './helpers.js';
 
 interface Case {
   fixture: string;
@@ -120,7 +120,7 @@ describe('each classic mistake, diagnosed as itself', () => {
     expect(graded.problem).toMatchObject({ id: c.id, title: c.title });
     expect(graded.problem!.message).toMatch(c.message);
     expect(graded.lesson).toBe(c.lesson);
-    expect(hintsFor(graded.problem!.id, 1)[0]).toMatch(new RegExp(`^${c.hint.replace(/[.?]/g, '\\$&')}`));
+    expect(hintsFor('en', graded.problem!.id as ProblemId, 1)[0]).toMatch(new RegExp(`^${c.hint.replace(/[.?]/g, '\\$&')}`));
   });
 
   it('a caught crash fails the scenario although every figure came out right', async () => {

@@ -12,6 +12,8 @@ import { escapeAttribute, escapeText } from '../../src/grade/reporters/xml.js';
 import type { SubmissionGrade } from '../../src/grade/types.js';
 import { renderClassSummary, renderScenario } from '../../src/grade/reporters/terminal.js';
 import { PLAIN } from '../../src/render/style.js';
+import { message } from '../../src/core/message.js';
+import { word } from '../../src/render/words/index.js';
 import { gradeAll, gradeExplored, learner, STUB } from './helpers.js';
 import { parseXml, type XmlElement } from './xmlParser.js';
 
@@ -56,11 +58,11 @@ const child = (node: XmlElement, name: string) => node.children.filter((c) => c.
 
 describe('Exercism results.json (v3)', () => {
   it('validates for a passing, a failing and an erroring submission', async () => {
-    for (const file of [learner('Correct'), learner('NewKeyPerAttempt'), STUB]) expect(valid(toExercism(await gradeAll(file)))).toEqual([]);
+    for (const file of [learner('Correct'), learner('NewKeyPerAttempt'), STUB]) expect(valid(toExercism('en', await gradeAll(file)))).toEqual([]);
   });
 
   it('has one test per scenario in the order graded, named by id, with the scenario number as task_id', async () => {
-    const results = toExercism(await gradeAll(learner('NewKeyPerAttempt')));
+    const results = toExercism('en', await gradeAll(learner('NewKeyPerAttempt')));
     expect(results.status).toBe('fail');
     expect(results.tests.map((t) => t.task_id)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     const lost = results.tests[4]!;
@@ -78,7 +80,7 @@ describe('Exercism results.json (v3)', () => {
   });
 
   it("marks the stub's tests as errors (its code threw) and the run as a fail, not an error: the tests did run", async () => {
-    const results = toExercism(await gradeAll(STUB));
+    const results = toExercism('en', await gradeAll(STUB));
     expect(results.status).toBe('fail');
     expect(results.message).toBeNull();
     expect(new Set(results.tests.map((t) => t.status))).toEqual(new Set(['error']));
@@ -87,7 +89,7 @@ describe('Exercism results.json (v3)', () => {
   it('reports a file that could not load as a top-level error with its message', async () => {
     const stub = await gradeAll(STUB);
     const unloadable: SubmissionGrade = { ...stub, runnerName: null, loadError: { name: 'Error', message: 'Unparsable.ts:2:3: ERROR: Expected "}"' } };
-    const results = toExercism(unloadable);
+    const results = toExercism('en', unloadable);
     expect(results).toMatchObject({ status: 'error', message: 'could not load test/fixtures/learners/stub/LearnerRunner.ts: Unparsable.ts:2:3: ERROR: Expected "}"' });
     expect(valid(results)).toEqual([]);
   });
@@ -98,7 +100,7 @@ describe('Exercism results.json (v3)', () => {
     expect([...capped]).toHaveLength(OUTPUT_LIMIT);
     expect(capped.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true);
     expect(TRUNCATION_MARKER).toBe('Output was truncated. Please limit to 500 chars');
-    const chatty = toExercism(await gradeAll(learner('Chatty')));
+    const chatty = toExercism('en', await gradeAll(learner('Chatty')));
     const happy = chatty.tests[0]!;
     expect(happy.output!.startsWith('\x1b[33mstep\x1b[0m <calls 0> & "decisions" 0: ·')).toBe(true);
     expect(happy.output!.endsWith(TRUNCATION_MARKER)).toBe(true);
@@ -107,8 +109,8 @@ describe('Exercism results.json (v3)', () => {
 
   it('lists each submission with its own v3 document when several are graded', async () => {
     const [a, b] = [await gradeAll(learner('Correct')), await gradeAll(STUB)];
-    expect(toExercismFile([a])).toEqual(toExercism(a));
-    const file = toExercismFile([a, b]) as ExercismClassFile;
+    expect(toExercismFile('en', [a])).toEqual(toExercism('en', a));
+    const file = toExercismFile('en', [a, b]) as ExercismClassFile;
     expect(file.submissions.map((s) => [s.submission, s.name, s.score])).toEqual([
       ['test/fixtures/learners/Correct.ts', 'Correct', { passed: 17, total: 17, as_written: { passed: 17, total: 17 }, explored: null }],
       ['test/fixtures/learners/stub/LearnerRunner.ts', 'stub', { passed: 0, total: 17, as_written: { passed: 0, total: 17 }, explored: null }],
@@ -120,7 +122,7 @@ describe('Exercism results.json (v3)', () => {
 describe('JUnit XML', () => {
   it('parses, with one testsuite per submission and one testcase per scenario, and the right counts', async () => {
     const submissions = [await gradeAll(learner('NewKeyPerAttempt')), await gradeAll(STUB), await gradeAll(learner('Correct'))];
-    const root = parseXml(toJUnit(submissions, 42));
+    const root = parseXml(toJUnit('en', submissions, 42));
     expect(root.name).toBe('testsuites');
     expect(root.attributes).toMatchObject({ tests: '51', failures: '4', errors: '17' });
     const suites = child(root, 'testsuite');
@@ -134,13 +136,13 @@ describe('JUnit XML', () => {
 
   it('makes a broken rule a <failure> whose message is its explanation, and an exception an <error>', async () => {
     const [newKey, stub] = [await gradeAll(learner('NewKeyPerAttempt')), await gradeAll(STUB)];
-    const root = parseXml(toJUnit([newKey, stub], 42));
+    const root = parseXml(toJUnit('en', [newKey, stub], 42));
     const [keySuite, stubSuite] = child(root, 'testsuite');
     const lost = child(keySuite!, 'testcase').find((c) => c.attributes.name === 'lost_reply')!;
     expect(lost.attributes.classname).toBe('test.fixtures.learners.NewKeyPerAttempt');
     const [failure] = child(lost, 'failure');
     expect(failure!.attributes.type).toBe('new_key_per_attempt');
-    expect(failure!.attributes.message).toBe(newKey.scenarios[4]!.problem!.message);
+    expect(failure!.attributes.message).toBe(word('en', newKey.scenarios[4]!.problem!.message));
     expect(failure!.text).toContain('replay: npx faultlab run scenarios/lost_reply.yaml --runner test/fixtures/learners/NewKeyPerAttempt.ts');
     const [error] = child(child(stubSuite!, 'testcase')[0]!, 'error');
     expect(error!.attributes.type).toBe('not_implemented');
@@ -158,10 +160,10 @@ describe('JUnit XML', () => {
     const hostile = 'a <b> & "c" \'d\' ]]> \x1b[31mred\x1b[0m nul\u0000 lone\uD800 tab\tline\nnext';
     const grade: SubmissionGrade = {
       ...base,
-      scenarios: [{ ...base.scenarios[0]!, problem: { ...base.scenarios[0]!.problem!, message: hostile }, output: hostile }],
+      scenarios: [{ ...base.scenarios[0]!, problem: { ...base.scenarios[0]!.problem!, message: message('check.figure.title', { figure: hostile }) }, output: { text: hostile, cut: false } }],
       total: 1,
     };
-    const xml = toJUnit([grade], 42);
+    const xml = toJUnit('en', [grade], 42);
     const root = parseXml(xml);
     const testcase = child(child(root, 'testsuite')[0]!, 'testcase')[0]!;
     const visible = 'a <b> & "c" \'d\' ]]> \\x1B[31mred\\x1B[0m nul\\x00 lone\\xD800 tab\tline\nnext';
@@ -171,7 +173,7 @@ describe('JUnit XML', () => {
 
   const python = spawnSync('python3', ['-c', 'import xml.parsers.expat'], { encoding: 'utf8' }).status === 0;
   it.runIf(python)("is well-formed for Python's expat parser too", async () => {
-    const xml = toJUnit([await gradeAll(learner('Chatty')), await gradeAll(learner('NewKeyPerAttempt'))], 42);
+    const xml = toJUnit('en', [await gradeAll(learner('Chatty')), await gradeAll(learner('NewKeyPerAttempt'))], 42);
     const script = 'import sys, xml.dom.minidom as m; d = m.parseString(sys.stdin.buffer.read()); print(len(d.getElementsByTagName("testcase")))';
     expect(execFileSync('python3', ['-c', script], { input: xml, encoding: 'utf8' }).trim()).toBe('34');
   });
@@ -188,7 +190,7 @@ describe('JUnit XML', () => {
 describe('both parts of a grade in the files', () => {
   it('gives each scenario explored its own test, after those as written, with the schedules and the replay file', async () => {
     const grade = await gradeExplored(learner('NewKeyPerAttempt'), ['lost_reply']);
-    const results = toExercism(grade);
+    const results = toExercism('en', grade);
     expect(valid(results)).toEqual([]);
     expect(results.tests.map((t) => [t.name, t.status, t.task_id])).toEqual([
       ['lost_reply: The reply is lost after the commit', 'fail', 5],
@@ -198,7 +200,7 @@ describe('both parts of a grade in the files', () => {
     expect(explored.test_code).toMatch(/^npx faultlab run \S+lost_reply__inv3\.yaml --runner test\/fixtures\/learners\/NewKeyPerAttempt\.ts\n# one added fault at every point \(its own lost_reply at reserve attempt 1 kept\) → every invariant holds$/);
     expect(explored.message!.split('\n')[0]).toMatch(/^inv3 · a new key on a retry — lost_reply with lost_reply at reserve attempt 1: call 5 \(reserve attempt 2\) used key/);
     expect(explored.message).toContain('\nschedules: 56 of 57 schedules broke a rule\n');
-    const root = parseXml(toJUnit([grade], 42));
+    const root = parseXml(toJUnit('en', [grade], 42));
     const [suite] = child(root, 'testsuite');
     expect(child(suite!, 'testcase').map((c) => [c.attributes.name, c.attributes.classname])).toEqual([
       ['lost_reply', 'test.fixtures.learners.NewKeyPerAttempt'],
@@ -214,13 +216,13 @@ describe('the terminal', () => {
   it('never runs a long scenario id into the next column', async () => {
     const [base] = (await gradeAll(learner('NewKeyPerAttempt'))).scenarios;
     const long = { ...base!, id: 'a_held_out_scenario_with_a_very_long_id' };
-    expect(renderScenario(long, [], style)).toBe(`  ✔  1 a_held_out_scenario_with_a_very_long_id\n${' '.repeat(34)}succeeded · calls 4 · ledger 1 · stock camera 2\n`);
+    expect(renderScenario('en', long, [], style)).toBe(`  ✔  1 a_held_out_scenario_with_a_very_long_id\n${' '.repeat(34)}succeeded · calls 4 · ledger 1 · stock camera 2\n`);
   });
 
   it('sizes the class table to its longest name and its longest score', async () => {
     const a = await gradeAll(learner('Correct'));
     const b = await gradeAll(learner('NewKeyPerAttempt'));
-    const table = renderClassSummary([{ ...a, name: 'a' }, { ...b, name: 'a-submission-with-a-long-name' }], 42, style).split('\n');
+    const table = renderClassSummary('en', [{ ...a, name: 'a' }, { ...b, name: 'a-submission-with-a-long-name' }], 42, style).split('\n');
     expect(table.slice(2, 5)).toEqual([
       '    submission                     as written  added faults  score  first problem',
       '  ✔ a                                   17/17             -  17/17',

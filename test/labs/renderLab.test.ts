@@ -31,8 +31,8 @@ describe('a lab looks like a run', () => {
 
   it('takes its colour only from the Style it is given', async () => {
     const r = run('breaker_exact_threshold');
-    expect(renderLabRun(r, PLAIN)).not.toMatch(/\u001b\[/);
-    expect(renderLabRun(r, await colorStyle(1))).toMatch(/\u001b\[/);
+    expect(renderLabRun(r, PLAIN, { lang: 'en' })).not.toMatch(/\u001b\[/);
+    expect(renderLabRun(r, await colorStyle(1), { lang: 'en' })).toMatch(/\u001b\[/);
   });
 });
 

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { LAB_SCHEMA_PATH } from '../../src/core/paths.js';
 import { runLab, ScenarioInputError, type LabScenario } from '../../src/labs/index.js';
+import { word } from '../../src/render/words/index.js';
 import { idOf, labFiles, LABS_DIR, loadLab, plain } from './helpers.js';
 
 const schema = JSON.parse(readFileSync(LAB_SCHEMA_PATH, 'utf8')) as object;
@@ -52,7 +53,7 @@ describe('every lab holds, and its trace is a function of the seed', () => {
     expect(r.checks.filter((c) => !c.passed).map((c) => c.message)).toEqual([]);
     expect(r.checks.length).toBeGreaterThan(0);
     expect(r.passed).toBe(true);
-    expect(r.checks.every((c) => c.kind === 'expectation' && c.title === c.id)).toBe(true);
+    expect(r.checks.every((c) => c.kind === 'expectation' && c.title.code === 'check.figure.title' && c.title.params.figure === c.id)).toBe(true);
   });
 
   it.each(labFiles().map((f) => [idOf(f)]))('%s renders byte-identical text for the same seed', (id) => {
@@ -72,8 +73,9 @@ describe('checks can fail, and say why', () => {
   it('fails a wrong expectation with expected, actual and what the figure means', () => {
     const r = runLab({ ...loadLab('breaker_exact_threshold'), expect: { 'snapshots.after_ten.state': 'open', calls_reaching_dependency: 11 } }, { seed: 42 });
     expect(r.passed).toBe(false);
-    expect(r.checks[0]).toMatchObject({ id: 'snapshots.after_ten.state', title: 'snapshots.after_ten.state', passed: false, expected: 'open', actual: 'closed' });
-    expect(r.checks[0]?.message).toBe('expected snapshots.after_ten.state = "open", got "closed" — the breaker at the snapshot steps');
+    expect(r.checks[0]).toMatchObject({ id: 'snapshots.after_ten.state', passed: false, expected: 'open', actual: 'closed' });
+    expect(word('en', r.checks[0]!.title)).toBe('snapshots.after_ten.state');
+    expect(word('en', r.checks[0]!.message)).toBe('expected snapshots.after_ten.state = "open", got "closed" — the breaker at the snapshot steps');
     const text = plain(r);
     expect(text).toContain('  ✘ snapshots.after_ten.state expected open · actual closed');
     expect(text).toContain('      expected snapshots.after_ten.state = "open", got "closed" — the breaker at the snapshot steps');
@@ -83,7 +85,7 @@ describe('checks can fail, and say why', () => {
   it('fails an expectation that names no figure, listing the figures there are', () => {
     const r = runLab({ ...loadLab('breaker_exact_threshold'), expect: { rejected_while_closed: 0 } }, { seed: 42 });
     expect(r.checks[0]?.passed).toBe(false);
-    expect(r.checks[0]?.message).toMatch(/no such figure \(figures: calls_made, calls_reaching_dependency/);
+    expect(word('en', r.checks[0]!.message)).toMatch(/no such figure \(figures: calls_made, calls_reaching_dependency/);
   });
 
   it('refuses an unknown experiment with a typed error at the experiment field', () => {

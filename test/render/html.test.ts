@@ -52,7 +52,7 @@ describe('where a failing invariant broke', () => {
     const event = r.trace[inv3[1]]!;
     expect(event).toMatchObject({ type: 'saved', label: 'attempt_started', step: 5 });
     expect(event.type === 'saved' && event.state.attempts).toBe(2);
-    const page = renderRunHtml(r);
+    const page = renderRunHtml('en', r);
     expect(page).toContain(`<li class="moment lanes" id="m${inv3[1]}"`);
     expect(page).toMatch(new RegExp(`id="m${inv3[1]}"[^]*?<div class="span broke">inv3 every attempt of a pending action used its key and args: `));
   });
@@ -67,8 +67,8 @@ describe('where a failing invariant broke', () => {
 
 describe('a page', () => {
   it('is the same bytes for the same run, and names nothing to fetch', async () => {
-    const page = renderRunHtml(await run('crash_after_commit'));
-    expect(renderRunHtml(await run('crash_after_commit'))).toBe(page);
+    const page = renderRunHtml('en', await run('crash_after_commit'));
+    expect(renderRunHtml('en', await run('crash_after_commit'))).toBe(page);
     expect(page).not.toMatch(/https?:\/\//);
     expect(page).not.toMatch(/\b(src|href)="(?!#)/); // no external script, style, image or font
     expect(page).toContain(`default-src 'none'`);
@@ -85,17 +85,17 @@ describe('a page', () => {
       event: { type: 'breaker.transition', atMs: 6, dependency: 'memory_service', from: 'closed', to: 'open', requestCount: 3, failureRate: 2 / 3, resetTimeoutSeconds: 1, reason: 'failure_rate' },
     } as unknown as TraceEvent;
     const strange = { ...r, trace: [...r.trace.slice(0, 3), odd, pillar, ...r.trace.slice(3)] };
-    expect(narrate(strange).filter((l) => l.event === 3).map((l) => l.parts.map((p) => p[0]).join(''))).toEqual(['weather: {"forecast":"rain"}']);
-    const text = renderRun(strange, PLAIN, { width: 120 });
+    expect(narrate('en', strange).filter((l) => l.event === 3).map((l) => l.parts.map((p) => p[0]).join(''))).toEqual(['weather: {"forecast":"rain"}']);
+    const text = renderRun(strange, PLAIN, { lang: 'en', width: 120 });
     expect(text).toContain('weather: {"forecast":"rain"}');
     expect(text).toContain('breaker memory_service: closed → open (failure rate 0.67 over 3 results; refuses calls for 1 s)');
-    expect(renderRunHtml(strange)).toContain('weather: {&quot;forecast&quot;:&quot;rain&quot;}');
+    expect(renderRunHtml('en', strange)).toContain('weather: {&quot;forecast&quot;:&quot;rain&quot;}');
   });
 
   it('for a grade, pairs the two runs step by step up to the divergence and folds the rest', async () => {
     const reference = await run('lost_reply');
     const learner = await run('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
-    const page = renderGradeHtml(reference, learner, { step: 4, seq: 12, text: 'step 4 (#12): your reserve has a new key' });
+    const page = renderGradeHtml('en', reference, learner, { step: 4, seq: 12, text: 'step 4 (#12): your reserve has a new key' });
     expect(page.match(/ data-moment data-when/g)).toHaveLength(5); // steps 0–4
     expect(page).toContain('<div class="diverge">step 4 (#12): your reserve has a new key</div>');
     expect(page).toMatch(/<details><summary>the rest of your run \(\d+ step\(s\) after the divergence\)<\/summary>/);

@@ -4,7 +4,6 @@
  * the same bytes for the same seed, and no line wider than the terminal but a key. (`--lang zh`.)
  */
 import { describe, expect, it } from 'vitest';
-import { withLang, withLangAsync } from '../../src/core/i18n/index.js';
 import { renderRunHtml } from '../../src/render/html/index.js';
 import { displayWidth } from '../../src/render/format.js';
 import { cli, run } from '../support.js';
@@ -77,8 +76,8 @@ describe('the trace in Chinese', () => {
 describe('the page in Chinese', () => {
   it('declares lang="zh", names its lanes and its marks in Chinese, and keeps the same moments', async () => {
     const r = await run('crash_after_commit');
-    const zh = withLang('zh', () => renderRunHtml(r));
-    const en = renderRunHtml(r);
+    const zh = renderRunHtml('zh', r);
+    const en = renderRunHtml('en', r);
     expect(zh).toContain('<html lang="zh">');
     expect(en).toContain('<html lang="en">');
     expect(zh).toContain('<div class="l-wire">线路<small>请求 → · ← 回复</small></div>');
@@ -86,7 +85,7 @@ describe('the page in Chinese', () => {
     expect(zh).toContain('<span class="line deep truth"><span class="tone-bad">实际上：已经提交了库存 camera 3→2（v0→v1） · 账本 +1（res_3192e4）；Runner 始终没有看到</span></span>');
     expect(zh).toContain("el.textContent = (i + 1) + ' / ' + moments.length;");
     expect(zh.match(/data-moment/g)!.length).toBe(en.match(/data-moment/g)!.length);
-    const lost = await withLangAsync('zh', async () => renderRunHtml(await run('lost_reply')));
+    const lost = renderRunHtml('zh', await run('lost_reply'));
     expect(lost).toContain('<span class="certainty indefinite" title="效果可能已经发生">不确定</span>');
   });
 });

@@ -14,7 +14,8 @@ import { loadAll } from '../../src/scenario/load.js';
 import { MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, MAX_SCRIPT_STEPS } from '../../src/scenario/limits.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
 import { semanticIssues, type ScenarioDocument } from '../../src/scenario/toScenario.js';
-import { cli } from '../support.js';
+import { cli, problemLines } from '../support.js';
+import { said } from '../../src/render/words/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'faultlab-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ function problems(...paths: string[]): string[] {
   try {
     loadAll(paths, { cwd: dir });
   } catch (error) {
-    if (error instanceof ScenarioError) return error.message.split('\n');
+    if (error instanceof ScenarioError) return problemLines(error);
     throw error;
   }
   return [];
@@ -167,7 +168,7 @@ describe('what is read', () => {
     script.unshift({ search_docs: { query: 'camera' } });
     script.push({ reserve: { item: 'camera', qty: 1, expected_version: '@get_stok.version' } });
     const doc = { policy: { script }, expect: {}, inventory: { items: { camera: { available: 3, version: 0 } } } } as unknown as ScenarioDocument;
-    expect(semanticIssues(doc)).toEqual([
+    expect(semanticIssues(doc).map((issue) => ({ ...issue, message: said('en', issue.message) }))).toEqual([
       { path: ['policy', 'script', 25_001, 'reserve', 'expected_version'], message: '@get_stok.version refers to get_stok, which no earlier step calls (earlier: search_docs, read_doc)' },
     ]);
   });

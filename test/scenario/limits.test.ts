@@ -12,7 +12,7 @@ import { initialState } from '../../src/runner/state.js';
 import { loadAll, loadScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
 import { tempFolder } from '../tempFolder.js';
-import { cli } from '../support.js';
+import { cli, problemLines } from '../support.js';
 
 const dir = tempFolder('limits-load');
 const file = (name: string, text: string) => {
@@ -24,7 +24,7 @@ const problems = (path: string) => {
   try {
     loadAll([path], { cwd: PACKAGE_ROOT });
   } catch (error) {
-    if (error instanceof ScenarioError) return error.message.split('\n').map((line) => line.replace(`${dir}/`, ''));
+    if (error instanceof ScenarioError) return problemLines(error).map((line) => line.replace(`${dir}/`, ''));
     throw error;
   }
   return [];

@@ -10,7 +10,7 @@ import { PACKAGE_ROOT, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../../src/cor
 import { fastValidator } from '../../src/scenario/fastValidator.js';
 import { loadAll } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
-import { cli } from '../support.js';
+import { cli, problemLines } from '../support.js';
 
 const dir = tempFolder('load');
 const file = (name: string, text: string) => {
@@ -22,7 +22,7 @@ const problems = (...paths: string[]) => {
   try {
     loadAll(paths, { cwd: PACKAGE_ROOT });
   } catch (error) {
-    if (error instanceof ScenarioError) return error.message.split('\n').map((line) => line.replace(`${dir}/`, ''));
+    if (error instanceof ScenarioError) return problemLines(error).map((line) => line.replace(`${dir}/`, ''));
     throw error;
   }
   return [];

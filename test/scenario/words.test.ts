@@ -8,7 +8,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withLang } from '../../src/core/i18n/index.js';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { renderGradeHtml, renderRunHtml } from '../../src/render/html/index.js';
 import { displayWidth } from '../../src/render/format.js';
@@ -97,13 +96,13 @@ describe('the Chinese trace opens with the scenario’s Chinese words', () => {
 
   it('heads the HTML page with the Chinese title and explanation, and the English page with the English', async () => {
     const r = await run('crash_after_commit');
-    const zh = withLang('zh', () => renderRunHtml(r));
+    const zh = renderRunHtml('zh', r);
     expect(zh).toContain('<h1><code>crash_after_commit</code> — 提交后崩溃：从日志恢复</h1>');
     expect(zh).toContain('<p class="explain">工具提交了这次预留，回复送到之前 Runner 的进程就中断了。两个数据库连接都被断开。');
-    expect(renderRunHtml(r)).toContain('<h1><code>crash_after_commit</code> — Crash after the commit: recover from the log</h1>');
+    expect(renderRunHtml('en', r)).toContain('<h1><code>crash_after_commit</code> — Crash after the commit: recover from the log</h1>');
     // The grader's page of two runs side by side names the scenario the same way.
-    expect(withLang('zh', () => renderGradeHtml(r, r, null))).toContain('<h1><code>crash_after_commit</code> — 提交后崩溃：从日志恢复</h1>');
-    expect(renderGradeHtml(r, r, null)).toContain('<h1><code>crash_after_commit</code> — Crash after the commit: recover from the log</h1>');
+    expect(renderGradeHtml('zh', r, r, null)).toContain('<h1><code>crash_after_commit</code> — 提交后崩溃：从日志恢复</h1>');
+    expect(renderGradeHtml('en', r, r, null)).toContain('<h1><code>crash_after_commit</code> — Crash after the commit: recover from the log</h1>');
   });
 });
 
@@ -180,7 +179,7 @@ describe('a scenario without zh: keeps its English words in Chinese', () => {
     expect((await cli(['list', path, '--lang', 'zh', '--no-color'])).stdout).toMatch(/ lost_reply +The reply is lost after the commit +lost_reply（reserve 第 1 次尝试） +succeeded\n/);
     const loaded = loadAll([path]);
     expect(loaded[0]!.type === 'runner' && loaded[0]!.scenario.zh).toBe(undefined);
-    expect(withLang('zh', () => titleOf(scenario('happy_path')))).toBe('顺利路径：一个意图，一次尝试，一次效果');
+    expect(titleOf(scenario('happy_path'), 'zh')).toBe('顺利路径：一个意图，一次尝试，一次效果');
   });
 
   it('a lab note without its zh: said in English inside the Chinese trace', async () => {

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/check/RunResult.js';
 import { totalCalls } from '../../src/check/durabilityFigures.js';
 import { purgedReceipts } from '../../src/check/limits.js';
+import { word } from '../../src/render/words/index.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { camera, cli, events, failedChecks, judged } from '../support.js';
 
@@ -129,7 +130,7 @@ describe('the keyless service (docs/spec.md §14)', () => {
   it('charges twice under one reference when the runner resends blindly', async () => {
     const run = await judged(loadScenario('remote_blind_retry_lost_reply'), { storage: 'memory' });
     expect(run.db.charges?.map((c) => c.ref)).toEqual(['remote_blind_retry_lost_reply', 'remote_blind_retry_lost_reply']);
-    expect(run.checks.find((c) => c.id === 'inv14_one_effect_in_history')!.message).toMatch(/^reference remote_blind_retry_lost_reply was charged 2 times \(ch_\w+, ch_\w+\)/);
+    expect(word('en', run.checks.find((c) => c.id === 'inv14_one_effect_in_history')!.message)).toMatch(/^reference remote_blind_retry_lost_reply was charged 2 times \(ch_\w+, ch_\w+\)/);
   });
 
   it('asks before it resends when the client is set to query: the status query is part of the attempt, not a call', async () => {
@@ -168,7 +169,7 @@ describe('compensation (docs/spec.md §14.5)', () => {
       ['release', -1],
     ]);
     expect(run.db.history?.map((row) => row.delta)).toEqual([-1, 1]);
-    expect(run.checks.find((c) => c.id === 'inv15_intent_ends_whole')!.message).toBe('the reservation was released (a compensation in the ledger) and nothing was charged: fully compensated');
+    expect(word('en', run.checks.find((c) => c.id === 'inv15_intent_ends_whole')!.message)).toBe('the reservation was released (a compensation in the ledger) and nothing was charged: fully compensated');
   });
 
   it('skips the compensation when the charge goes through: the same policy, the other branch', async () => {

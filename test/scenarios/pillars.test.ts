@@ -23,6 +23,7 @@ import { loadScenarios } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/scenario/ScenarioError.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { camera, events, judged, scenario } from '../support.js';
+import { said } from '../../src/render/words/index.js';
 
 const PILLARS_DIR = join(SCENARIOS_DIR, 'pillars');
 
@@ -247,7 +248,7 @@ describe('a durability block that cannot work is bad input, at its line and colu
     try {
       loadScenarios([join(dir, name)]);
     } catch (error) {
-      if (error instanceof ScenarioError) return error.problems.map((p) => `${p.line}:${p.col}: ${p.field}: ${p.message}`);
+      if (error instanceof ScenarioError) return error.problems.map((p) => `${p.line}:${p.col}: ${p.field}: ${said('en', p.message)}`);
       throw error;
     }
     return [];

@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { brokenRules, judge } from '../../check/verdict.js';
 import { isDurabilityError } from '../../durability/errors.js';
 import { displayWidth, pad } from '../../render/format.js';
-import { t } from '../../core/i18n/index.js';
+import { said, t, type Lang } from '../../render/words/index.js';
+import { messageJson } from '../../render/renderJson.js';
 import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
 import { keptDeadLetters } from '../../sim/keptDeadLetters.js';
@@ -18,23 +19,23 @@ import { loadRunnerOption } from '../runnerOption.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 
-/** `faultlab dlq --help`, in the current language. */
-export function dlqHelp(): string {
-  return [t('help.dlq.head'), optionHelp('--replay ID', t('help.dlq.replay')), sharedHelp('runner', 'seed', 'json', 'no-color', 'lang')].join('\n');
+/** `faultlab dlq --help`, in the language of the command line. */
+export function dlqHelp(lang: Lang): string {
+  return [t(lang, 'help.dlq.head'), optionHelp('--replay ID', t(lang, 'help.dlq.replay')), sharedHelp(lang, 'runner', 'seed', 'json', 'no-color', 'lang')].join('\n');
 }
 
 
-export async function dlqCommand(argv: string[], io: Io): Promise<number> {
+export async function dlqCommand(argv: string[], io: Io, lang: Lang): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color'), replay: { type: 'string' } } });
-  if (positionals.length !== 1) throw new UsageError(t('cli.dlq.oneFolder'));
+  if (positionals.length !== 1) throw new UsageError(t(lang, 'cli.dlq.oneFolder'));
   const dir = resolve(io.cwd, positionals[0]!);
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
-  const seed = parseSeed(values.seed);
+  const seed = parseSeed(lang, values.seed);
   let letters;
   try {
     letters = keptDeadLetters(dir);
   } catch (error) {
-    if (isDurabilityError(error)) throw new UsageError(error.message);
+    if (isDurabilityError(error)) throw new UsageError(said(lang, error.said ?? error.message));
     throw error;
   }
 
@@ -44,26 +45,26 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     if (letters.length === 0) {
-      io.stdout.write(t('cli.dlq.none', { dir: positionals[0]! }) + '\n');
+      io.stdout.write(t(lang, 'cli.dlq.none', { dir: positionals[0]! }) + '\n');
       return EXIT.ok;
     }
-    const rows = letters.map((l) => [l.dlqId, l.status, l.scenario.id, `${l.action} ${l.key === null ? t('cli.dlq.noKey') : shortKey(l.key)}`, String(l.attempts), l.lastError]);
-    const head = (['id', 'status', 'scenario', 'intent', 'attempts', 'lastError'] as const).map((name) => t(`cli.dlq.head.${name}`));
+    const rows = letters.map((l) => [l.dlqId, l.status, l.scenario.id, `${l.action} ${l.key === null ? t(lang, 'cli.dlq.noKey') : shortKey(l.key)}`, String(l.attempts), l.lastError]);
+    const head = (['id', 'status', 'scenario', 'intent', 'attempts', 'lastError'] as const).map((name) => t(lang, `cli.dlq.head.${name}`));
     const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i]!))) + 2);
     const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : pad(cell, widths[i]!))).join('')}`;
     io.stdout.write(style.c.bold(line(head)) + '\n');
     for (const row of rows) io.stdout.write(line(row) + '\n');
     const pending = letters.filter((l) => l.status === 'pending');
-    if (pending.length > 0) io.stdout.write(style.c.dim(`\n  ${t('cli.dlq.replayOne', { command: inThisLanguage(`faultlab dlq ${positionals[0]} --replay ${pending[0]!.dlqId}`) })}`) + '\n');
+    if (pending.length > 0) io.stdout.write(style.c.dim(`\n  ${t(lang, 'cli.dlq.replayOne', { command: inThisLanguage(lang, `faultlab dlq ${positionals[0]} --replay ${pending[0]!.dlqId}`) })}`) + '\n');
     return EXIT.ok;
   }
 
   const letter = letters.find((l) => l.dlqId === values.replay);
   if (letter === undefined) {
-    throw new UsageError(t('cli.dlq.noSuchLetter', { id: values.replay, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t('cli.dlq.keptNone') }));
+    throw new UsageError(t(lang, 'cli.dlq.noSuchLetter', { id: values.replay, dir: positionals[0]!, kept: letters.map((l) => l.dlqId).join(', ') || t(lang, 'cli.dlq.keptNone') }));
   }
-  if (letter.status !== 'pending') throw new UsageError(t('cli.dlq.notPending', { id: values.replay, status: letter.status }));
-  const opened = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text));
+  if (letter.status !== 'pending') throw new UsageError(t(lang, 'cli.dlq.notPending', { id: values.replay, status: letter.status }));
+  const opened = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
   const { runner, tool } = opened;
   // A replay is held to the rules: the scenario's figures describe its first delivery, not this one.
   const scenario = { ...letter.scenario, faults: [], expect: {} };
@@ -80,9 +81,9 @@ export async function dlqCommand(argv: string[], io: Io): Promise<number> {
   }
   const broken = brokenRules(run);
   if (values.json) {
-    io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, message: c.message })) }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ dlqId: letter.dlqId, status: run.state?.status ?? null, dlq: run.dlq.map((r) => ({ dlqId: r.dlqId, status: r.status })), ledger: run.db.ledger.length, passed: broken.length === 0, violations: broken.map((c) => ({ check: c.id, ...messageJson(lang, c.message) })) }, null, 2) + '\n');
   } else {
-    io.stdout.write(renderRun(run, style, { position: 'replay' }) + '\n');
+    io.stdout.write(renderRun(run, style, { lang, position: 'replay' }) + '\n');
   }
   return broken.length === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -22,7 +22,7 @@ import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { optionHelp, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
-import { inEach, t } from '../../core/i18n/index.js';
+import { msg, t, type Lang } from '../../render/words/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import type { OpenedRunner } from '../../target/runners.js';
@@ -32,24 +32,24 @@ import { renderRunHtml } from '../../render/html/index.js';
 import { HtmlOut } from '../htmlOut.js';
 import { titleOf } from '../../scenario/words.js';
 
-/** `faultlab explore --help`, in the current language. */
-export function exploreHelp(): string {
+/** `faultlab explore --help`, in the language of the command line. */
+export function exploreHelp(lang: Lang): string {
   return [
-    t('help.explore.head'),
-    sharedHelp('runner'),
-    optionHelp('--depth 1|2', t('help.explore.depth')),
-    sharedHelp('seed'),
-    optionHelp('--mutants', t('help.explore.mutants')),
-    optionHelp('--out DIR', t('help.explore.out')),
-    optionHelp('--workers N', t('help.explore.workers')),
-    sharedHelp('json', 'no-color', 'storage', 'html', 'lang'),
+    t(lang, 'help.explore.head'),
+    sharedHelp(lang, 'runner'),
+    optionHelp('--depth 1|2', t(lang, 'help.explore.depth')),
+    sharedHelp(lang, 'seed'),
+    optionHelp('--mutants', t(lang, 'help.explore.mutants')),
+    optionHelp('--out DIR', t(lang, 'help.explore.out')),
+    optionHelp('--workers N', t(lang, 'help.explore.workers')),
+    sharedHelp(lang, 'json', 'no-color', 'storage', 'html', 'lang'),
   ].join('\n');
 }
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
 
-export async function exploreCommand(argv: string[], io: Io): Promise<number> {
+export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -62,27 +62,27 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
     },
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
-  const seed = parseSeed(values.seed);
+  const seed = parseSeed(lang, values.seed);
   const depth = values.depth === undefined ? 1 : Number(values.depth);
-  if (depth !== 1 && depth !== 2) throw new UsageError(t('cli.explore.depthBad', { given: JSON.stringify(values.depth) }));
+  if (depth !== 1 && depth !== 2) throw new UsageError(t(lang, 'cli.explore.depthBad', { given: JSON.stringify(values.depth) }));
   const workers = values.workers === undefined ? defaultWorkers() : /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(t('cli.explore.workersBad', { max: MAX_WORKERS, given: JSON.stringify(values.workers) }));
-  const storage = parseStorage(values.storage);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(t(lang, 'cli.explore.workersBad', { max: MAX_WORKERS, given: JSON.stringify(values.workers) }));
+  const storage = parseStorage(lang, values.storage);
   if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
   // Checked before any work: an exploration must not end in "cannot write" after it found something.
-  const out = checkOutDir('--out', values.out ?? 'faultlab-explore', io.cwd);
+  const out = checkOutDir(lang, '--out', values.out ?? 'faultlab-explore', io.cwd);
   const writeIn = (dir: string) => {
-    makeOutDir('--out', dir);
+    makeOutDir(lang, '--out', dir);
     return dir;
   };
-  const scenarios = runnerScenariosOnly(loadAll(positionals, { cwd: io.cwd }), 'explore');
-  if (scenarios.length === 0) throw new UsageError(t('cli.explore.noRunnerScenario'));
+  const scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
+  if (scenarios.length === 0) throw new UsageError(t(lang, 'cli.explore.noRunnerScenario'));
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
 
   if (values.mutants) {
-    if (values.runner !== undefined) throw new UsageError(t('cli.explore.mutantsNoRunner'));
-    const bar = progressBar(io, t('cli.explore.barMutants'));
+    if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
+    const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
     const reports: MutantReport[] = [];
     // The chapter's mutants over the chapter's scenarios; the limits' over the scenarios past the chapter
     // (docs/spec.md §13–§14), where the rule each breaks is on. Every invariant hunted for must catch one.
@@ -101,12 +101,13 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
         continue;
       }
       const file = writeReplay(
+        lang,
         {
           scenario: hunt.explored.scenario,
           faults: hunt.explored.minimal,
           invariant: hunt.explored.invariant,
           broke: brokeOn(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
-          who: inEach((lang) => t('cli.explore.whoMutant', { name: mutant.name }, lang)),
+          who: msg('cli.explore.whoMutant', { name: mutant.name }),
           prefix: mutant.name,
         },
         writeIn(out),
@@ -114,14 +115,14 @@ export async function exploreCommand(argv: string[], io: Io): Promise<number> {
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    io.stdout.write(values.json ? JSON.stringify(mutantsJson(reports), null, 2) + '\n' : renderMutants(reports, style, seconds(), invariants));
-    writePages(values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
+    io.stdout.write(values.json ? JSON.stringify(mutantsJson(lang, reports), null, 2) + '\n' : renderMutants(lang, reports, style, seconds(), invariants));
+    writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
     return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
   }
 
-  const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
+  const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
   try {
-    return await exploreWith(resolved, { scenarios, depth, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
+    return await exploreWith(lang, resolved, { scenarios, depth, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
   } finally {
     await resolved.close();
   }
@@ -143,39 +144,40 @@ interface ExploreRun {
   html: string | undefined;
 }
 
-async function exploreWith(resolved: OpenedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
+async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
-  const bar = progressBar(io, t('cli.explore.barDepth', { depth }));
+  const bar = progressBar(lang, io, t(lang, 'cli.explore.barDepth', { depth }));
   const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: resolved, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = (await findings(exploration)).map((finding) => {
     const file = writeReplay(
+      lang,
       {
         scenario: finding.scenario,
         faults: finding.minimal,
         invariant: finding.invariant,
         broke: brokeOn(finding.run, finding.invariant, finding.message),
-        who: inEach((lang) => t('cli.run.who.runner', { label: resolved.label }, lang)),
+        who: msg('cli.run.who.runner', { label: resolved.label }),
       },
       out(),
     );
     return { finding, replay: replayCommand(file, runnerFlags, io.cwd) };
   });
   const header = { runner: resolved.label, workers, seconds: seconds() };
-  io.stdout.write(json ? JSON.stringify(explorationJson(exploration, replayed, header), null, 2) + '\n' : renderExploration(exploration, replayed, header, style));
-  writePages(html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, json);
+  io.stdout.write(json ? JSON.stringify(explorationJson(lang, exploration, replayed, header), null, 2) + '\n' : renderExploration(lang, exploration, replayed, header, style));
+  writePages(lang, html, replayed.map(({ finding }) => ({ name: `${finding.scenario.id}__${finding.invariant.split('_')[0]}`, run: finding.run })), io, json);
   return replayed.length === 0 && failedAsWritten(exploration).length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 /** `--html DIR`: each violation's minimal run as a timeline page, and an index (said on stderr with --json). */
-function writePages(dir: string | undefined, runs: Array<{ name: string; run: RunResult }>, io: Io, json: boolean): void {
+function writePages(lang: Lang, dir: string | undefined, runs: Array<{ name: string; run: RunResult }>, io: Io, json: boolean): void {
   if (dir === undefined) return;
-  const out = new HtmlOut(dir, io.cwd);
-  for (const { name, run } of runs) out.add(name, renderRunHtml(run), { id: name, title: titleOf(run.scenario), status: run.state?.status ?? 'none', passed: run.passed });
-  const index = out.finish('faultlab explore', t('cli.explore.pagesSubtitle', { count: runs.length }), io.cwd);
-  (json ? io.stderr : io.stdout).write(t('cli.pages', { index }) + '\n');
+  const out = new HtmlOut(dir, io.cwd, lang);
+  for (const { name, run } of runs) out.add(name, renderRunHtml(lang, run), { id: name, title: titleOf(run.scenario, lang), status: run.state?.status ?? 'none', passed: run.passed });
+  const index = out.finish('faultlab explore', t(lang, 'cli.explore.pagesSubtitle', { count: runs.length }), io.cwd);
+  (json ? io.stderr : io.stdout).write(t(lang, 'cli.pages', { index }) + '\n');
 }
 
 function replayPath(file: string, cwd: string): string {
@@ -190,7 +192,7 @@ interface ProgressBar {
 
 const WIDTH = 30;
 
-function progressBar(io: Io, label: string): ProgressBar | null {
+function progressBar(lang: Lang, io: Io, label: string): ProgressBar | null {
   if ((io.stderr as { isTTY?: boolean }).isTTY !== true) return null;
   let shown = -1;
   return {

@@ -21,68 +21,68 @@ import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
-import { currentLang, t } from '../../core/i18n/index.js';
+import { t, word, type Lang } from '../../render/words/index.js';
 import { LEARNER_FILE } from '../../core/paths.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
 
-/** `faultlab grade --help`, in the current language. */
-export function gradeHelp(): string {
+/** `faultlab grade --help`, in the language of the command line. */
+export function gradeHelp(lang: Lang): string {
   return [
-    t('help.grade.head'),
-    optionHelp('--scenarios DIR', t('help.grade.scenarios')),
-    optionHelp('--held-out DIR', t('help.grade.heldOut')),
-    optionHelp('--no-explore', t('help.grade.noExplore')),
-    optionHelp('--hint N', t('help.grade.hint')),
-    optionHelp('--summary', t('help.grade.summary')),
-    optionHelp('--json FILE', t('help.grade.json')),
-    optionHelp('--junit FILE', t('help.grade.junit')),
-    optionHelp('--results-dir DIR', t('help.grade.resultsDir')),
-    optionHelp('--replays DIR', t('help.grade.replays', { dir: DEFAULT_REPLAY_DIR })),
-    optionHelp('--reveal-faults', t('help.grade.revealFaults')),
-    optionHelp('--jobs N', t('help.grade.jobs')),
-    sharedHelp('seed'),
-    optionHelp('--timeout MS', t('help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS, max: MAX_TIMEOUT_MS })),
-    sharedHelp('no-color', 'html', 'lang'),
+    t(lang, 'help.grade.head'),
+    optionHelp('--scenarios DIR', t(lang, 'help.grade.scenarios')),
+    optionHelp('--held-out DIR', t(lang, 'help.grade.heldOut')),
+    optionHelp('--no-explore', t(lang, 'help.grade.noExplore')),
+    optionHelp('--hint N', t(lang, 'help.grade.hint')),
+    optionHelp('--summary', t(lang, 'help.grade.summary')),
+    optionHelp('--json FILE', t(lang, 'help.grade.json')),
+    optionHelp('--junit FILE', t(lang, 'help.grade.junit')),
+    optionHelp('--results-dir DIR', t(lang, 'help.grade.resultsDir')),
+    optionHelp('--replays DIR', t(lang, 'help.grade.replays', { dir: DEFAULT_REPLAY_DIR })),
+    optionHelp('--reveal-faults', t(lang, 'help.grade.revealFaults')),
+    optionHelp('--jobs N', t(lang, 'help.grade.jobs')),
+    sharedHelp(lang, 'seed'),
+    optionHelp('--timeout MS', t(lang, 'help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS, max: MAX_TIMEOUT_MS })),
+    sharedHelp(lang, 'no-color', 'html', 'lang'),
   ].join('\n');
 }
 
-function positiveInteger(option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+function positiveInteger(lang: Lang, option: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(t('cli.grade.intBad', { option, max, given: JSON.stringify(value) }));
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(t(lang, 'cli.grade.intBad', { option, max, given: JSON.stringify(value) }));
   return n;
 }
 
 /** A file to be written: not a folder, in a folder that exists and can be written to. */
-function checkOutputFile(option: string, value: string, cwd: string): string {
+function checkOutputFile(lang: Lang, option: string, value: string, cwd: string): string {
   const path = resolve(cwd, value);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(t('cli.grade.out.isFolder', { option, value }));
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(t(lang, 'cli.grade.out.isFolder', { option, value }));
   const folder = dirname(path);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(t('cli.grade.out.noFolder', { option, value, folder: displayPath(folder, cwd) }));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(t(lang, 'cli.grade.out.noFolder', { option, value, folder: displayPath(folder, cwd) }));
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new UsageError(t('cli.grade.out.folderReadOnly', { option, value, folder: displayPath(folder, cwd) }));
+    throw new UsageError(t(lang, 'cli.grade.out.folderReadOnly', { option, value, folder: displayPath(folder, cwd) }));
   }
   return path;
 }
 
 /** A folder to write into: made now if need be (so that a bad path fails before any grading). */
-function checkOutputFolder(option: string, value: string, cwd: string): string {
+function checkOutputFolder(lang: Lang, option: string, value: string, cwd: string): string {
   const path = resolve(cwd, value);
   try {
     mkdirSync(path, { recursive: true });
     accessSync(path, constants.W_OK);
   } catch (error) {
-    throw new UsageError(t('cli.grade.out.cannotWrite', { option, value, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
+    throw new UsageError(t(lang, 'cli.grade.out.cannotWrite', { option, value, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
   }
   return path;
 }
 
 /** A folder that will be made only if something is written in it: its nearest existing ancestor must take it. */
-function checkLaterFolder(option: string, value: string, cwd: string): string {
+function checkLaterFolder(lang: Lang, option: string, value: string, cwd: string): string {
   const path = resolve(cwd, value);
   let existing = path;
   while (!existsSync(existing)) existing = dirname(existing);
@@ -95,13 +95,13 @@ function checkLaterFolder(option: string, value: string, cwd: string): string {
     }
   })();
   if (!fine) {
-    const why = t(statSync(existing).isDirectory() ? 'cli.grade.out.notWritable' : 'cli.grade.out.isFile', { path: displayPath(existing, cwd) });
-    throw new UsageError(t('cli.grade.out.cannotWrite', { option, value, why }));
+    const why = t(lang, statSync(existing).isDirectory() ? 'cli.grade.out.notWritable' : 'cli.grade.out.isFile', { path: displayPath(existing, cwd) });
+    throw new UsageError(t(lang, 'cli.grade.out.cannotWrite', { option, value, why }));
   }
   return path;
 }
 
-export async function gradeCommand(argv: string[], io: Io): Promise<number> {
+export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -122,24 +122,24 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     },
   });
   const style = await chooseStyle(io, { noColor: values['no-color'] });
-  const seed = parseSeed(values.seed);
-  const hintLevel = positiveInteger('--hint', values.hint, 1, HINT_LEVELS);
-  const timeoutMs = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-  const jobs = positiveInteger('--jobs', values.jobs, Math.min(4, availableParallelism()), 64);
+  const seed = parseSeed(lang, values.seed);
+  const hintLevel = positiveInteger(lang, '--hint', values.hint, 1, HINT_LEVELS);
+  const timeoutMs = positiveInteger(lang, '--timeout', values.timeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const jobs = positiveInteger(lang, '--jobs', values.jobs, Math.min(4, availableParallelism()), 64);
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
-  if (found.problems.length > 0) throw new UsageError(found.problems.join('\n'));
+  if (found.problems.length > 0) throw new UsageError(found.problems.map((problem) => word(lang, problem)).join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const selected = runnerScenariosOnly(loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
-  if (selected.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: (values.scenarios ?? []).join(', ') }));
-  const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
-  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t('cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));
+  const selected = runnerScenariosOnly(lang, loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
+  if (selected.length === 0) throw new UsageError(t(lang, 'cli.grade.noScenarios', { targets: (values.scenarios ?? []).join(', ') }));
+  const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(lang, loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
+  if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t(lang, 'cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));
   const scenarios = [...selected, ...heldOut];
   // Every output is checked before anything is graded: a bad path must not cost the class's results.
-  const json = values.json !== undefined ? checkOutputFile('--json', values.json, io.cwd) : undefined;
-  const junit = values.junit !== undefined ? checkOutputFile('--junit', values.junit, io.cwd) : undefined;
-  const resultsDir = values['results-dir'] !== undefined ? checkOutputFolder('--results-dir', values['results-dir'], io.cwd) : undefined;
+  const json = values.json !== undefined ? checkOutputFile(lang, '--json', values.json, io.cwd) : undefined;
+  const junit = values.junit !== undefined ? checkOutputFile(lang, '--junit', values.junit, io.cwd) : undefined;
+  const resultsDir = values['results-dir'] !== undefined ? checkOutputFolder(lang, '--results-dir', values['results-dir'], io.cwd) : undefined;
   const explore = values['no-explore'] !== true;
-  const replays = explore ? checkLaterFolder('--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
+  const replays = explore ? checkLaterFolder(lang, '--replays', values.replays ?? DEFAULT_REPLAY_DIR, io.cwd) : null;
 
   // The command that grades the same thing again, for "more: … --hint 2" — in the language this grade was asked in.
   const sameOptions = [
@@ -151,35 +151,35 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
   ];
   const gradeAgain = (files: string[]) =>
     files.length === 0 && sameOptions.length === 0
-      ? (currentLang() === 'en' ? 'npm run grade --' : inThisLanguage('npm run grade'))
-      : inThisLanguage(['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
+      ? (lang === 'en' ? 'npm run grade --' : inThisLanguage(lang, 'npm run grade'))
+      : inThisLanguage(lang, ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
   const names = submissionNames(found.files);
-  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns() };
+  const options = { scenarios, seed, timeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns(), lang };
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
   // Said once, plainly: what walls a submission's box does not have on this machine (README, "What a submission cannot do").
   const missing = missingWalls(isolation());
-  if (missing.length > 0) io.stderr.write(`faultlab grade: ${t('cli.grade.isolation', { missing: missing.map((wall) => t(`cli.grade.isolation.${wall}`)).join(t('cli.listSep')) })}\n`);
+  if (missing.length > 0) io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.isolation', { missing: missing.map((wall) => t(lang, `cli.grade.isolation.${wall}`)).join(t(lang, 'cli.listSep')) })}\n`);
 
   let submissions: SubmissionGrade[];
   if (found.files.length === 1) {
     // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
     const file = found.files[0]!;
-    io.stdout.write(renderHeader({ file: displayPath(file, io.cwd) }, scenarios.length, seed, style));
+    io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, scenarios.length, seed, style));
     const shown: ScenarioGrade[] = [];
     const submission = await gradeSubmission(file, {
       ...options,
       name: names[0]!,
       replayDir: replayDir(names[0]!),
       onScenario: (grade) => {
-        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(style));
-        io.stdout.write(renderScenario(grade, shown, style));
+        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style));
+        io.stdout.write(renderScenario(lang, grade, shown, style));
         shown.push(grade);
       },
     });
-    io.stdout.write(renderFooter(submission, style, terminal));
+    io.stdout.write(renderFooter(lang, submission, style, terminal));
     submissions = [submission];
   } else {
     submissions = await gradeSubmissions(found.files, {
@@ -188,10 +188,10 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
       names,
       replayDirFor: replayDir,
       onSubmission: (submission) => {
-        if (values.summary !== true) io.stdout.write(renderSubmissionLine(submission, style));
+        if (values.summary !== true) io.stdout.write(renderSubmissionLine(lang, submission, style));
       },
     });
-    io.stdout.write(renderClassSummary(submissions, seed, style));
+    io.stdout.write(renderClassSummary(lang, submissions, seed, style));
   }
 
   const wrote: string[] = [];
@@ -205,26 +205,26 @@ export async function gradeCommand(argv: string[], io: Io): Promise<number> {
     }
   };
   const exercism = { revealFaults: values['reveal-faults'] === true };
-  if (json !== undefined) write(json, JSON.stringify(toExercismFile(submissions, exercism), null, 2) + '\n', t('cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
-  if (junit !== undefined) write(junit, toJUnit(submissions, seed), t('cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
+  if (json !== undefined) write(json, JSON.stringify(toExercismFile(lang, submissions, exercism), null, 2) + '\n', t(lang, 'cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
+  if (junit !== undefined) write(junit, toJUnit(lang, submissions, seed), t(lang, 'cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
   if (resultsDir !== undefined) {
     const many = submissions.length > 1;
     for (const submission of submissions) {
       const folder = many ? join(resultsDir, submission.name) : resultsDir;
       mkdirSync(folder, { recursive: true });
       const file = join(folder, 'results.json');
-      write(file, JSON.stringify(toExercism(submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
+      write(file, JSON.stringify(toExercism(lang, submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
     }
   }
-  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t('cli.grade.wrote', { files: wrote.join(t('cli.listSep')) })}\n`));
+  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t(lang, 'cli.grade.wrote', { files: wrote.join(t(lang, 'cli.listSep')) })}\n`));
   if (failed.length > 0) {
-    io.stderr.write(`faultlab grade: ${t('cli.grade.couldNotWrite', { files: failed.join('; ') })}\n`);
+    io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.couldNotWrite', { files: failed.join('; ') })}\n`);
     return EXIT.badInput;
   }
   if (values.html !== undefined) {
-    const out = new HtmlOut(values.html, io.cwd);
-    for (const [i, submission] of submissions.entries()) await writeGradePages(out, found.files[i]!, submission, scenarios, seed, io.cwd);
-    io.stdout.write(style.c.dim(`  ${t('cli.grade.wrote', { files: t('cli.grade.wrotePages', { index: out.finish('faultlab grade', t('cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
+    const out = new HtmlOut(values.html, io.cwd, lang);
+    for (const [i, submission] of submissions.entries()) await writeGradePages(lang, out, found.files[i]!, submission, scenarios, seed, io.cwd);
+    io.stdout.write(style.c.dim(`  ${t(lang, 'cli.grade.wrote', { files: t(lang, 'cli.grade.wrotePages', { index: out.finish('faultlab grade', t(lang, 'cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
   }
   return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
 }

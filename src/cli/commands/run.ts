@@ -12,7 +12,7 @@ import { checkTempDir } from '../../core/tempDir.js';
 import { simulate } from '../../sim/simulate.js';
 import { KeptConnections, mayKeepConnections } from '../../sim/keptConnections.js';
 import { usesLimits } from '../../scenario/types.js';
-import { runToJson } from '../../render/renderJson.js';
+import { messageJson, runToJson } from '../../render/renderJson.js';
 import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
 import { renderRun } from '../../render/renderText.js';
 import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
@@ -20,7 +20,7 @@ import { yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
 import { inThisLanguage, optionHelp, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
-import { t } from '../../core/i18n/index.js';
+import { msg, t, word, type Lang, type Message } from '../../render/words/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { RunnerConstructorError } from '../../box/boxedRunner.js';
 import { PLAIN as PLAIN_STYLE } from '../../render/style.js';
@@ -37,20 +37,20 @@ import { titleOf } from '../../scenario/words.js';
  */
 export const SHOWN_BY_DEFAULT = ['lost_reply', 'crash_after_commit'];
 
-/** `faultlab run --help`, in the current language. */
-export function runHelp(): string {
+/** `faultlab run --help`, in the language of the command line. */
+export function runHelp(lang: Lang): string {
   return [
-    t('help.run.head', { shown: SHOWN_BY_DEFAULT.join(t('cli.and')) }),
-    optionHelp('--all', t('help.run.all')),
-    sharedHelp('seed', 'runner'),
-    optionHelp('--quiet', t('help.run.quiet')),
-    sharedHelp('json', 'no-color', 'width', 'html', 'storage'),
-    optionHelp('--keep-db DIR', t('help.run.keepDb')),
-    sharedHelp('lang'),
+    t(lang, 'help.run.head', { shown: SHOWN_BY_DEFAULT.join(t(lang, 'cli.and')) }),
+    optionHelp('--all', t(lang, 'help.run.all')),
+    sharedHelp(lang, 'seed', 'runner'),
+    optionHelp('--quiet', t(lang, 'help.run.quiet')),
+    sharedHelp(lang, 'json', 'no-color', 'width', 'html', 'storage'),
+    optionHelp('--keep-db DIR', t(lang, 'help.run.keepDb')),
+    sharedHelp(lang, 'lang'),
   ].join('\n');
 }
 
-export async function runCommand(argv: string[], io: Io): Promise<number> {
+export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -62,16 +62,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     },
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
-  const seed = parseSeed(values.seed);
-  const width = parseWidth(values.width, io);
-  const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd) : null;
+  const seed = parseSeed(lang, values.seed);
+  const width = parseWidth(lang, values.width, io);
+  const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd, lang) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
   const shown = (id: string) => !values.quiet && (values.all === true || positionals.length > 0 || SHOWN_BY_DEFAULT.includes(id));
   const keepDb = values['keep-db'];
   // Kept databases are files: --keep-db without --storage means --storage file.
-  const storage = keepDb !== undefined && values.storage === undefined ? 'file' : parseStorage(values.storage);
+  const storage = keepDb !== undefined && values.storage === undefined ? 'file' : parseStorage(lang, values.storage);
   const loaded = loadAll(positionals, { cwd: io.cwd });
-  refuseRunnerOptions(
+  refuseRunnerOptions(lang, 
     [
       ...(values.runner !== undefined ? [`--runner ${values.runner}`] : []),
       ...(values.storage !== undefined ? [`--storage ${values.storage}`] : []),
@@ -79,16 +79,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     ],
     loaded,
   );
-  if (keepDb !== undefined) checkKeepable(loaded);
+  if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
-  const resolved = await loadRunnerOption(values.runner, io.cwd, (text) => io.stderr.write(text));
+  const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
   let kept: KeptFolder | null = null;
   // The reference runner in memory runs every scenario on one pair of connections, restored to the scenario's
   // starting rows before each run (a crash still closes them): opening and preparing two databases per
   // scenario was about a sixth of `run --quiet` over the 17.
   const connections = storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
   try {
-    kept = keepDb !== undefined ? claimKeepDir(keepDb, io.cwd) : null;
+    kept = keepDb !== undefined ? claimKeepDir(lang, keepDb, io.cwd) : null;
     const { runner, tool, label } = resolved;
 
     const rows: SummaryRow[] = [];
@@ -105,7 +105,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...(kept ? { keepDir: kept.dir } : {}), ...shared };
         // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
         await resolved.beginRun();
-        let outcome: { run: RunResult } | { failure: string };
+        let outcome: { run: RunResult } | { failure: Message };
         try {
           outcome = await runOutside(async () => judge(await simulate(one.scenario, options)));
         } finally {
@@ -114,22 +114,23 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         if ('run' in outcome) {
           const run: RunResult = outcome.run;
           rows.push(summaryRow(run));
-          if (values.json) json.push(runToJson(run));
-          else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { position, width }) + '\n');
-          html?.add(run.scenario.id, renderRunHtml(run), { id: run.scenario.id, title: titleOf(run.scenario), status: run.state?.status ?? 'none', passed: run.passed });
+          if (values.json) json.push(runToJson(lang, run));
+          else if (shown(run.scenario.id)) io.stdout.write(renderRun(run, style, { lang, position, width }) + '\n');
+          html?.add(run.scenario.id, renderRunHtml(lang, run), { id: run.scenario.id, title: titleOf(run.scenario, lang), status: run.state?.status ?? 'none', passed: run.passed });
         } else {
           // The runner's code failed where the harness cannot catch it (its constructor): a failed run, not a crash.
-          const message = t('cli.run.runnerFailed', { failure: outcome.failure });
-          rows.push({ id: one.scenario.id, status: 'runner_error', calls: '-', ledger: '-', stock: '', passed: false, broken: false, firstProblem: message });
-          if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: outcome.failure, message }] });
+          const said = msg('cli.run.runnerFailed', { failure: outcome.failure });
+          const message = word(lang, said);
+          rows.push({ id: one.scenario.id, status: 'runner_error', calls: '-', ledger: '-', stock: '', passed: false, broken: false, firstProblem: said });
+          if (values.json) json.push({ id: one.scenario.id, status: 'runner_error', passed: false, violations: [{ check: 'runner_error', expected: 'no exception', actual: word('en', outcome.failure), ...messageJson(lang, said) }] });
           else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
         }
       } else {
-        const result = runLabScenario(one, seed);
+        const result = runLabScenario(lang, one, seed);
         rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
         if (values.json) json.push(result.json);
         else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');
-        html?.add(one.id, renderTextPageHtml(one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: t('cli.run.labTitle'), status: 'lab', passed: result.passed });
+        html?.add(one.id, renderTextPageHtml(lang, one.id, result.render(PLAIN_STYLE, position)), { id: one.id, title: t(lang, 'cli.run.labTitle'), status: 'lab', passed: result.passed });
       }
     }
 
@@ -140,24 +141,24 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) {
       io.stdout.write(JSON.stringify({ seed, runner: anyRunner ? label : null, scenarios: json, passed, failed }, null, 2) + '\n');
     } else {
-      const who = !anyRunner ? t('cli.run.who.labs') : runners < rows.length ? t('cli.run.who.mixed', { label }) : t('cli.run.who.runner', { label });
-      io.stdout.write(renderSummary(rows, style, t('cli.run.footer', { seed, who, kept: keptNote(kept, keepDb) }), width));
+      const who = !anyRunner ? t(lang, 'cli.run.who.labs') : runners < rows.length ? t(lang, 'cli.run.who.mixed', { label }) : t(lang, 'cli.run.who.runner', { label });
+      io.stdout.write(renderSummary(lang, rows, style, t(lang, 'cli.run.footer', { seed, who, kept: keptNote(lang, kept, keepDb) }), width));
       const dim = (x: string) => style.c.dim(x);
       /** A command is never cut across two lines: it is meant to be copied (and answers in this language). */
-      const cmd = (text: string) => inThisLanguage(text).replaceAll(' ', GLUE);
+      const cmd = (text: string) => inThisLanguage(lang, text).replaceAll(' ', GLUE);
       if (positionals.length === 0 && !values.quiet && values.all !== true) {
         const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
-        const more = t('cli.run.more', { hidden, all: cmd('npx faultlab run --all'), one: cmd('npx faultlab run ID'), html: '--html' + GLUE + 'DIR' });
+        const more = t(lang, 'cli.run.more', { hidden, all: cmd('npx faultlab run --all'), one: cmd('npx faultlab run ID'), html: '--html' + GLUE + 'DIR' });
         io.stdout.write(flow([[more, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
       if (positionals.length === 0) {
-        const next = t('cli.run.next', { pillars: cmd('npx faultlab run scenarios/pillars'), grade: cmd('npm run grade') });
+        const next = t(lang, 'cli.run.next', { pillars: cmd('npx faultlab run scenarios/pillars'), grade: cmd('npm run grade') });
         io.stdout.write(flow([[next, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
     }
     if (html !== null) {
-      const index = html.finish(t('cli.run.pagesTitle', { count: rows.length }), t('cli.run.pagesSubtitle', { seed, who: anyRunner ? t('cli.run.who.runner', { label }) : t('cli.run.who.labs') }), io.cwd);
-      (values.json ? io.stderr : io.stdout).write(t('cli.pages', { index }) + '\n');
+      const index = html.finish(t(lang, 'cli.run.pagesTitle', { count: rows.length }), t(lang, 'cli.run.pagesSubtitle', { seed, who: anyRunner ? t(lang, 'cli.run.who.runner', { label }) : t(lang, 'cli.run.who.labs') }), io.cwd);
+      (values.json ? io.stderr : io.stdout).write(t(lang, 'cli.pages', { index }) + '\n');
     }
     return failed === 0 ? EXIT.ok : EXIT.failed;
   } finally {
@@ -168,25 +169,25 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** --keep-db keeps a runner scenario's two databases; anything else has none to keep. */
-function checkKeepable(loaded: Loaded[]): void {
-  if (loaded.length !== 1) throw new UsageError(t('cli.run.keepDbOne', { count: loaded.length }));
+function checkKeepable(lang: Lang, loaded: Loaded[]): void {
+  if (loaded.length !== 1) throw new UsageError(t(lang, 'cli.run.keepDbOne', { count: loaded.length }));
   const [one] = loaded;
-  if (one!.type !== 'runner') throw new BadInputError(t('cli.run.keepDbKind', { id: one!.id, kind: one!.kind }));
+  if (one!.type !== 'runner') throw new BadInputError(t(lang, 'cli.run.keepDbKind', { id: one!.id, kind: one!.kind }));
 }
 
 /** Only what is really there is claimed: both database files in the kept folder. */
-function keptNote(kept: KeptFolder | null, given: string | undefined): string {
+function keptNote(lang: Lang, kept: KeptFolder | null, given: string | undefined): string {
   if (kept === null) return '';
   const written = Object.values(DB_FILES).every((name) => existsSync(join(kept.dir, name)));
-  return written ? t('cli.run.kept', { dir: given!, files: Object.values(DB_FILES).join(', ') }) : t('cli.run.keptNothing', { dir: given! });
+  return written ? t(lang, 'cli.run.kept', { dir: given!, files: Object.values(DB_FILES).join(', ') }) : t(lang, 'cli.run.keptNothing', { dir: given! });
 }
 
 /** A runner file's constructor failing ends its run as a failure; faultlab's own errors still throw. */
-async function runOutside(work: () => Promise<RunResult>): Promise<{ run: RunResult } | { failure: string }> {
+async function runOutside(work: () => Promise<RunResult>): Promise<{ run: RunResult } | { failure: Message }> {
   try {
     return { run: await work() };
   } catch (error) {
-    if (error instanceof RunnerConstructorError) return { failure: t('cli.run.constructorThrew', { what: error.message }) };
+    if (error instanceof RunnerConstructorError) return { failure: msg('cli.run.constructorThrew', { what: error.what }) };
     throw error;
   }
 }

@@ -1,11 +1,11 @@
 import { BreakerConfigError } from '../errors.js';
 import { checkNumber, checkString } from '../config/fields.js';
-import { t } from '../../core/i18n/index.js';
+import { message } from '../../core/message.js';
 import type { BreakerConfig } from '../config/types.js';
 
 /**
  * The gate every breaker configuration passes, at load time and on `upsertConfig`. Besides the ranges of
- * PILLARS §3 it refuses `min_request_count > window_size` (ours): the window never holds that many
+ * docs/pillars.md §3 it refuses `min_request_count > window_size` (ours): the window never holds that many
  * results, so such a breaker could never open — the original accepted it silently. A threshold of 1.0
  * is accepted: it opens when every result in the window failed (the trip rule in machine.ts).
  */
@@ -19,7 +19,7 @@ export function validateBreakerConfig(config: BreakerConfig, fieldPrefix?: strin
   if (minRequestCount > windowSize) {
     throw new E(
       at('min_request_count'),
-      t('config.breakerWindow', { window: windowSize, min: minRequestCount }),
+      message('config.breakerWindow', { window: windowSize, min: minRequestCount }),
       minRequestCount,
     );
   }

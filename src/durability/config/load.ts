@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { load as parseYaml } from 'js-yaml';
-import { t } from '../../core/i18n/index.js';
+import { message } from '../../core/message.js';
 import { validateBreakerConfig } from '../breaker/config.js';
 import { ConfigError } from '../errors.js';
 import { validatePolicy } from '../retry/RetryPolicy.js';
@@ -25,7 +25,7 @@ export function loadDurabilityConfig(path: string): DurabilityConfig {
   try {
     raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(path, t('config.readableYaml'), (error as Error).message);
+    throw new ConfigError(path, message('config.readableYaml'), (error as Error).message);
   }
   return applyConfigOverrides(defaultDurabilityConfig(), raw ?? {});
 }
@@ -90,11 +90,11 @@ export function applyConfigOverrides(base: DurabilityConfig, raw: unknown, prefi
 
 /** `field` is the dotted path of the mapping; '' for the top level of the file. */
 function object(value: unknown, field: string, known?: readonly string[]): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field || t('config.topLevel'), t('config.mapping'), value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(field, message('config.mapping'), value);
   const raw = value as Raw;
   if (known) {
     for (const key of Object.keys(raw)) {
-      if (!known.includes(key)) throw new ConfigError(field ? `${field}.${key}` : key, t('config.knownField', { known: known.join(', ') }), raw[key]);
+      if (!known.includes(key)) throw new ConfigError(field ? `${field}.${key}` : key, message('config.knownField', { known: known.join(', ') }), raw[key]);
     }
   }
   return raw;

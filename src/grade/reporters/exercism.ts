@@ -7,7 +7,8 @@
  * (so an LMS that stores results by test name sees the same test whatever language a learner graded in).
  */
 import { explainFailure } from '../explain.js';
-import { t } from '../../core/i18n/index.js';
+import { t, word, type Lang } from '../../render/words/index.js';
+import { printedText } from '../../render/printed.js';
 import { allGrades, scoreOf, type PartScore } from '../score.js';
 import type { ScenarioGrade, SubmissionGrade, TestStatus } from '../types.js';
 
@@ -21,7 +22,7 @@ export interface ExercismTest {
   status: TestStatus;
   message: string | null;
   output?: string;
-  /** The scenario's number: SPEC §6 numbers the fixed 17; others are numbered by their place. */
+  /** The scenario's number: docs/spec.md §6 numbers the fixed 17; others are numbered by their place. */
   task_id: number;
 }
 
@@ -45,23 +46,26 @@ export interface ExercismOptions {
   revealFaults?: boolean;
 }
 
-function testCode(grade: ScenarioGrade, options: ExercismOptions): string {
-  const about = grade.heldOut && !options.revealFaults ? t('gradeReport.exercism.heldOut') : grade.summary;
+function testCode(lang: Lang, grade: ScenarioGrade, options: ExercismOptions): string {
+  const about = grade.heldOut && !options.revealFaults ? t(lang, 'gradeReport.exercism.heldOut') : word(lang, grade.summary);
   return `${grade.replay}\n# ${about}`;
 }
 
 /** One submission's results.json: a test per scenario as written, then one per scenario explored. */
-export function toExercism(submission: SubmissionGrade, options: ExercismOptions = {}): ExercismResults {
-  const tests = allGrades(submission).map((grade): ExercismTest => ({
-    name: grade.part === 'explored' ? `${grade.id} with one added fault at every point: ${grade.title}` : `${grade.id}: ${grade.title}`,
-    test_code: testCode(grade, options),
-    status: grade.status,
-    message: grade.status === 'pass' ? null : explainFailure(grade),
-    ...(grade.output !== '' ? { output: capOutput(grade.output) } : {}),
-    task_id: grade.taskId,
-  }));
+export function toExercism(lang: Lang, submission: SubmissionGrade, options: ExercismOptions = {}): ExercismResults {
+  const tests = allGrades(submission).map((grade): ExercismTest => {
+    const output = printedText(lang, grade.output);
+    return {
+      name: grade.part === 'explored' ? `${grade.id} with one added fault at every point: ${grade.title}` : `${grade.id}: ${grade.title}`,
+      test_code: testCode(lang, grade, options),
+      status: grade.status,
+      message: grade.status === 'pass' ? null : explainFailure(lang, grade),
+      ...(output !== '' ? { output: capOutput(output) } : {}),
+      task_id: grade.taskId,
+    };
+  });
   if (submission.loadError !== null) {
-    return { version: 3, status: 'error', message: t('grade.load.message', { file: submission.file, message: submission.loadError.message }), tests };
+    return { version: 3, status: 'error', message: t(lang, 'grade.load.message', { file: submission.file, message: submission.loadError.message }), tests };
   }
   return { version: 3, status: tests.every((t) => t.status === 'pass') ? 'pass' : 'fail', message: null, tests };
 }
@@ -80,8 +84,8 @@ export interface ExercismClassFile {
  * What `--json FILE` writes: for one submission exactly its results.json; for several (a teacher grading a
  * folder), one document listing each submission with its own results.json.
  */
-export function toExercismFile(submissions: readonly SubmissionGrade[], options: ExercismOptions = {}): ExercismResults | ExercismClassFile {
-  if (submissions.length === 1) return toExercism(submissions[0]!, options);
+export function toExercismFile(lang: Lang, submissions: readonly SubmissionGrade[], options: ExercismOptions = {}): ExercismResults | ExercismClassFile {
+  if (submissions.length === 1) return toExercism(lang, submissions[0]!, options);
   return {
     submissions: submissions.map((s) => {
       const score = scoreOf(s);
@@ -89,7 +93,7 @@ export function toExercismFile(submissions: readonly SubmissionGrade[], options:
         submission: s.file,
         name: s.name,
         score: { passed: score.passed, total: score.total, as_written: score.asWritten, explored: score.explored },
-        results: toExercism(s, options),
+        results: toExercism(lang, s, options),
       };
     }),
   };

@@ -7,7 +7,8 @@
  * <system-out>.
  */
 import { explainFailure } from '../explain.js';
-import { t } from '../../core/i18n/index.js';
+import { t, word, type Lang } from '../../render/words/index.js';
+import { printedText } from '../../render/printed.js';
 import { allGrades, scoreOf } from '../score.js';
 import type { SubmissionGrade } from '../types.js';
 import { element, escapeText } from './xml.js';
@@ -26,7 +27,7 @@ export function className(file: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-function suite(submission: SubmissionGrade, seed: number): string {
+function suite(lang: Lang, submission: SubmissionGrade, seed: number): string {
   const grades = allGrades(submission);
   const failures = grades.filter((g) => g.status === 'fail').length;
   const errors = grades.filter((g) => g.status === 'error').length;
@@ -36,7 +37,7 @@ function suite(submission: SubmissionGrade, seed: number): string {
     'properties',
     {},
     [
-      element('property', { name: 'runner', value: submission.runnerName ?? t('gradeReport.junit.notLoaded') }),
+      element('property', { name: 'runner', value: submission.runnerName ?? t(lang, 'gradeReport.junit.notLoaded') }),
       element('property', { name: 'seed', value: seed }),
       element('property', { name: 'score', value: `${score.passed}/${score.total}` }),
       element('property', { name: 'as_written', value: `${score.asWritten.passed}/${score.asWritten.total}` }),
@@ -47,9 +48,10 @@ function suite(submission: SubmissionGrade, seed: number): string {
     const children: string[] = [];
     if (grade.status !== 'pass') {
       const tag = grade.status === 'fail' ? 'failure' : 'error';
-      children.push(element(tag, { message: grade.problem!.message, type: grade.problem!.id }, escapeText(explainFailure(grade))));
+      children.push(element(tag, { message: word(lang, grade.problem!.message), type: grade.problem!.id }, escapeText(explainFailure(lang, grade))));
     }
-    if (grade.output !== '') children.push(element('system-out', {}, escapeText(grade.output)));
+    const output = printedText(lang, grade.output);
+    if (output !== '') children.push(element('system-out', {}, escapeText(output)));
     const testName = grade.part === 'explored' ? `${grade.id} with one added fault at every point` : grade.id;
     return '    ' + element('testcase', { name: testName, classname: className(submission.file), time: seconds(grade.durationMs) }, children.length > 0 ? children.join('') : null);
   });
@@ -57,10 +59,10 @@ function suite(submission: SubmissionGrade, seed: number): string {
   return `  ${element('testsuite', attrs, `\n    ${properties}\n${cases.join('\n')}\n  `)}`;
 }
 
-export function toJUnit(submissions: readonly SubmissionGrade[], seed: number): string {
+export function toJUnit(lang: Lang, submissions: readonly SubmissionGrade[], seed: number): string {
   const count = (status: string) => submissions.reduce((n, s) => n + allGrades(s).filter((g) => g.status === status).length, 0);
   const tests = submissions.reduce((n, s) => n + s.total, 0);
   const time = submissions.reduce((n, s) => n + allGrades(s).reduce((m, g) => m + g.durationMs, 0), 0);
-  const body = `\n${submissions.map((s) => suite(s, seed)).join('\n')}\n`;
+  const body = `\n${submissions.map((s) => suite(lang, s, seed)).join('\n')}\n`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${element('testsuites', { name: 'faultlab grade', tests, failures: count('fail'), errors: count('error'), time: seconds(time) }, body)}\n`;
 }

@@ -6,8 +6,9 @@
  * submission as it finishes, and a table.
  */
 import { displayWidth, pad, padStart, wrap } from '../../render/format.js';
-import { t } from '../../core/i18n/index.js';
-import { tn } from '../../core/i18n/plural.js';
+import { said, t, tn, word, type Lang } from '../../render/words/index.js';
+import { printedText } from '../../render/printed.js';
+import { divergenceText } from '../divergence.js';
 import type { Style } from '../../render/style.js';
 import { HINT_LEVELS, hintsFor } from '../hints.js';
 import { allGrades, coverageOf, firstFailure, scoreOf } from '../score.js';
@@ -33,11 +34,11 @@ export interface TerminalOptions {
 type Label = 'figures' | 'explored' | 'diverges' | 'printed' | 'replay' | 'lesson';
 
 /** A label under a failing scenario, padded to its column (measured in columns: a Chinese label is wider than its length). */
-const label = (name: Label) => INDENT + pad(t(`gradeReport.label.${name}`), 10);
+const label = (lang: Lang, name: Label) => INDENT + pad(t(lang, `gradeReport.label.${name}`), 10);
 
 /** A labelled line, wrapped under its label. */
-function field(name: Label, text: string, paint: (s: string) => string = (s) => s): string {
-  const lead = label(name);
+function field(lang: Lang, name: Label, text: string, paint: (s: string) => string = (s) => s): string {
+  const lead = label(lang, name);
   const width = displayWidth(lead);
   const lines = wrap(text, WIDTH - width).split('\n');
   return lines.map((line, i) => (i === 0 ? lead : ' '.repeat(width)) + paint(line)).join('\n');
@@ -50,13 +51,13 @@ function name(grade: ScenarioGrade): string {
   return `${number} ${grade.id}\n${' '.repeat(4 + 3 + ID_WIDTH)}`;
 }
 
-export function renderHeader(submission: { file: string }, count: number, seed: number, style: Style): string {
-  return style.c.bold(tn('gradeReport.header', count, { file: submission.file, seed })) + '\n';
+export function renderHeader(lang: Lang, submission: { file: string }, count: number, seed: number, style: Style): string {
+  return style.c.bold(tn(lang, 'gradeReport.header', count, { file: submission.file, seed })) + '\n';
 }
 
 /** The line above the explored part. */
-export function renderExploredHeading(style: Style): string {
-  return `\n  ${style.c.bold(t('gradeReport.exploredHeading'))}\n`;
+export function renderExploredHeading(lang: Lang, style: Style): string {
+  return `\n  ${style.c.bold(t(lang, 'gradeReport.exploredHeading'))}\n`;
 }
 
 /**
@@ -64,46 +65,50 @@ export function renderExploredHeading(style: Style): string {
  * problem as one of them gets one line instead of the whole block (an explored one keeps its replay line:
  * each has its own replay file).
  */
-export function renderScenario(grade: ScenarioGrade, earlier: readonly ScenarioGrade[], style: Style): string {
+export function renderScenario(lang: Lang, grade: ScenarioGrade, earlier: readonly ScenarioGrade[], style: Style): string {
   const { c } = style;
   const lead = name(grade);
-  if (grade.status === 'pass') return `  ${c.green('✔')} ${lead}${c.dim(grade.figures ?? '')}\n`;
+  if (grade.status === 'pass') return `  ${c.green('✔')} ${lead}${c.dim(grade.figures === null ? '' : said(lang, grade.figures))}\n`;
   const problem = grade.problem!;
+  const title = said(lang, problem.title);
+  const message = word(lang, problem.message);
   const same = earlier.filter((g) => g.part === grade.part && g.problem !== null && g.problem.id === problem.id);
   if (grade.part === 'as_written') {
-    const twin = same.find((g) => g.problem!.message === problem.message);
-    if (twin !== undefined) return `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(t('gradeReport.sameAs', { id: twin.id }))}\n`;
+    const twin = same.find((g) => word(lang, g.problem!.message) === message);
+    if (twin !== undefined) return `  ${c.red('✘')} ${lead}${c.red(title)} ${c.dim(t(lang, 'gradeReport.sameAs', { id: twin.id }))}\n`;
   } else {
-    const twin = same.find((g) => g.problem!.title === problem.title);
+    const twin = same.find((g) => said(lang, g.problem!.title) === title);
     if (twin !== undefined) {
-      const figures = grade.figures !== null ? ` · ${grade.figures}` : '';
-      const line = `  ${c.red('✘')} ${lead}${c.red(problem.title)} ${c.dim(t('gradeReport.asIn', { id: twin.id, figures }))}\n`;
+      const figures = grade.figures !== null ? ` · ${said(lang, grade.figures)}` : '';
+      const line = `  ${c.red('✘')} ${lead}${c.red(title)} ${c.dim(t(lang, 'gradeReport.asIn', { id: twin.id, figures }))}\n`;
       // a schedule that broke a rule has its own replay file; a scenario not explored has nothing new to replay
-      return problem.id === 'not_explored' ? line : `${line}${label('replay')}${c.cyan(grade.replay)}\n`;
+      return problem.id === 'not_explored' ? line : `${line}${label(lang, 'replay')}${c.cyan(grade.replay)}\n`;
     }
   }
-  const lines = [`  ${c.red('✘')} ${lead}${c.red.bold(problem.title)}`];
-  const before = problem.thrown !== undefined && problem.message.endsWith(problem.thrown) ? problem.message.slice(0, -problem.thrown.length).trimEnd() : null;
+  const lines = [`  ${c.red('✘')} ${lead}${c.red.bold(title)}`];
+  const thrown = problem.thrown === undefined ? undefined : said(lang, problem.thrown);
+  const before = thrown !== undefined && message.endsWith(thrown) ? message.slice(0, -thrown.length).trimEnd() : null;
   if (before !== null && /[:：]$/.test(before)) {
     // the exception's message on a line of its own, never broken in the middle of its first words
     lines.push(c.red(wrap(before, WIDTH, INDENT)));
-    lines.push(c.red(wrap(problem.thrown!, WIDTH, INDENT + '  ')));
+    lines.push(c.red(wrap(thrown!, WIDTH, INDENT + '  ')));
   } else {
-    lines.push(c.red(wrap(problem.message, WIDTH, INDENT)));
+    lines.push(c.red(wrap(message, WIDTH, INDENT)));
   }
   // After an exception the figures only repeat that the run stopped; they matter when the run went its course.
-  if (grade.wrongFigures.length > 0 && grade.status === 'fail') lines.push(field('figures', grade.wrongFigures.join(' · ')));
-  if (grade.part === 'explored' && grade.figures !== null) lines.push(field('explored', grade.figures));
-  if (grade.divergence !== null) lines.push(field('diverges', grade.divergence.text, c.yellow));
-  if (grade.output !== '') {
-    const out = grade.output.replace(/\n$/, '').split('\n');
+  if (grade.wrongFigures.length > 0 && grade.status === 'fail') lines.push(field(lang, 'figures', grade.wrongFigures.map((f) => word(lang, f)).join(' · ')));
+  if (grade.part === 'explored' && grade.figures !== null) lines.push(field(lang, 'explored', said(lang, grade.figures)));
+  if (grade.divergence !== null) lines.push(field(lang, 'diverges', divergenceText(lang, grade.divergence), c.yellow));
+  const printed = printedText(lang, grade.output);
+  if (printed !== '') {
+    const out = printed.replace(/\n$/, '').split('\n');
     const shown = out.slice(0, OUTPUT_LINES).join('\n' + ' '.repeat(INDENT.length + 10));
-    lines.push(label('printed') + c.dim(shown) + (out.length > OUTPUT_LINES ? c.dim(t('gradeReport.moreLines', { n: out.length - OUTPUT_LINES })) : ''));
+    lines.push(label(lang, 'printed') + c.dim(shown) + (out.length > OUTPUT_LINES ? c.dim(t(lang, 'gradeReport.moreLines', { n: out.length - OUTPUT_LINES })) : ''));
   }
   // Commands and paths are never wrapped: they must survive a copy and paste.
-  const hangs = problem.id === 'timeout' ? c.dim(t('gradeReport.hangsToo')) : '';
-  lines.push(label('replay') + c.cyan(grade.replay) + hangs);
-  lines.push(label('lesson') + c.cyan(grade.lesson));
+  const hangs = problem.id === 'timeout' ? c.dim(t(lang, 'gradeReport.hangsToo')) : '';
+  lines.push(label(lang, 'replay') + c.cyan(grade.replay) + hangs);
+  lines.push(label(lang, 'lesson') + c.cyan(grade.lesson));
   return lines.join('\n') + '\n';
 }
 
@@ -115,26 +120,26 @@ export function hintTarget(submission: SubmissionGrade): { grade: ScenarioGrade;
   return { grade: first, count };
 }
 
-function listed(grades: readonly ScenarioGrade[]): string {
+function listed(lang: Lang, grades: readonly ScenarioGrade[]): string {
   const failed = grades.filter((g) => g.status !== 'pass').map((g) => g.id);
-  return failed.length <= LIST_FAILED ? failed.join(', ') : t('gradeReport.scenarios', { n: failed.length });
+  return failed.length <= LIST_FAILED ? failed.join(', ') : t(lang, 'gradeReport.scenarios', { n: failed.length });
 }
 
-export function renderFooter(submission: SubmissionGrade, style: Style, options: TerminalOptions): string {
+export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Style, options: TerminalOptions): string {
   const { c } = style;
   const { passed, total, asWritten, explored } = scoreOf(submission);
-  const score = t('gradeReport.score', { passed, total });
+  const score = t(lang, 'gradeReport.score', { passed, total });
   const lines = [''];
   if (explored !== null) {
     const { schedules, broke } = coverageOf(submission);
     const coverage =
       broke === 0
-        ? tn('gradeReport.coverage.none', schedules, { none: c.green(t('gradeReport.coverage.noneWord')) })
-        : tn('gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
+        ? tn(lang, 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
+        : tn(lang, 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
     lines.push(`  ${coverage}`);
   }
   if (passed === total) {
-    lines.push(`  ${t(explored === null ? 'gradeReport.passed.asWritten' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);
+    lines.push(`  ${t(lang, explored === null ? 'gradeReport.passed.asWritten' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);
     return lines.join('\n') + '\n';
   }
   const red = c.red.bold(score);
@@ -142,31 +147,31 @@ export function renderFooter(submission: SubmissionGrade, style: Style, options:
     const failed = submission.scenarios.filter((g) => g.status !== 'pass').map((g) => g.id);
     const which =
       passed === 0
-        ? t('gradeReport.failed.noneYet', { score: red })
+        ? t(lang, 'gradeReport.failed.noneYet', { score: red })
         : failed.length <= LIST_FAILED
-          ? t('gradeReport.failed.toGoList', { score: red, n: failed.length, list: failed.join(', ') })
-          : t('gradeReport.failed.toGo', { score: red, n: failed.length });
+          ? t(lang, 'gradeReport.failed.toGoList', { score: red, n: failed.length, list: failed.join(', ') })
+          : t(lang, 'gradeReport.failed.toGo', { score: red, n: failed.length });
     lines.push(`  ${which}`);
   } else {
     const parts = { score: red, asWritten: `${asWritten.passed}/${asWritten.total}`, explored: `${explored.passed}/${explored.total}` };
-    lines.push(`  ${t(passed === 0 ? 'gradeReport.failed.partsNoneYet' : 'gradeReport.failed.parts', parts)}`);
+    lines.push(`  ${t(lang, passed === 0 ? 'gradeReport.failed.partsNoneYet' : 'gradeReport.failed.parts', parts)}`);
     if (passed > 0) {
       const toGo = [
-        ...(asWritten.passed < asWritten.total ? [t('gradeReport.toGo.asWritten', { list: listed(submission.scenarios) })] : []),
-        ...(explored.passed < explored.total ? [t('gradeReport.toGo.explored', { list: listed(submission.explored) })] : []),
+        ...(asWritten.passed < asWritten.total ? [t(lang, 'gradeReport.toGo.asWritten', { list: listed(lang, submission.scenarios) })] : []),
+        ...(explored.passed < explored.total ? [t(lang, 'gradeReport.toGo.explored', { list: listed(lang, submission.explored) })] : []),
       ];
-      lines.push(`  ${t('gradeReport.toGo', { parts: toGo.join(t('gradeReport.toGo.sep')) })}`);
+      lines.push(`  ${t(lang, 'gradeReport.toGo', { parts: toGo.join(t(lang, 'gradeReport.toGo.sep')) })}`);
     }
   }
   const target = hintTarget(submission)!;
   const level = Math.max(1, Math.min(HINT_LEVELS, options.hintLevel));
-  const where = target.count > 1 ? t('gradeReport.hint.whereMore', { id: target.grade.id, n: target.count - 1 }) : target.grade.id;
-  const ladder = level === 1 ? t('gradeReport.hint.one', { levels: HINT_LEVELS }) : t('gradeReport.hint.upTo', { level, levels: HINT_LEVELS });
-  const heading = c.bold(`${ladder} · ${target.grade.problem!.title}`);
-  lines.push('', `  ${t('gradeReport.hint.heading', { heading, where: c.dim(t('gradeReport.hint.where', { where })) })}`);
-  hintsFor(target.grade.problem!.id, level).forEach((hint, i) => lines.push(renderHint(hint, `    ${i + 1}. `, style)));
-  if (level < HINT_LEVELS) lines.push(c.dim(`  ${t('gradeReport.hint.more', { command: `${options.gradeCommand} --hint ${level + 1}` })}`));
-  else lines.push(c.dim(`  ${t('gradeReport.hint.last', { lesson: target.grade.lesson })}`));
+  const where = target.count > 1 ? t(lang, 'gradeReport.hint.whereMore', { id: target.grade.id, n: target.count - 1 }) : target.grade.id;
+  const ladder = level === 1 ? t(lang, 'gradeReport.hint.one', { levels: HINT_LEVELS }) : t(lang, 'gradeReport.hint.upTo', { level, levels: HINT_LEVELS });
+  const heading = c.bold(`${ladder} · ${said(lang, target.grade.problem!.title)}`);
+  lines.push('', `  ${t(lang, 'gradeReport.hint.heading', { heading, where: c.dim(t(lang, 'gradeReport.hint.where', { where })) })}`);
+  hintsFor(lang, target.grade.problem!.id, level).forEach((hint, i) => lines.push(renderHint(hint, `    ${i + 1}. `, style)));
+  if (level < HINT_LEVELS) lines.push(c.dim(`  ${t(lang, 'gradeReport.hint.more', { command: `${options.gradeCommand} --hint ${level + 1}` })}`));
+  else lines.push(c.dim(`  ${t(lang, 'gradeReport.hint.last', { lesson: target.grade.lesson })}`));
   return lines.join('\n') + '\n';
 }
 
@@ -178,21 +183,21 @@ function renderHint(hint: string, lead: string, style: Style): string {
 }
 
 /** A whole submission (the CLI streams the scenario lines instead, as they come). */
-export function renderSubmission(submission: SubmissionGrade, seed: number, style: Style, options: TerminalOptions): string {
-  const parts = [renderHeader(submission, submission.scenarios.length, seed, style)];
-  submission.scenarios.forEach((grade, i) => parts.push(renderScenario(grade, submission.scenarios.slice(0, i), style)));
-  if (submission.explored.length > 0) parts.push(renderExploredHeading(style));
-  submission.explored.forEach((grade, i) => parts.push(renderScenario(grade, submission.explored.slice(0, i), style)));
-  parts.push(renderFooter(submission, style, options));
+export function renderSubmission(lang: Lang, submission: SubmissionGrade, seed: number, style: Style, options: TerminalOptions): string {
+  const parts = [renderHeader(lang, submission, submission.scenarios.length, seed, style)];
+  submission.scenarios.forEach((grade, i) => parts.push(renderScenario(lang, grade, submission.scenarios.slice(0, i), style)));
+  if (submission.explored.length > 0) parts.push(renderExploredHeading(lang, style));
+  submission.explored.forEach((grade, i) => parts.push(renderScenario(lang, grade, submission.explored.slice(0, i), style)));
+  parts.push(renderFooter(lang, submission, style, options));
   return parts.join('');
 }
 
 /** The first problem of a submission in a few words, with where it is: `inv3 · a new key on a retry (lost_reply)`. */
-export function firstProblemLine(submission: SubmissionGrade): string {
-  if (submission.loadError !== null) return t('gradeReport.couldNotLoad', { message: submission.loadError.message.split('\n')[0]! });
+export function firstProblemLine(lang: Lang, submission: SubmissionGrade): string {
+  if (submission.loadError !== null) return t(lang, 'gradeReport.couldNotLoad', { message: said(lang, submission.loadError.message).split('\n')[0]! });
   const first = firstFailure(submission);
   if (first === null) return '';
-  return t(first.part === 'explored' ? 'gradeReport.firstProblem.explored' : 'gradeReport.firstProblem', { title: first.problem!.title, id: first.id });
+  return t(lang, first.part === 'explored' ? 'gradeReport.firstProblem.explored' : 'gradeReport.firstProblem', { title: first.problem!.title, id: first.id });
 }
 
 function scoreColumns(submission: SubmissionGrade): [string, string, string] {
@@ -201,25 +206,25 @@ function scoreColumns(submission: SubmissionGrade): [string, string, string] {
 }
 
 /** One line for a submission of a class, printed as soon as it is graded. */
-export function renderSubmissionLine(submission: SubmissionGrade, style: Style): string {
+export function renderSubmissionLine(lang: Lang, submission: SubmissionGrade, style: Style): string {
   const { c } = style;
   const [asWritten, explored, score] = scoreColumns(submission);
   const ok = submission.passed === submission.total;
-  const parts = t('gradeReport.line.parts', { asWritten, explored });
-  const problem = firstProblemLine(submission);
-  const scored = t('gradeReport.line', { score: ok ? c.green(score) : c.red(score), parts: c.dim(parts) });
+  const parts = t(lang, 'gradeReport.line.parts', { asWritten, explored });
+  const problem = firstProblemLine(lang, submission);
+  const scored = t(lang, 'gradeReport.line', { score: ok ? c.green(score) : c.red(score), parts: c.dim(parts) });
   return `  ${ok ? c.green('✔') : c.red('✘')} ${c.bold(submission.name)}  ${scored}${problem ? `  ${problem}` : ''}\n`;
 }
 
 /** For several submissions: a table, one row each, with columns as wide as their longest entry. */
-export function renderClassSummary(submissions: readonly SubmissionGrade[], seed: number, style: Style): string {
+export function renderClassSummary(lang: Lang, submissions: readonly SubmissionGrade[], seed: number, style: Style): string {
   const { c } = style;
-  const head = (['submission', 'asWritten', 'explored', 'score', 'firstProblem'] as const).map((col) => t(`gradeReport.class.col.${col}`));
-  const rows = submissions.map((s) => [s.name, ...scoreColumns(s), firstProblemLine(s)]);
+  const head = (['submission', 'asWritten', 'explored', 'score', 'firstProblem'] as const).map((col) => t(lang, `gradeReport.class.col.${col}`));
+  const rows = submissions.map((s) => [s.name, ...scoreColumns(s), firstProblemLine(lang, s)]);
   // Columns are measured in display columns: a Chinese heading or problem is twice as wide as it is long.
   const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i]!))));
   const scenarios = submissions[0]?.scenarios.length ?? 0;
-  const title = t('gradeReport.class.head', { submissions: tn('gradeReport.class.submissions', submissions.length), scenarios: tn('gradeReport.class.scenarios', scenarios), seed });
+  const title = t(lang, 'gradeReport.class.head', { submissions: tn(lang, 'gradeReport.class.submissions', submissions.length), scenarios: tn(lang, 'gradeReport.class.scenarios', scenarios), seed });
   const lines = ['', c.bold(`  ${title}`)];
   const cell = (text: string, i: number) => (i === 0 || i === 4 ? pad(text, widths[i]!) : padStart(text, widths[i]!));
   lines.push(c.dim(`    ${head.map(cell).join('  ').trimEnd()}`));
@@ -230,6 +235,6 @@ export function renderClassSummary(submissions: readonly SubmissionGrade[], seed
     lines.push(`  ${ok ? c.green('✔') : c.red('✘')} ${row.join('  ').trimEnd()}`);
   });
   const passedAll = submissions.filter((s) => s.passed === s.total).length;
-  lines.push('', `  ${t('gradeReport.class.passedAll', { passed: passedAll, n: submissions.length })}`);
+  lines.push('', `  ${t(lang, 'gradeReport.class.passedAll', { passed: passedAll, n: submissions.length })}`);
   return lines.join('\n') + '\n';
 }

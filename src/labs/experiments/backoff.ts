@@ -8,7 +8,7 @@ import type { LabContext } from '../LabContext.js';
 import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
 import { requireKnownErrorCode } from './errorCodes.js';
 import type { Experiment } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
 
 /**
  * The redelivery schedule, made visible: each run sends one operation whose every attempt fails with the
@@ -33,13 +33,13 @@ interface Setup {
 
 export const backoffExperiment: Experiment = {
   meanings: () => ({
-    delays_ms: t('lab.backoff.meaning.delays_ms'),
-    capped_ms: t('lab.backoff.meaning.capped_ms'),
-    attempts: t('lab.backoff.meaning.attempts'),
-    sent_to_dlq: t('lab.backoff.meaning.sent_to_dlq'),
-    strategy: t('lab.backoff.meaning.strategy'),
-    within_jitter_bounds: t('lab.backoff.meaning.within_jitter_bounds'),
-    same_seed_same_delays: t('lab.backoff.meaning.same_seed_same_delays'),
+    delays_ms: msg('lab.backoff.meaning.delays_ms'),
+    capped_ms: msg('lab.backoff.meaning.capped_ms'),
+    attempts: msg('lab.backoff.meaning.attempts'),
+    sent_to_dlq: msg('lab.backoff.meaning.sent_to_dlq'),
+    strategy: msg('lab.backoff.meaning.strategy'),
+    within_jitter_bounds: msg('lab.backoff.meaning.within_jitter_bounds'),
+    same_seed_same_delays: msg('lab.backoff.meaning.same_seed_same_delays'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {
@@ -51,7 +51,7 @@ export const backoffExperiment: Experiment = {
     setup.runs.forEach((run, index) => {
       const policy = policyFor(ctx, run, index);
       ctx.step(
-        t('lab.backoff.run', {
+        msg('lab.backoff.run', {
           label: run.label,
           op: run.operation_type,
           attempts: policy.maxAttempts,
@@ -85,7 +85,7 @@ function policyFor(ctx: LabContext, run: Run, index: number): RetryPolicy {
   const base = ctx.config.retry.policies[run.operation_type];
   if (!base) {
     const known = Object.keys(ctx.config.retry.policies).join(', ');
-    throw new ScenarioInputError(t('lab.input.noPolicy', { label: run.label, op: JSON.stringify(run.operation_type), known }), ['runs', index, 'operation_type']);
+    throw new ScenarioInputError(msg('lab.input.noPolicy', { label: run.label, op: JSON.stringify(run.operation_type), known }), ['runs', index, 'operation_type']);
   }
   try {
     return validatePolicy(

@@ -5,7 +5,7 @@ import { openDatabase } from '../../core/storage.js';
 import { round4, type LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
 
 /**
  * One dependency's breaker, driven call by call: every call asks beforeCall first; an admitted call is
@@ -28,16 +28,16 @@ interface Setup {
 
 export const breakerExperiment: Experiment = {
   meanings: () => ({
-    calls_made: t('lab.breaker.meaning.calls_made'),
-    calls_reaching_dependency: t('lab.breaker.meaning.calls_reaching_dependency'),
-    rejected_while_open: t('lab.breaker.meaning.rejected_while_open'),
-    rejected_while_half_open: t('lab.breaker.meaning.rejected_while_half_open'),
-    transitions: t('lab.breaker.meaning.transitions'),
-    transition_payloads: t('lab.breaker.meaning.transition_payloads'),
-    final_state: t('lab.breaker.meaning.final_state'),
-    snapshots: t('lab.breaker.meaning.snapshots'),
-    probes_rearmed: t('lab.breaker.meaning.probes_rearmed'),
-    reports_ignored: t('lab.breaker.meaning.reports_ignored'),
+    calls_made: msg('lab.breaker.meaning.calls_made'),
+    calls_reaching_dependency: msg('lab.breaker.meaning.calls_reaching_dependency'),
+    rejected_while_open: msg('lab.breaker.meaning.rejected_while_open'),
+    rejected_while_half_open: msg('lab.breaker.meaning.rejected_while_half_open'),
+    transitions: msg('lab.breaker.meaning.transitions'),
+    transition_payloads: msg('lab.breaker.meaning.transition_payloads'),
+    final_state: msg('lab.breaker.meaning.final_state'),
+    snapshots: msg('lab.breaker.meaning.snapshots'),
+    probes_rearmed: msg('lab.breaker.meaning.probes_rearmed'),
+    reports_ignored: msg('lab.breaker.meaning.reports_ignored'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {
@@ -45,7 +45,7 @@ export const breakerExperiment: Experiment = {
     const config = ctx.config.circuitBreaker.dependencies[setup.dependency];
     if (!config) {
       const known = Object.keys(ctx.config.circuitBreaker.dependencies).join(', ');
-      throw new ScenarioInputError(t('lab.input.noBreaker', { dependency: JSON.stringify(setup.dependency), known }), ['dependency']);
+      throw new ScenarioInputError(msg('lab.input.noBreaker', { dependency: JSON.stringify(setup.dependency), known }), ['dependency']);
     }
     const db = openDatabase();
     const cb = new CircuitBreaker({ db, clock: ctx.clock, config, events: ctx.sink });
@@ -84,13 +84,13 @@ export const breakerExperiment: Experiment = {
             if (step.calls.gap_ms) ctx.clock.advance(step.calls.gap_ms);
           }
         } else if ('start' in step) {
-          if (held.has(step.start)) throw new ScenarioInputError(t('lab.input.alreadyInFlight', { call: step.start }), ['steps', index, 'start']);
+          if (held.has(step.start)) throw new ScenarioInputError(msg('lab.input.alreadyInFlight', { call: step.start }), ['steps', index, 'start']);
           if (call('held')) held.add(step.start);
         } else if ('report' in step) {
           if (!held.delete(step.report.call)) {
-            throw new ScenarioInputError(t('lab.input.notInFlight', { call: step.report.call }), ['steps', index, 'report', 'call']);
+            throw new ScenarioInputError(msg('lab.input.notInFlight', { call: step.report.call }), ['steps', index, 'report', 'call']);
           }
-          ctx.step(t('lab.breaker.heldReports', { call: step.report.call, result: step.report.result }));
+          ctx.step(msg('lab.breaker.heldReports', { call: step.report.call, result: step.report.result }));
           if (!cb.afterCall(step.report.result === 'ok')) ignored += 1;
         } else if ('snapshot' in step) {
           const s = cb.snapshot();
@@ -103,13 +103,13 @@ export const breakerExperiment: Experiment = {
             probe_successes: s.probeSuccesses,
           };
           const failures = s.window.filter(Boolean).length;
-          const shown = rate === null ? t('lab.breaker.emptyWindow') : `${failures}/${s.window.length} = ${round4(rate)}`;
-          ctx.step(t('lab.breaker.snapshot', { name: step.snapshot, state: s.state, rate: shown }));
+          const shown = rate === null ? msg('lab.breaker.emptyWindow') : `${failures}/${s.window.length} = ${round4(rate)}`;
+          ctx.step(msg('lab.breaker.snapshot', { name: step.snapshot, state: s.state, rate: shown }));
         } else if ('force_close' in step) {
-          ctx.step(t('lab.breaker.forced'));
+          ctx.step(msg('lab.breaker.forced'));
           cb.forceClose();
         } else {
-          throw new ScenarioInputError(t('lab.input.unknownAction', { action }), ['steps', index]);
+          throw new ScenarioInputError(msg('lab.input.unknownAction', { action }), ['steps', index]);
         }
       });
       finalState = cb.state();

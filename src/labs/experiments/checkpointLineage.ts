@@ -5,7 +5,7 @@ import type { LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import type { PathSegment } from '../../scenario/yamlSource.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
 
 /**
  * The manifest as a tree: saves continue a task, a fork starts a branch from an earlier checkpoint, a
@@ -31,11 +31,11 @@ const line = (c: Checkpoint): string => `${c.checkpointId} ${c.taskId}/${c.phase
 
 export const checkpointLineageExperiment: Experiment = {
   meanings: () => ({
-    checkpoints: t('lab.checkpoint.meaning.checkpoints'),
-    parents: t('lab.checkpoint.meaning.parents'),
-    restored: t('lab.checkpoint.meaning.restored'),
-    lineage: t('lab.checkpoint.meaning.lineage'),
-    refused: t('lab.checkpoint.meaning.refused'),
+    checkpoints: msg('lab.checkpoint.meaning.checkpoints'),
+    parents: msg('lab.checkpoint.meaning.parents'),
+    restored: msg('lab.checkpoint.meaning.restored'),
+    lineage: msg('lab.checkpoint.meaning.lineage'),
+    refused: msg('lab.checkpoint.meaning.refused'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {
@@ -52,7 +52,7 @@ export const checkpointLineageExperiment: Experiment = {
       const id = ids[label];
       if (id === undefined) {
         const known = Object.keys(ids);
-        throw new ScenarioInputError(t('lab.input.noCheckpoint', { label, known: known.length > 0 ? known.join(', ') : t('lab.input.none') }), path);
+        throw new ScenarioInputError(msg('lab.input.noCheckpoint', { label, known: known.length > 0 ? known.join(', ') : msg('lab.input.none') }), path);
       }
       return id;
     };
@@ -67,7 +67,7 @@ export const checkpointLineageExperiment: Experiment = {
       } catch (error) {
         if (!isDurabilityError(error)) throw error;
         refused[label] = error.code;
-        ctx.note(t('lab.checkpoint.refused', { code: error.code, message: error.message }));
+        ctx.note(msg('lab.checkpoint.refused', { code: error.code, message: error.message }));
       }
     };
     try {
@@ -77,21 +77,21 @@ export const checkpointLineageExperiment: Experiment = {
         if ('save' in step) {
           const s = step.save;
           const params = { task: s.task_id, phase: s.phase, label: s.label };
-          ctx.step(s.ttl_seconds === undefined ? t('lab.checkpoint.save', params) : t('lab.checkpoint.saveTtl', { ...params, ttl: s.ttl_seconds }));
+          ctx.step(s.ttl_seconds === undefined ? msg('lab.checkpoint.save', params) : msg('lab.checkpoint.saveTtl', { ...params, ttl: s.ttl_seconds }));
           attempt(s.label, () => store.save(s.task_id, setup.agent_id, s.phase, s.state ?? {}, s.ttl_seconds));
         } else if ('fork' in step) {
           const s = step.fork;
           const from = idOf(s.from, ['steps', index, 'fork', 'from']);
-          ctx.step(t('lab.checkpoint.fork', { from: s.from, id: from, task: s.new_task_id, label: s.label }));
+          ctx.step(msg('lab.checkpoint.fork', { from: s.from, id: from, task: s.new_task_id, label: s.label }));
           attempt(s.label, () => store.fork(from, s.new_task_id));
         } else if ('rewind' in step) {
           const s = step.rewind;
           const to = idOf(s.to, ['steps', index, 'rewind', 'to']);
-          ctx.step(t('lab.checkpoint.rewind', { task: s.task_id, to: s.to, id: to, label: s.label }));
+          ctx.step(msg('lab.checkpoint.rewind', { task: s.task_id, to: s.to, id: to, label: s.label }));
           attempt(s.label, () => store.rewind(s.task_id, to));
         } else if ('restore' in step) {
           const s = step.restore;
-          ctx.step(t('lab.checkpoint.restore', { what: s.phase ? `${s.task_id}/${s.phase}` : s.task_id, label: s.label }));
+          ctx.step(msg('lab.checkpoint.restore', { what: s.phase ? `${s.task_id}/${s.phase}` : s.task_id, label: s.label }));
           try {
             const c = store.restore(s.task_id, setup.agent_id, s.phase);
             restored[s.label] = { checkpoint_id: c.checkpointId, phase: c.phase, state: c.state };
@@ -104,7 +104,7 @@ export const checkpointLineageExperiment: Experiment = {
           const s = step.lineage;
           const chain = store.lineage(idOf(s.of, ['steps', index, 'lineage', 'of'])).map(line);
           lineage[s.label] = chain;
-          ctx.step(t('lab.checkpoint.lineage', { of: s.of, label: s.label, chain: chain.join(' ← ') }));
+          ctx.step(msg('lab.checkpoint.lineage', { of: s.of, label: s.label, chain: chain.join(' ← ') }));
         }
       });
     } finally {

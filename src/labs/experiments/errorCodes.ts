@@ -1,7 +1,7 @@
 import type { DurabilityConfig } from '../../durability/config/types.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import type { PathSegment } from '../../scenario/yamlSource.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
 
 /**
  * The error codes a lab may script: every code some retry policy of the configuration classifies. A code
@@ -18,5 +18,5 @@ export function knownErrorCodes(config: DurabilityConfig): string[] {
 
 export function requireKnownErrorCode(config: DurabilityConfig, code: string, path: readonly PathSegment[]): void {
   const known = knownErrorCodes(config);
-  if (!known.includes(code)) throw new ScenarioInputError(t('lab.input.unknownErrorCode', { code: JSON.stringify(code), known: known.join(', ') }), path);
+  if (!known.includes(code)) throw new ScenarioInputError(msg('lab.input.unknownErrorCode', { code: JSON.stringify(code), known: known.join(', ') }), path);
 }

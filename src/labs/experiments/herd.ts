@@ -5,7 +5,7 @@ import { ConfigError } from '../../durability/errors.js';
 import type { LabContext } from '../LabContext.js';
 import { fromConfigError, ScenarioInputError } from '../ScenarioInputError.js';
 import type { Experiment } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
 
 /**
  * The thundering herd. At t = 0 every client's request fails at once (the dependency blipped). From then
@@ -37,12 +37,12 @@ export interface HerdResult {
 
 export const herdExperiment: Experiment = {
   meanings: () => ({
-    results: t('lab.herd.meaning.results'),
-    ranking_by_attempts: t('lab.herd.meaning.ranking_by_attempts'),
-    ranking_by_drain_ms: t('lab.herd.meaning.ranking_by_drain_ms'),
-    histograms: t('lab.herd.meaning.histograms'),
-    histogram_bin_ms: t('lab.herd.meaning.histogram_bin_ms'),
-    capacity_per_second: t('lab.herd.meaning.capacity_per_second'),
+    results: msg('lab.herd.meaning.results'),
+    ranking_by_attempts: msg('lab.herd.meaning.ranking_by_attempts'),
+    ranking_by_drain_ms: msg('lab.herd.meaning.ranking_by_drain_ms'),
+    histograms: msg('lab.herd.meaning.histograms'),
+    histogram_bin_ms: msg('lab.herd.meaning.histogram_bin_ms'),
+    capacity_per_second: msg('lab.herd.meaning.capacity_per_second'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {

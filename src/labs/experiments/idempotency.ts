@@ -5,7 +5,8 @@ import type { PathSegment } from '../../scenario/yamlSource.js';
 import type { LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import { isTimeStep, onlyKey, runTimeStep, type Experiment, type TimeStep } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
+import type { Param } from '../../core/message.js';
 
 /**
  * The tracking number on its own: named operations against one IdempotencyStore, step by step, on the
@@ -38,14 +39,14 @@ interface Setup {
 
 export const idempotencyExperiment: Experiment = {
   meanings: () => ({
-    answers: t('lab.idempotency.meaning.answers'),
-    results: t('lab.idempotency.meaning.results'),
-    in_progress: t('lab.idempotency.meaning.in_progress'),
-    window_ends_at_ms: t('lab.idempotency.meaning.window_ends_at_ms'),
-    released: t('lab.idempotency.meaning.released'),
-    effects: t('lab.idempotency.meaning.effects'),
-    effects_by_operation: t('lab.idempotency.meaning.effects_by_operation'),
-    records: t('lab.idempotency.meaning.records'),
+    answers: msg('lab.idempotency.meaning.answers'),
+    results: msg('lab.idempotency.meaning.results'),
+    in_progress: msg('lab.idempotency.meaning.in_progress'),
+    window_ends_at_ms: msg('lab.idempotency.meaning.window_ends_at_ms'),
+    released: msg('lab.idempotency.meaning.released'),
+    effects: msg('lab.idempotency.meaning.effects'),
+    effects_by_operation: msg('lab.idempotency.meaning.effects_by_operation'),
+    records: msg('lab.idempotency.meaning.records'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {
@@ -62,7 +63,7 @@ export const idempotencyExperiment: Experiment = {
 
     const keyOf = (name: string, path: readonly PathSegment[]): string => {
       const spec = setup.operations[name];
-      if (!spec) throw new ScenarioInputError(t('lab.input.noOperation', { name, known: Object.keys(setup.operations).join(', ') }), path);
+      if (!spec) throw new ScenarioInputError(msg('lab.input.noOperation', { name, known: Object.keys(setup.operations).join(', ') }), path);
       return idempotencyKey(spec.agent_id, spec.operation_type, spec.content);
     };
     const answered = (label: string, r: CheckResult): void => {
@@ -73,15 +74,15 @@ export const idempotencyExperiment: Experiment = {
         windowEnds[label] = r.dedupWindowExpiresAtMs;
       }
     };
-    const outcome = (label: string, kind: string, detail: string): void => ctx.emit({ type: 'lab.outcome', label, kind, detail });
-    const duplicateDetail = (r: Extract<CheckResult, { kind: 'duplicate' }>): string =>
-      r.inProgress ? t('lab.idempotency.stillInProgress') : t('lab.idempotency.handedOriginal', { result: String(JSON.stringify(r.originalResult)) });
+    const outcome = (label: string, kind: string, detail: Param): void => ctx.emit({ type: 'lab.outcome', label, kind, detail });
+    const duplicateDetail = (r: Extract<CheckResult, { kind: 'duplicate' }>): Param =>
+      r.inProgress ? msg('lab.idempotency.stillInProgress') : msg('lab.idempotency.handedOriginal', { result: String(JSON.stringify(r.originalResult)) });
 
     try {
       setup.steps.forEach((step, index) => {
         const action = onlyKey(step, index);
         if (isTimeStep(step)) return runTimeStep(ctx, step, index);
-        if (!ACTIONS.includes(action)) throw new ScenarioInputError(t('lab.input.unknownActionOf', { action, known: ACTIONS.join(', ') }), ['steps', index]);
+        if (!ACTIONS.includes(action)) throw new ScenarioInputError(msg('lab.input.unknownActionOf', { action, known: ACTIONS.join(', ') }), ['steps', index]);
         const { operation: name, label } = (step as Record<string, Labelled>)[action] as Labelled;
         const key = keyOf(name, ['steps', index, action, 'operation']);
         ctx.step(`${action} ${name} [${label}]`);
@@ -94,18 +95,18 @@ export const idempotencyExperiment: Experiment = {
           const result = `r-${effects}`;
           store.record(key, result);
           results[label] = result;
-          outcome(label, 'new', t('lab.idempotency.workRuns', { n: effects, result: JSON.stringify(result) }));
+          outcome(label, 'new', msg('lab.idempotency.workRuns', { n: effects, result: JSON.stringify(result) }));
         } else if (action === 'check') {
           const r = store.check(key);
           answered(label, r);
-          outcome(label, r.kind, r.kind === 'new' ? t('lab.idempotency.nobodyHolds') : duplicateDetail(r));
+          outcome(label, r.kind, r.kind === 'new' ? msg('lab.idempotency.nobodyHolds') : duplicateDetail(r));
         } else if (action === 'claim') {
           const r = store.checkAndRecord(key, { status: 'in_progress' });
           answered(label, r);
-          outcome(label, r.kind, r.kind === 'new' ? t('lab.idempotency.claimed') : duplicateDetail(r));
+          outcome(label, r.kind, r.kind === 'new' ? msg('lab.idempotency.claimed') : duplicateDetail(r));
         } else {
           released[label] = store.release(key);
-          outcome(label, 'released', released[label] ? t('lab.idempotency.released') : t('lab.idempotency.nothingToRelease'));
+          outcome(label, 'released', released[label] ? msg('lab.idempotency.released') : msg('lab.idempotency.nothingToRelease'));
         }
       });
       return {

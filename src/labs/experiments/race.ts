@@ -6,7 +6,8 @@ import { idempotencyKey, shortKey } from '../../core/key.js';
 import { openDatabase, type Db } from '../../core/storage.js';
 import type { LabContext } from '../LabContext.js';
 import type { Experiment } from './types.js';
-import { t } from '../../core/i18n/index.js';
+import { msg } from '../../render/words/index.js';
+import type { Message } from '../../core/message.js';
 
 /**
  * Two connections, a and b, to one SQLite file, each wanting to claim the same key: read it, and if
@@ -42,17 +43,17 @@ export const ORDERS: readonly (readonly Conn[])[] = [
 const GAP_MS = 10;
 
 const other = (x: Conn): Conn => (x === 'a' ? 'b' : 'a');
-const word = (r: CheckResult): string => (r.kind === 'new' ? 'New' : 'Duplicate');
+const answerOf = (r: CheckResult): string => (r.kind === 'new' ? 'New' : 'Duplicate');
 
 export const raceExperiment: Experiment = {
   meanings: () => ({
-    orders: t('lab.race.meaning.orders'),
-    naive_new_per_order: t('lab.race.meaning.naive_new_per_order'),
-    naive_both_new: t('lab.race.meaning.naive_both_new'),
-    cas_new_per_order: t('lab.race.meaning.cas_new_per_order'),
-    cas_duplicates_per_order: t('lab.race.meaning.cas_duplicates_per_order'),
-    cas_both_new: t('lab.race.meaning.cas_both_new'),
-    cas_busy_refusals: t('lab.race.meaning.cas_busy_refusals'),
+    orders: msg('lab.race.meaning.orders'),
+    naive_new_per_order: msg('lab.race.meaning.naive_new_per_order'),
+    naive_both_new: msg('lab.race.meaning.naive_both_new'),
+    cas_new_per_order: msg('lab.race.meaning.cas_new_per_order'),
+    cas_duplicates_per_order: msg('lab.race.meaning.cas_duplicates_per_order'),
+    cas_both_new: msg('lab.race.meaning.cas_both_new'),
+    cas_busy_refusals: msg('lab.race.meaning.cas_busy_refusals'),
   }),
 
   run(ctx: LabContext): Record<string, unknown> {
@@ -75,21 +76,21 @@ export const raceExperiment: Experiment = {
       ORDERS.forEach((order, n) => {
         const name = order.join(' ');
         if (n > 0) ctx.clock.advance(GAP_MS);
-        const tell = (protocol: 'naive' | 'cas', connection: Conn, answer: string, text: string): void =>
+        const tell = (protocol: 'naive' | 'cas', connection: Conn, answer: string, text: Message): void =>
           ctx.emit({ type: 'race.try', protocol, order: name, connection, answer, text });
 
         // naive: each step of the order is its own transaction
         const naiveKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'naive' });
-        ctx.step(t('lab.race.naiveOrder', { order: name, key: shortKey(naiveKey) }));
+        ctx.step(msg('lab.race.naiveOrder', { order: name, key: shortKey(naiveKey) }));
         const told: Partial<Record<Conn, CheckResult>> = {};
         for (const x of order) {
           const answer = told[x];
           if (answer === undefined) {
             const r = stores[x].check(naiveKey);
             told[x] = r;
-            tell('naive', x, word(r), t(r.kind === 'new' ? 'lab.race.checksFree' : 'lab.race.checksTaken', { who: x }));
+            tell('naive', x, answerOf(r), msg(r.kind === 'new' ? 'lab.race.checksFree' : 'lab.race.checksTaken', { who: x }));
           } else if (answer.kind === 'new') {
-            tell('naive', x, 'record', t('lab.race.records', { who: x }));
+            tell('naive', x, 'record', msg('lab.race.records', { who: x }));
             stores[x].record(naiveKey, { applied_by: x });
           }
         }
@@ -98,7 +99,7 @@ export const raceExperiment: Experiment = {
         // cas: the read and the write are one transaction; the order says whether the second reader
         // arrives while the first holds the write lock (its read comes before the first's write)
         const casKey = idempotencyKey(agent, type, { ...content, order: name, protocol: 'cas' });
-        ctx.step(t('lab.race.casOrder', { order: name, key: shortKey(casKey) }));
+        ctx.step(msg('lab.race.casOrder', { order: name, key: shortKey(casKey) }));
         const first = order[0] as Conn;
         const second = other(first);
         const inside = order[1] === second;
@@ -113,16 +114,16 @@ export const raceExperiment: Experiment = {
               if (!(error instanceof StoreBusyError)) throw error;
               refused = true;
               busy += 1;
-              tell('cas', second, 'busy', t('lab.race.busy', { who: second, holder: first }));
+              tell('cas', second, 'busy', msg('lab.race.busy', { who: second, holder: first }));
             }
           },
         });
         answers.push(firstAnswer);
-        tell('cas', first, word(firstAnswer), t('lab.race.committed', { who: first }));
+        tell('cas', first, answerOf(firstAnswer), msg('lab.race.committed', { who: first }));
         if (!inside || refused) {
           const r = stores[second].checkAndRecord(casKey, { claimed_by: second });
           answers.push(r);
-          tell('cas', second, word(r), t(refused ? 'lab.race.triesAgain' : 'lab.race.arrivesAfter', { who: second }));
+          tell('cas', second, answerOf(r), msg(refused ? 'lab.race.triesAgain' : 'lab.race.arrivesAfter', { who: second }));
         }
         casNew.push(answers.filter((r) => r.kind === 'new').length);
         casDuplicates.push(answers.filter((r) => r.kind === 'duplicate').length);

@@ -1,12 +1,11 @@
 import type { LabContext } from '../LabContext.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
 import type { Meanings } from '../../check/figures.js';
-import { t } from '../../core/i18n/index.js';
-import { saidIn } from '../../scenario/words.js';
+import { msg } from '../../render/words/index.js';
 
 /** One kind of lab: runs the lab's set-up on a LabContext and returns its figures. */
 export interface Experiment {
-  /** For check messages: what each top-level figure means, in a few words, in the current language. */
+  /** For check messages: what each top-level figure means, in a few words (a message each). */
   meanings(): Meanings;
   run(ctx: LabContext): Record<string, unknown>;
 }
@@ -23,13 +22,13 @@ export function isTimeStep(step: object): step is TimeStep {
 
 /** `steps[index]` of the lab, for a time step. */
 export function runTimeStep(ctx: LabContext, step: TimeStep, index: number): void {
-  if ('note' in step) ctx.note(saidIn(step.note, step.zh));
+  if ('note' in step) ctx.note(step.note, step.zh);
   else ctx.wait(step, ['steps', index]);
 }
 
 /** The one action of a step (a note's Chinese beside it is part of the note, not a second action). */
 export function onlyKey(step: object, index: number): string {
   const keys = Object.keys(step).filter((key) => key !== 'zh' || !('note' in step));
-  if (keys.length !== 1) throw new ScenarioInputError(t('lab.input.oneAction', { got: keys.join(', ') || t('lab.input.none') }), ['steps', index]);
+  if (keys.length !== 1) throw new ScenarioInputError(msg('lab.input.oneAction', { got: keys.join(', ') || msg('lab.input.none') }), ['steps', index]);
   return keys[0] as string;
 }

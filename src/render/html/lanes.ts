@@ -9,7 +9,7 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../../sim/events.
 import { formatAction, GLUE, traceKey, type KeyFormat } from '../format.js';
 import { narrate, type Lane, type Line, type Part } from '../narrate.js';
 import { esc } from './escape.js';
-import { t } from '../../core/i18n/index.js';
+import { t, type Lang } from '../words/index.js';
 
 export const LANES: readonly Lane[] = ['events', 'runner', 'wire', 'tool', 'db'];
 
@@ -19,48 +19,48 @@ export function parts(list: readonly Part[]): string {
   return list.map(([text, tone]) => `<span class="tone-${tone}">${esc(text.replaceAll(GLUE, ' '))}</span>`).join(' ');
 }
 
-type Extra<E> = (event: E, lanes: LaneHtml, key: KeyFormat) => void;
+type Extra<E> = (lang: Lang, event: E, lanes: LaneHtml, key: KeyFormat) => void;
 
 const EXTRAS: { [K in TraceEventType]?: Extra<TraceEventOf<K>> } = {
-  saved: (event, lanes) => {
+  saved: (_lang, event, lanes) => {
     lanes.events.unshift(`<span class="line write">#${event.seq} ${esc(event.label)}</span>`);
   },
-  request: (event, lanes, key) => {
+  request: (lang, event, lanes, key) => {
     if (event.by !== 'runner' || event.delivery === 2) return;
-    const count = [event.call !== undefined ? t('html.call', { n: event.call }) : '', event.attempt !== undefined ? t('trace.attempt', { n: event.attempt }) : ''].filter(Boolean).join(' · ');
+    const count = [event.call !== undefined ? t(lang, 'html.call', { n: event.call }) : '', event.attempt !== undefined ? t(lang, 'trace.attempt', { n: event.attempt }) : ''].filter(Boolean).join(' · ');
     lanes.wire.unshift(`<span class="line tone-plain">→ ${esc(formatAction(event.action, key))}${count ? ` <span class="calls">${esc(count)}</span>` : ''}</span>`);
-    lanes.tool.push(`<span class="line tone-dim">${esc(t('html.runs', { tool: event.action.name }))}</span>`);
+    lanes.tool.push(`<span class="line tone-dim">${esc(t(lang, 'html.runs', { tool: event.action.name }))}</span>`);
   },
-  finished: (event, lanes) => {
-    if (lanes.runner.length === 0) lanes.runner.push(`<span class="line tone-dim">${esc(t('html.runEnds', { status: event.status, steps: event.steps }))}</span>`);
+  finished: (lang, event, lanes) => {
+    if (lanes.runner.length === 0) lanes.runner.push(`<span class="line tone-dim">${esc(t(lang, 'html.runEnds', { status: event.status, steps: event.steps }))}</span>`);
   },
-  recovered: (event, lanes) => {
-    lanes.events.push(`<span class="line tone-ok">${esc(event.seq === null ? t('html.readBackEmpty') : t('html.readBack', { seq: event.seq }))}</span>`);
+  recovered: (lang, event, lanes) => {
+    lanes.events.push(`<span class="line tone-ok">${esc(event.seq === null ? t(lang, 'html.readBackEmpty') : t(lang, 'html.readBack', { seq: event.seq }))}</span>`);
   },
 };
 
 /** The lanes of every moment of a run, by trace index. */
-export function laneHtml(run: RunResult): LaneHtml[] {
+export function laneHtml(lang: Lang, run: RunResult): LaneHtml[] {
   const key = traceKey(run.scenario.task.id);
   const byEvent: LaneHtml[] = run.trace.map(() => ({ events: [], runner: [], wire: [], tool: [], db: [] }));
-  for (const line of narrate(run)) byEvent[line.event]![line.lane].push(lineHtml(line, run.trace[line.event]!));
+  for (const line of narrate(lang, run)) byEvent[line.event]![line.lane].push(lineHtml(lang, line, run.trace[line.event]!));
   run.trace.forEach((event, i) => {
     const extra = (EXTRAS as Record<string, Extra<TraceEvent> | undefined>)[event.type];
-    extra?.(event, byEvent[i]!, key);
+    extra?.(lang, event, byEvent[i]!, key);
   });
   return byEvent;
 }
 
-function lineHtml(line: Line, event: TraceEvent): string {
+function lineHtml(lang: Lang, line: Line, event: TraceEvent): string {
   if (line.saved) {
     const s = line.saved;
-    return `<span class="line"><b class="label tone-${s.labelTone}">${esc(s.label)}</b>${parts(line.parts)} <span class="calls">${esc(t('trace.figure.calls', { n: s.calls }))}</span></span>`;
+    return `<span class="line"><b class="label tone-${s.labelTone}">${esc(s.label)}</b>${parts(line.parts)} <span class="calls">${esc(t(lang, 'trace.figure.calls', { n: s.calls }))}</span></span>`;
   }
   const cls = line.depth ? 'line deep' : 'line';
   if (event.type === 'reply' && !event.outcome.ok && line.lane === 'wire') {
     const certainty = event.outcome.error.certainty;
-    const word = t(certainty === 'indefinite' ? 'html.indefinite' : 'html.definite');
-    const title = t(certainty === 'indefinite' ? 'html.indefinite.title' : 'html.definite.title');
+    const word = t(lang, certainty === 'indefinite' ? 'html.indefinite' : 'html.definite');
+    const title = t(lang, certainty === 'indefinite' ? 'html.indefinite.title' : 'html.definite.title');
     return `<span class="${cls}"><span class="certainty ${certainty}" title="${esc(title)}">${esc(word)}</span>${parts(line.parts)}</span>`;
   }
   if (line.truth) return `<span class="${cls} truth">${parts(line.parts)}</span>`;

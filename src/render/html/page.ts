@@ -5,10 +5,10 @@
  * and every colour doubled by a word or a shape.
  */
 import { esc } from './escape.js';
-import { currentLang, t } from '../../core/i18n/index.js';
+import { t, type Lang } from '../words/index.js';
 
-/** The style; the few words it puts before a mark (`+ saved`, `broke here`) are the current language's. */
-const css = (): string => `
+/** The style; the few words it puts before a mark (`+ saved`, `broke here`) are in the page's language. */
+const css = (lang: Lang): string => `
 :root { --ink:#111; --paper:#fff; --rule:#888; --soft:#f2f2f2; --ok:#0b6623; --bad:#a3001b; --warn:#6e4500; --db:#004f74;
   --fault:#5b1a86; --other:#6b2c5f; --dim:#4d4d4d; --pick:#fff3b0; --mono: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 * { box-sizing: border-box; }
@@ -57,23 +57,23 @@ ol.moments { list-style: none; margin: 0; padding: 0; }
 .label { display: inline-block; border: 2px solid currentColor; border-radius: .3rem; padding: 0 .3rem; font-family: var(--mono); font-size: .85rem; margin-right: .3rem; }
 .calls { font-size: .8rem; color: var(--dim); white-space: nowrap; }
 .write { font-family: var(--mono); font-size: .8rem; }
-.write::before { content: "${cssText(t('html.css.saved'))}"; font-family: inherit; }
+.write::before { content: "${cssText(t(lang, 'html.css.saved'))}"; font-family: inherit; }
 .certainty { display: inline-block; font-weight: bold; padding: 0 .35rem; margin-right: .3rem; border-radius: .2rem; }
 .certainty.definite { border: 2px solid var(--ink); }
 .certainty.definite::before { content: "■ "; }
 .certainty.indefinite { border: 3px dashed var(--bad); color: var(--bad); background: #fff0f0; }
 .certainty.indefinite::before { content: "◇? "; }
 .truth { border: 2px dotted var(--warn); padding: .15rem .3rem; background: repeating-linear-gradient(135deg, #fff8e6 0 8px, #fff 8px 16px); }
-.truth::before { content: "${cssText(t('html.css.truth'))}"; font-size: .75rem; font-weight: bold; display: block; }
+.truth::before { content: "${cssText(t(lang, 'html.css.truth'))}"; font-size: .75rem; font-weight: bold; display: block; }
 .cut { grid-column: 2 / 4 !important; color: var(--bad); font-weight: bold; padding: .6rem .5rem !important;
   background: linear-gradient(135deg, transparent 75%, #fff 75%) 0 0 / 18px 18px, linear-gradient(45deg, transparent 75%, #fff 75%) 0 0 / 18px 18px, #ffd6db;
   border-top: 4px dashed var(--bad); border-bottom: 4px dashed var(--bad); }
 .cut::before { content: "✂ "; }
 .recovered { color: var(--ok); font-weight: bold; }
 .broke { color: var(--bad); font-weight: bold; border: 3px solid var(--bad); background: #fff0f0; padding: .25rem .45rem; }
-.broke::before { content: "${cssText(t('html.css.broke'))}"; }
+.broke::before { content: "${cssText(t(lang, 'html.css.broke'))}"; }
 .diverge { border: 3px solid var(--fault); color: var(--fault); font-weight: bold; background: #f6effa; padding: .25rem .45rem; }
-.diverge::before { content: "${cssText(t('html.css.diverge'))}"; }
+.diverge::before { content: "${cssText(t(lang, 'html.css.diverge'))}"; }
 main.run { padding-bottom: 42vh; }
 section.checks { padding: .6rem 1.2rem; }
 table { border-collapse: collapse; }
@@ -104,7 +104,7 @@ pre.text { font-family: var(--mono); font-size: .85rem; padding: 1rem; white-spa
 
 /** Stepping: ← and → move through the moments (Home, End), a click picks one; the panel shows that moment's rows. */
 /** Words the script writes into the page: `3 of 12`. */
-const script = (): string => `
+const script = (lang: Lang): string => `
 (() => {
   const moments = Array.from(document.querySelectorAll('[data-moment]'));
   if (moments.length === 0) return;
@@ -124,7 +124,7 @@ const script = (): string => `
       all('tr[data-seq]').forEach((tr) => { tr.hidden = Number(tr.dataset.seq) > log; tr.classList.toggle('fresh', tr.dataset.seq === m.dataset.saved); });
     }
     all('[data-now]').forEach((el) => { el.textContent = m.dataset.when; });
-    all('[data-position]').forEach((el) => { el.textContent = (i + 1) + '${jsText(t('html.of'))}' + moments.length; });
+    all('[data-position]').forEach((el) => { el.textContent = (i + 1) + '${jsText(t(lang, 'html.of'))}' + moments.length; });
     if (scroll) m.scrollIntoView({ block: 'nearest' });
   }
   document.addEventListener('keydown', (e) => {
@@ -154,20 +154,20 @@ function jsText(text: string): string {
   return text.replace(/[\\']/g, (ch) => `\\${ch}`).replace(/</g, '\\x3c').replace(/[\r\n]/g, ' ');
 }
 
-export function page(title: string, body: string, options: { bodyClass?: string } = {}): string {
+export function page(lang: Lang, title: string, body: string, options: { bodyClass?: string } = {}): string {
   return [
     '<!doctype html>',
-    `<html lang="${currentLang()}">`,
+    `<html lang="${lang}">`,
     '<head>',
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(title)}</title>`,
-    `<style>${css()}</style>`,
+    `<style>${css(lang)}</style>`,
     '</head>',
     `<body${options.bodyClass ? ` class="${esc(options.bodyClass)}"` : ''}>`,
     body,
-    `<script>${script()}</script>`,
+    `<script>${script(lang)}</script>`,
     '</body>',
     '</html>',
     '',

@@ -6,6 +6,7 @@ import { crashAndReopen } from '../../../src/core/storage.js';
 import type { BreakerConfig } from '../../../src/durability/config/types.js';
 import type { StateTransition } from '../../../src/durability/events.js';
 import { bench, ofType, SECOND } from '../helpers.js';
+import { thrownWords } from '../../support.js';
 
 const MEMORY = DEFAULT_DURABILITY_CONFIG.circuitBreaker.dependencies.memory_service as BreakerConfig; // 0.5 / 10 / 30 s / 2
 const MCP = DEFAULT_DURABILITY_CONFIG.circuitBreaker.dependencies.external_mcp_client as BreakerConfig; // 0.3 / 5 / 60 s / 1
@@ -286,7 +287,7 @@ describe('forceClose and upsertConfig (ours / hot reload)', () => {
 
   it('updateConfig rejects an invalid config and keeps the old one', () => {
     const t = breaker();
-    expect(() => t.cb.updateConfig({ ...MEMORY, minRequestCount: 21 })).toThrow(/min_request_count must be an integer in \[1, window_size = 20\]/);
+    expect(thrownWords(() => t.cb.updateConfig({ ...MEMORY, minRequestCount: 21 }))).toMatch(/min_request_count must be an integer in \[1, window_size = 20\]/);
     expect(t.cb.config).toEqual(MEMORY);
   });
 

@@ -3,6 +3,7 @@ import { validateBreakerConfig } from '../../../src/durability/breaker/config.js
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { BreakerConfigError } from '../../../src/durability/errors.js';
 import type { BreakerConfig } from '../../../src/durability/config/types.js';
+import { thrownWords } from '../../support.js';
 
 const MEMORY = DEFAULT_DURABILITY_CONFIG.circuitBreaker.dependencies.memory_service as BreakerConfig;
 const bad = (patch: Partial<Record<keyof BreakerConfig, unknown>>): BreakerConfig => ({ ...MEMORY, ...patch }) as BreakerConfig;
@@ -53,7 +54,7 @@ describe('validation', () => {
   });
 
   it('explains why min_request_count > window_size is refused, with the value given', () => {
-    expect(() => validateBreakerConfig(bad({ minRequestCount: 25, windowSize: 20 }))).toThrow(
+    expect(thrownWords(() => validateBreakerConfig(bad({ minRequestCount: 25, windowSize: 20 })))).toBe(
       'circuit_breaker.dependencies.memory_service.min_request_count must be an integer in [1, window_size = 20] (a window of 20 results never reaches 25, so the breaker could never open), got 25',
     );
   });

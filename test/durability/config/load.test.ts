@@ -5,6 +5,7 @@ import { applyConfigOverrides, loadDurabilityConfig } from '../../../src/durabil
 import { DEFAULT_DURABILITY_CONFIG, defaultDurabilityConfig } from '../../../src/durability/config/defaults.js';
 import { ConfigError, isDurabilityError } from '../../../src/durability/errors.js';
 import { tempDir } from '../helpers.js';
+import { word } from '../../../src/render/words/index.js';
 
 const DURABILITY_YAML = fileURLToPath(new URL('../../../durability.yaml', import.meta.url));
 
@@ -33,7 +34,7 @@ describe('loading: every field optional, every field given validated, unknown fi
     expect(DEFAULT_DURABILITY_CONFIG.idempotency.inProgressExpirationSeconds).toBe(900);
     const config = applyConfigOverrides(defaultDurabilityConfig(), { idempotency: { in_progress_expiration_seconds: 120 } });
     expect(config.idempotency).toEqual({ ...DEFAULT_DURABILITY_CONFIG.idempotency, inProgressExpirationSeconds: 120 });
-    expect(rejection({ idempotency: { in_progress_expiration_seconds: 0 } }).message).toBe(
+    expect(word('en', rejection({ idempotency: { in_progress_expiration_seconds: 0 } }).said)).toBe(
       'idempotency.in_progress_expiration_seconds must be a number > 0, got 0',
     );
   });
@@ -91,7 +92,7 @@ describe('loading: every field optional, every field given validated, unknown fi
   });
 
   it('says what is allowed and what was given', () => {
-    expect(rejection({ idempotency: { max_key_length: 12.5 } }).message).toBe('idempotency.max_key_length must be an integer >= 1, got 12.5');
+    expect(word('en', rejection({ idempotency: { max_key_length: 12.5 } }).said)).toBe('idempotency.max_key_length must be an integer >= 1, got 12.5');
   });
 
   it('reports a file that is not YAML as a configuration error', () => {

@@ -3,6 +3,7 @@ import { classifyError, validatePolicy } from '../../../src/durability/retry/Ret
 import { DEFAULT_DURABILITY_CONFIG } from '../../../src/durability/config/defaults.js';
 import { PolicyValidationError, isDurabilityError } from '../../../src/durability/errors.js';
 import type { RetryPolicy } from '../../../src/durability/config/types.js';
+import { word } from '../../../src/render/words/index.js';
 
 const MCP = DEFAULT_DURABILITY_CONFIG.retry.policies.mcp_call as RetryPolicy;
 const withField = (patch: Partial<Record<keyof RetryPolicy, unknown>>): RetryPolicy => ({ ...MCP, ...patch }) as RetryPolicy;
@@ -62,8 +63,8 @@ describe('validate() rejects a policy that cannot work', () => {
 
   it('names the field, the allowed range and the value given', () => {
     const error = rejection(withField({ maxDelayMs: 100 }));
-    expect(error.message).toBe('retry.policies.mcp_call.max_delay_ms must be an integer >= 500, got 100');
-    expect(error.allowed).toBe('an integer >= 500');
+    expect(word('en', error.said)).toBe('retry.policies.mcp_call.max_delay_ms must be an integer >= 500, got 100');
+    expect(word('en', error.allowed)).toBe('an integer >= 500');
     expect(error.given).toBe(100);
     expect(isDurabilityError(error, 'POLICY_INVALID')).toBe(true);
   });

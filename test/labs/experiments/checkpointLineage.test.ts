@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runLab, ScenarioInputError, type LabScenario } from '../../../src/labs/index.js';
-import { loadLab, plain } from '../helpers.js';
+import { loadLab, plain, refusal } from '../helpers.js';
 
 /** The checkpoint API as a lab: fork, rewind and lineage keep their parents; a TTL ends to the millisecond. */
 
@@ -54,6 +54,6 @@ describe('bad input', () => {
   it('names the field of a label no step has given yet', () => {
     const call = () => runLab(lab([{ save: { label: 'a', task_id: 'essay', phase: 'outline' } }, { lineage: { label: 'l', of: 'nope' } }]), { seed: 42 });
     expect(call).toThrow(ScenarioInputError);
-    expect(call).toThrow(expect.objectContaining({ path: ['steps', 1, 'lineage', 'of'], message: 'no checkpoint labelled "nope" yet (labelled so far: a)' }));
+    expect(refusal(call)).toMatchObject({ path: ['steps', 1, 'lineage', 'of'], message: 'no checkpoint labelled "nope" yet (labelled so far: a)' });
   });
 });

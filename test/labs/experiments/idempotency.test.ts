@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runLab, ScenarioInputError, type LabScenario } from '../../../src/labs/index.js';
-import { loadLab, plain } from '../helpers.js';
+import { loadLab, plain, refusal } from '../helpers.js';
 
 /**
  * The IdempotencyStore on its own: a careful caller's submit is checkAndRecord, then (only when New) the
@@ -65,7 +65,7 @@ describe('bad input', () => {
   it('names the step field of an operation that does not exist', () => {
     const call = () => runLab(lab([submit('ok'), { check: { operation: 'save_nothing', label: 'x' } }]), { seed: 42 });
     expect(call).toThrow(ScenarioInputError);
-    expect(call).toThrow(expect.objectContaining({ path: ['steps', 1, 'check', 'operation'], message: 'no operation "save_nothing" (operations: save_note)' }));
+    expect(refusal(call)).toMatchObject({ path: ['steps', 1, 'check', 'operation'], message: 'no operation "save_nothing" (operations: save_note)' });
   });
 
   it('refuses a time step that goes backwards, at its at_ms', () => {

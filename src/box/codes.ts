@@ -1,0 +1,24 @@
+/**
+ * The messages of the box (src/box): how a learner's process was lost, a channel it broke, output cut at its
+ * limit, what its code threw that is no error. The catalogues (src/render/words) word them.
+ */
+export const BOX_CODES = [
+  'box.where.step',
+  'box.where.between',
+  'box.gone.killed',
+  'box.gone.protocol',
+  'box.gone.signal',
+  'box.gone.exited',
+  'grade.process.gone',
+  'grade.process.notReady',
+  'grade.process.notAnObject',
+  'grade.process.unreadable',
+  'grade.process.unexpected',
+  'grade.process.unanswered',
+  'grade.process.frameTooLong',
+  'grade.process.frameNotJson',
+  'grade.process.notAnError',
+  'cli.runner.calledExit',
+] as const;
+
+export type BoxCode = (typeof BOX_CODES)[number];

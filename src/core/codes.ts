@@ -1,0 +1,7 @@
+/**
+ * The messages of src/core: a temporary folder that cannot be made, and an error as `Name: message` (its message
+ * one of faultlab's). The catalogues (src/render/words) word them.
+ */
+export const CORE_CODES = ['tempDir.cannotMake', 'tempDir.stopping', 'error.named'] as const;
+
+export type CoreCode = (typeof CORE_CODES)[number];

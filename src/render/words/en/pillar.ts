@@ -1,0 +1,76 @@
+/**
+ * What a durability pillar decided (src/render/durabilityEvent.ts), one line per event, for the labs and
+ * for the Runner's trace. Counted words come in pairs: `.one` and `.other` (src/render/words/plural.ts).
+ */
+export const pillar = {
+  'pillar.n.attempt.one': '{n} attempt',
+  'pillar.n.attempt.other': '{n} attempts',
+  'pillar.n.retry.one': '{n} retry',
+  'pillar.n.retry.other': '{n} retries',
+  'pillar.n.result.one': '{n} result',
+  'pillar.n.result.other': '{n} results',
+  'pillar.n.probe.one': '{n} probe',
+  'pillar.n.probe.other': '{n} probes',
+  'pillar.n.checkpoint.one': '{n} checkpoint',
+  'pillar.n.checkpoint.other': '{n} checkpoints',
+  'pillar.n.expiredCheckpoint.one': '{n} expired checkpoint',
+  'pillar.n.expiredCheckpoint.other': '{n} expired checkpoints',
+  'pillar.n.expiredRecord.one': '{n} expired record',
+  'pillar.n.expiredRecord.other': '{n} expired records',
+
+  'pillar.idem.newAgain':
+    'idempotency: {key} is New again — the placeholder from {placeholderAt} outlived its in-progress lease (ended {expiredAt}); this call takes the key over',
+  'pillar.idem.new': 'idempotency: {key} is New — placeholder stored (in progress)',
+  'pillar.idem.duplicate': 'idempotency: {key} is a Duplicate of the one recorded at {at} (window ends at {ends})',
+  'pillar.idem.duplicateInProgress': 'idempotency: {key} is a Duplicate of the one recorded at {at} (window ends at {ends}); the original is still in progress',
+  'pillar.idem.keyTooLong': 'WARNING idempotency: key is {bytes} bytes, over max_key_length {max}: this operation is NOT deduplicated',
+  'pillar.idem.disabled': 'WARNING idempotency: disabled — this operation is NOT deduplicated',
+  'pillar.idem.recorded': 'idempotency: result recorded for {key}; duplicates get it until {until}',
+  'pillar.idem.released': 'idempotency: {key} released (placeholder removed: the next attempt is New)',
+  'pillar.idem.releasedNothing': 'idempotency: {key} released (nothing to release)',
+  'pillar.idem.cleanup': 'idempotency: lazy cleanup removed {records}',
+
+  'pillar.retry.succeeded': 'retry: {op} attempt {attempt}/{max} succeeded',
+  'pillar.retry.failed': 'retry: {op} attempt {attempt}/{max} failed: {code} ({retryable}; {certainty})',
+  'pillar.retry.retryable': 'retryable',
+  'pillar.retry.notRetryable': 'not retryable',
+  'pillar.retry.definite': 'definite: no effect',
+  'pillar.retry.indefinite': 'indefinite: the effect may have happened',
+  'pillar.retry.backoff': 'backoff: wait {delay} ms before attempt {next} (capped {capped} ms, jitter {strategy})',
+  'pillar.retry.fallback': 'retry: no policy for {op}: the "*" fallback applies (1 attempt)',
+  'pillar.retry.exhausted': 'retry: {op} exhausted after {attempts} → for the DLQ',
+  'pillar.retry.stopped': 'retry: {op} stopped after {attempts}: not retryable, not for the DLQ',
+
+  'pillar.breaker.transition': 'breaker {dependency}: {from} → {to} ({why})',
+  'pillar.breaker.why.failureRate': 'failure rate {rate} over {results}; refuses calls for {seconds} s',
+  'pillar.breaker.why.resetTimeout': 'reset timeout elapsed: this call is the first probe',
+  'pillar.breaker.why.probesSucceeded': '{probes} succeeded',
+  'pillar.breaker.why.probeFailed': 'a probe failed; refuses calls for {seconds} s',
+  'pillar.breaker.why.forced': 'forced closed by an operator',
+  'pillar.breaker.rejectedOpen': '↳ breaker {dependency}: CircuitOpen — open; refused, never reached {dependency} (next chance in {retryAfter} ms)',
+  'pillar.breaker.rejectedHalfOpen':
+    '↳ breaker {dependency}: CircuitOpen — half_open with every probe slot taken; refused, never reached {dependency} (next chance in {retryAfter} ms)',
+  'pillar.breaker.probeAdmitted': '↳ breaker {dependency}: probe admitted ({inFlight} of {slots} in flight)',
+  'pillar.breaker.probeRearmed': 'breaker {dependency}: the probe started at {startedAt} never reported — its slot is re-armed',
+  'pillar.breaker.success': 'success',
+  'pillar.breaker.failure': 'failure',
+  'pillar.breaker.resultRecorded': '↳ breaker {dependency}: {outcome} recorded; failure rate {rate} over {results}',
+  'pillar.breaker.probeReported': '↳ breaker {dependency}: probe reported {outcome}',
+  'pillar.breaker.lateReport':
+    'breaker {dependency}: late report ({outcome}) of ticket {ticket} ignored — that call is no longer in flight (re-armed, already reported, or from before the breaker last closed)',
+  'pillar.breaker.reportIgnored': 'breaker {dependency}: report ignored — no probe in flight ({state})',
+
+  'pillar.checkpoint.saved': 'checkpoint: saved {id} {task}/{phase} (parent {parent}; expires at {expires})',
+  'pillar.checkpoint.noParent': 'none',
+  'pillar.checkpoint.restored': 'checkpoint: restored {id} {task}/{phase}',
+  'pillar.checkpoint.evicted': 'checkpoint: evicted {id} (over max_checkpoints)',
+  'pillar.checkpoint.cleared': 'checkpoint: cleared {checkpoints} of task {task}',
+  'pillar.checkpoint.clearedAgent': 'checkpoint: cleared {checkpoints} of task {task} (agent {agent})',
+  'pillar.checkpoint.cleanup': 'checkpoint: cleanup removed {checkpoints}',
+
+  'pillar.dlq.enqueued': 'DLQ: {id} pending — {agent} {op}, {attempts} ({retries}), last error {code}, expires at {expires}; {what}',
+  'pillar.dlq.intent': 'intent {action} {args}',
+  'pillar.dlq.operation': 'original operation {operation}',
+  'pillar.dlq.status': 'DLQ: {id} {from} → {to}',
+  'pillar.dlq.cleanup': 'DLQ: cleanup removed {records}',
+} as const;
