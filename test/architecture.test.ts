@@ -16,6 +16,7 @@ export const LAYERS = [
   'faults',
   'scenario',
   'inventory',
+  'queue',
   'runner',
   'box',
   'mutants',

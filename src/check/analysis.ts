@@ -139,6 +139,22 @@ export interface Analysis {
   rows: ToolSnapshot[];
 }
 
+/**
+ * What one actor has seen and done, as the pass goes: with one runner there is one; with many workers one per
+ * lane (`event.worker`), each worker's view its own — what it saved or read back, its attempt in flight.
+ */
+interface LaneView {
+  up: boolean;
+  saved: Saved | null;
+  current: Attempt | null;
+  toldSince: Attempt[];
+  unsaved: DbTruth | null;
+  replayOf: string | null;
+  requests: number;
+}
+
+const newLane = (): LaneView => ({ up: true, saved: null, current: null, toldSince: [], unsaved: null, replayOf: null, requests: 0 });
+
 export function analyze(run: Run): Analysis {
   const log = logEntries(run);
   // Only a recovery needs a record's label by its number: looked up then.
@@ -149,53 +165,62 @@ export function analyze(run: Run): Analysis {
   const requestsPerDelivery = [0];
   const rows: ToolSnapshot[] = [initialRows(run.scenario)];
   let delivery = 0;
-  let up = true;
-  let saved: Saved | null = null;
-  let current: Attempt | null = null;
-  let toldSince: Attempt[] = [];
-  let unsaved: DbTruth | null = null;
-  let replayOf: string | null = null;
   let logReach = 0;
+  // One runner: one lane, always. Many workers: a lane per worker.
+  const only = newLane();
+  const lanes = run.workers === undefined ? null : new Map<string, LaneView>();
+  const laneOf = (event: TraceEvent): LaneView => {
+    if (lanes === null) return only;
+    const name = event.worker ?? '';
+    let lane = lanes.get(name);
+    if (lane === undefined) lanes.set(name, (lane = newLane()));
+    return lane;
+  };
 
   run.trace.forEach((event, index) => {
-    const before = saved;
+    const lane = laneOf(event);
+    const before = lane.saved;
     let rowsChanged = false;
     let truth: DbTruth | undefined;
     let toldBefore: Attempt[] | undefined;
     // An attempt ends at what the runner does next: a save, a recovery, a replay, an exception, the end, another request.
-    if (current !== null && endsAttempt(event)) current = null;
+    if (lane.current !== null && endsAttempt(event)) lane.current = null;
     switch (event.type) {
       case 'saved': {
         const parsed = parseLabel(event.label);
-        saved = { seq: event.seq, label: event.label, parsed, state: event.state, how: 'saved', at: index, delivery };
-        up = true;
-        unsaved = null;
-        if (parsed.kind === 'prepared') replayOf = null;
+        lane.saved = { seq: event.seq, label: event.label, parsed, state: event.state, how: 'saved', at: index, delivery };
+        lane.up = true;
+        lane.unsaved = null;
+        if (parsed.kind === 'prepared') lane.replayOf = null;
         logReach = Math.max(logReach, event.seq);
-        toldBefore = toldSince;
-        toldSince = [];
+        toldBefore = lane.toldSince;
+        lane.toldSince = [];
         break;
       }
       case 'recovered': {
         const label = event.seq === null ? '' : labelAt(event.seq);
-        saved = event.state === null ? null : { seq: event.seq ?? 0, label, parsed: parseLabel(label), state: event.state, how: 'recovered', at: index, delivery };
-        up = true;
-        toldSince = [];
+        lane.saved = event.state === null ? null : { seq: event.seq ?? 0, label, parsed: parseLabel(label), state: event.state, how: 'recovered', at: index, delivery };
+        lane.up = true;
+        lane.toldSince = [];
         break;
       }
+      case 'claim':
+        // A worker given a task starts from nothing of its own: it reads the task's log next (a recovery).
+        if (event.granted !== null) Object.assign(lane, newLane(), { requests: lane.requests });
+        break;
       case 'crash':
-        up = false;
+        lane.up = false;
         break;
       case 'replay':
         delivery += 1;
-        up = true;
-        replayOf = event.dlqId;
+        lane.up = true;
+        lane.replayOf = event.dlqId;
         requestsPerDelivery.push(0);
         break;
       case 'redelivery':
         delivery += 1;
-        up = true;
-        replayOf = null;
+        lane.up = true;
+        lane.replayOf = null;
         requestsPerDelivery.push(0);
         break;
       case 'purge':
@@ -205,11 +230,15 @@ export function analyze(run: Run): Analysis {
       case 'request':
         if (event.by !== 'runner') break;
         if (event.delivery === undefined) {
-          current = newAttempt(event, index, attempts.length + 1, delivery, saved, replayOf);
-          attempts.push(current);
-          if (event.check) current.check = true;
-          else requestsPerDelivery[requestsPerDelivery.length - 1]! += 1;
-        } else if (current !== null) current.secondAt = index;
+          lane.current = newAttempt(event, index, attempts.length + 1, delivery, lane.saved, lane.replayOf);
+          attempts.push(lane.current);
+          // a client's status query (docs/spec.md §14) is part of the attempt, not a request of the budget's
+          if (event.check) lane.current.check = true;
+          else {
+            lane.requests += 1;
+            if (lanes === null) requestsPerDelivery[requestsPerDelivery.length - 1]! += 1;
+          }
+        } else if (lane.current !== null) lane.current.secondAt = index;
         break;
       case 'db':
         truth = dbTruth(event);
@@ -218,35 +247,37 @@ export function analyze(run: Run): Analysis {
           rowsChanged = true;
         }
         if (event.by !== 'runner') break;
-        unsaved = truth;
-        if (current !== null) {
-          current.changes.push({ at: index, truth, diff: event.diff });
-          raise(current, dbEffect(event));
+        lane.unsaved = truth;
+        if (lane.current !== null) {
+          lane.current.changes.push({ at: index, truth, diff: event.diff });
+          raise(lane.current, dbEffect(event));
         }
         break;
       case 'fault':
-        if (current !== null && event.answered !== undefined) raise(current, event.answered);
+        if (lane.current !== null && event.answered !== undefined) raise(lane.current, event.answered);
         break;
       case 'reply': {
-        if (event.by !== 'runner' || current === null) break;
+        if (event.by !== 'runner' || lane.current === null) break;
         const reply: Reply = { at: index, outcome: event.outcome, delivered: event.delivered };
-        current.replies.push(reply);
-        raise(current, event.outcome.ok ? 'read' : event.outcome.error.class === 'ContractError' ? 'refused' : 'nothing');
+        lane.current.replies.push(reply);
+        raise(lane.current, event.outcome.ok ? 'read' : event.outcome.error.class === 'ContractError' ? 'refused' : 'nothing');
         if (event.delivered) {
-          current.told = reply;
-          toldSince.push(current);
+          lane.current.told = reply;
+          lane.toldSince.push(lane.current);
         }
         break;
       }
     }
-    const attempt = current;
+    const attempt = lane.current;
     if (attempt !== null) attempt.end = index;
     // One shape for every view (the optional fields left undefined): this pass runs for every explored schedule.
-    events.push({ index, event, delivery, up, before, saved, attempt, toldBefore, truth, unsaved, rows: rows.length - 1, rowsChanged, logReach });
+    events.push({ index, event, delivery, up: lane.up, before, saved: lane.saved, attempt, toldBefore, truth, unsaved: lane.unsaved, rows: rows.length - 1, rowsChanged, logReach });
     // The runner is told, or the process dies: nothing after belongs to this attempt.
-    if (current !== null && ((event.type === 'reply' && event.by === 'runner' && event.delivered) || event.type === 'crash')) current = null;
+    if (lane.current !== null && ((event.type === 'reply' && event.by === 'runner' && event.delivered) || event.type === 'crash')) lane.current = null;
   });
 
+  // Many workers: each worker's own requests are its budget's (invariant 2); all workers' together, invariant 12's.
+  if (lanes !== null) requestsPerDelivery[0] = Math.max(0, ...[...lanes.values()].map((lane) => lane.requests));
   return { events, attempts, requestsPerDelivery, log, attemptsByDecision: byDecision(log), rows };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Run } from '../sim/Run.js';
 import { durabilityFigures, totalCalls } from './durabilityFigures.js';
+import { workerFigures } from './workerFigures.js';
 import type { Check } from './types.js';
 import { purgedReceipts } from './limits.js';
 import { message } from '../core/message.js';
@@ -23,6 +24,9 @@ const FIGURES = [
   'durability.refused_by_breaker',
   'durability.dlq',
   'durability.replays',
+  'workers.task',
+  'workers.grants',
+  'workers.stale_refused',
   'charges',
   'purged',
   'unsent',
@@ -73,6 +77,10 @@ export function checkExpectations(run: Run): Check[] {
       const id = `durability.${name}` as Figure;
       checks.push(check(id, expected, figures[name as keyof typeof figures]));
     }
+  }
+  if (expect.workers !== undefined) {
+    const figures = workerFigures(run);
+    for (const [name, expected] of Object.entries(expect.workers)) checks.push(check(`workers.${name}` as Figure, expected, figures[name as keyof typeof figures]));
   }
   return checks;
 }

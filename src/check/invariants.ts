@@ -9,6 +9,7 @@ import { canonicalJson, sameJson } from '../core/canonical.js';
 import type { Run } from '../sim/Run.js';
 import { analyze, type Analysis } from './analysis.js';
 import { purgedReceipts } from './limits.js';
+import { checkQueueInvariants } from './queueInvariants.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
 import { message, type Message } from '../core/message.js';
@@ -169,26 +170,39 @@ export function inv4(run: Run): Check {
 /** The refusals that do not deny an earlier effect: the receipt is gone, the task is done, the request came too late. */
 const SAYS_IT_TOOK_EFFECT: ReadonlySet<string> = new Set(['RECEIPT_PURGED', 'TASK_FINISHED', 'EXPIRED']);
 
+const NONE_REFUSED: never[] = [];
+
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
 export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: Problems = [];
-  let refused: Array<{ action: ToolAction; attempt: number | undefined; code: string | undefined }> = [];
+  type Refusal = { action: ToolAction; attempt: number | undefined; code: string | undefined };
+  // Per worker, and from its latest grant on (many workers): another worker's attempt, or this one's under a new
+  // grant, is not a retry of a refusal it was told. One runner: one list.
+  const refusedBy = new Map<string, Refusal[]>();
+  const lanes = run.workers !== undefined;
   for (const { event, attempt: sent } of analysis.events) {
+    const lane = lanes ? (event.worker ?? '') : '';
+    if (lanes && event.type === 'claim' && event.granted !== null) refusedBy.delete(lane);
+    const refused = refusedBy.get(lane) ?? NONE_REFUSED;
     if (event.type === 'request' && event.by === 'runner') {
       const retried = refused.find((r) => same(r.action, event.action) && (event.attempt ?? 0) > (r.attempt ?? 0));
       if (retried) {
         problems.push(message('check.inv5.retried', { name: event.action.name, attempt: String(event.attempt), code: String(retried.code) }));
-        refused = refused.filter((r) => r !== retried);
+        refusedBy.set(lane, refused.filter((r) => r !== retried));
       }
     }
     if (event.type !== 'reply' || event.outcome.ok || event.outcome.error.class !== 'ContractError') continue;
     const code = event.outcome.error.code;
     if (event.changedData) problems.push(message('check.inv5.changedData', { tool: event.tool, code: String(code) }));
-    if (event.receiptExisted) problems.push(message('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
-    // docs/spec.md §13 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
-    else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) problems.push(message('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
+    if (event.receiptExisted) {
+      // A stale holder's refusal is about its grant, not the intent: another holder may well have carried the intent.
+      if (code !== 'STALE_FENCE') problems.push(message('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
+    } else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) {
+      // docs/spec.md §13 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
+      problems.push(message('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
+    }
     // The refusal answers the attempt's last request on the wire: for a duplicate delivery, the second (it has no attempt number).
-    if (event.by === 'runner' && sent !== null && event.delivered) refused.push({ action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code });
+    if (event.by === 'runner' && sent !== null && event.delivered) refusedBy.set(lane, [...(refusedBy.get(lane) ?? []), { action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code }]);
   }
   return verdict('inv5_contract_error_changes_nothing', problems, 'no change, no retry', problems.length === 0 ? 'held' : 'broken', message('check.inv5.ok'));
 }
@@ -244,5 +258,7 @@ export function inv7(run: Run, options: InvariantOptions): Check {
 
 export function checkInvariants(run: Run, options: InvariantOptions): Check[] {
   const analysis = analyze(run);
-  return [inv1(run), inv2(run, analysis), inv3(run, analysis), inv4(run), inv5(run, analysis), inv6(run, analysis), inv7(run, options)];
+  const seven = [inv1(run), inv2(run, analysis), inv3(run, analysis), inv4(run), inv5(run, analysis), inv6(run, analysis), inv7(run, options)];
+  // Many workers: the queue's six beside the seven (docs/spec.md §12). One runner: the seven, exactly.
+  return run.workers === undefined ? seven : [...seven, ...checkQueueInvariants(run, analysis)];
 }

@@ -15,14 +15,18 @@ import type { Run } from '../sim/Run.js';
 import { checkExpectations } from './expectations.js';
 import { checkInvariants, INVARIANTS } from './invariants.js';
 import { checkLimitInvariants, LIMIT_INVARIANTS } from './limits.js';
+import { QUEUE_INVARIANTS } from './queueInvariants.js';
 import { checkCrashLetThrough, checkFaultsFired, checkRunnerError } from './scenarioIntegrity.js';
 import type { RunResult } from './RunResult.js';
 import type { Check } from './types.js';
 
 export type Question = 'scenario' | 'rules';
 
-/** The checks no schedule may fail, in the order a reader wants them: a caught crash, then the invariants. */
-export const RULES: readonly string[] = ['crash_caught', ...INVARIANTS.map((inv) => inv.id), ...LIMIT_INVARIANTS.map((inv) => inv.id)];
+/**
+ * The checks no schedule may fail, in the order a reader wants them: a caught crash, then the invariants (the
+ * queue's six after the seven, then the limits' two: docs/spec.md §12, §13–§14).
+ */
+export const RULES: readonly string[] = ['crash_caught', ...INVARIANTS.map((inv) => inv.id), ...QUEUE_INVARIANTS.map((inv) => inv.id), ...LIMIT_INVARIANTS.map((inv) => inv.id)];
 
 const RULE_RANK = new Map(RULES.map((id, i) => [id, i]));
 

@@ -8,7 +8,7 @@ import { codeText, type Message } from './message.js';
 
 const CRASH = brandOf('Crash');
 
-export type CrashPoint = 'crash_before_commit' | 'crash_after_commit' | 'crash_after_event';
+export type CrashPoint = 'crash_before_commit' | 'crash_after_commit' | 'crash_after_event' | 'worker_crash';
 
 export class Crash extends Error {
   override readonly name = 'Crash';

@@ -39,3 +39,22 @@ export const OTHER_CLIENT_TASK = 'other';
 
 /** docs/spec.md §14.4: how many times the outbox's relay tries one message before it leaves it to a human. */
 export const DEFAULT_RELAY_ATTEMPTS = 3;
+
+/**
+ * Many workers (docs/spec.md §10). A lease outlasts a whole task of the chapter — five requests of 5–40 ms and
+ * their saves — with room to spare, so only a fault (a pause, a crash, a starved heartbeat) lets one expire.
+ */
+export const LEASE_MS = 500;
+/** How often the sweeper returns expired leases to the queue: half a lease, so a dead holder's task waits at most lease + sweep. */
+export const SWEEP_EVERY_MS = 250;
+/** How long an idle worker waits before it tries to claim again. */
+export const POLL_MS = 100;
+/** A holder renews its lease when less than this fraction of it is left (the heartbeat). */
+export const RENEW_WHEN_LEFT = 0.5;
+/**
+ * Invariant 7's bound for many workers: the scheduler's turns (every wire and database boundary of every
+ * actor). A chapter's task takes 40 to 110; a livelock stops here instead of running forever.
+ */
+export const MAX_TURNS = 1_000;
+/** Workers in one scenario, at most: enough for every race the lessons show. */
+export const MAX_WORKERS = 8;

@@ -256,3 +256,47 @@ export class MemoryStorage implements Storage {
 export function openStorage(kind: StorageKind, options: StorageOptions & MemoryStorageOptions = {}): Storage {
   return kind === 'memory' ? new MemoryStorage(options) : new FileStorage(options);
 }
+
+/**
+ * Many processes on one database (the many-worker scenarios): one file in WAL mode, every process with its own
+ * connection, so a crash closes only the crashed process's connection — SQLite rolls back what it had not
+ * committed — and the others go on. In-memory databases cannot be shared honestly between connections: only
+ * through the shared cache, which locks table by table and answers SQLITE_LOCKED where a file answers
+ * SQLITE_BUSY — another protocol. So many workers always run on a file. No busy timeout: a connection that meets
+ * another's write lock gets SQLITE_BUSY at once, and the harness makes it wait its turn (a timeout would block the
+ * one thread every actor runs in).
+ */
+export class SharedDatabase {
+  readonly dir: string;
+  readonly path: string;
+  readonly keptIn: string | null;
+  readonly #open = new Set<Db>();
+
+  constructor(options: StorageOptions = {}) {
+    this.keptIn = options.keepDir ?? null;
+    this.dir = options.keepDir ?? makeTempDir('run');
+    if (options.keepDir !== undefined) clearDatabases(this.dir);
+    this.path = join(this.dir, DB_FILES.tool);
+  }
+
+  /** A new connection of its own (a process starting, or starting again after a crash). */
+  connect(): Db {
+    const db = openDatabase(this.path, { shared: true, busyTimeoutMs: 0 });
+    db.pragma('synchronous = OFF'); // a process crash loses nothing committed (see openDatabase); only a power cut could
+    this.#open.add(db);
+    return db;
+  }
+
+  /** One process's crash: its connection closes, and whatever it had not committed is rolled back. */
+  crash(db: Db): void {
+    if (db.open) db.close();
+    this.#open.delete(db);
+  }
+
+  /** End of run: every connection closed, the folder removed unless kept. */
+  dispose(): void {
+    for (const db of this.#open) if (db.open) db.close();
+    this.#open.clear();
+    if (this.keptIn === null) removeTempDir(this.dir);
+  }
+}

@@ -6,7 +6,7 @@
  * the first fault's point on (see timeline.ts): every pair of faults that can both fire, each exactly once.
  */
 import type { FaultSpec } from '../faults/types.js';
-import { ATTEMPT_FAULT_KINDS } from '../faults/types.js';
+import { ATTEMPT_FAULT_KINDS, type AttemptFaultKind } from '../faults/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import { attemptFault, eventCrash } from './schedule.js';
 import { firedPosition, reach, timeline } from './timeline.js';
@@ -32,7 +32,7 @@ export function depthOneSchedules(base: RunResult, callsPastTheEnd = CALLS_PAST_
 export function secondFaults(run: RunResult, first: FaultSpec, index: number): FaultSpec[] {
   const from = firedPosition(run, index);
   if (from === null) return [];
-  const rank = (fault: FaultSpec) => (fault.kind === 'crash_after_event' ? -1 : (ATTEMPT_FAULT_KINDS as readonly string[]).indexOf(fault.kind));
+  const rank = (fault: FaultSpec) => (fault.kind === 'crash_after_event' ? -1 : ATTEMPT_FAULT_KINDS.indexOf(fault.kind as AttemptFaultKind));
   return timeline(run)
     .filter((point) => point.position > from || (point.position === from && rank(point.fault) > rank(first)))
     .map((point) => point.fault);

@@ -17,6 +17,7 @@ import { findingFor, type Finding } from './findings.js';
 import { runForVerdict, verdictOf } from './runSchedule.js';
 import type { Target } from './target.js';
 import type { RunResult } from '../check/RunResult.js';
+import { isQueueInvariant } from '../check/queueInvariants.js';
 
 export interface Catch {
   scenario: Scenario;
@@ -45,7 +46,14 @@ const firstBroken = (broken: Array<{ invariant: string; message: CheckMessage }>
   [...broken].sort((a, b) => byRule(a.invariant, b.invariant))[0];
 
 export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[], options: HuntOptions = {}): Promise<MutantHunt> {
-  const target: Target = { runner: mutant.runner, tool: mutant.tool, seed: options.seed ?? DEFAULT_SEED, storage: options.storage ?? 'memory' };
+  const target: Target = {
+    runner: mutant.runner,
+    tool: mutant.tool,
+    ...(mutant.queue ? { queue: mutant.queue } : {}),
+    ...(mutant.worker ? { worker: mutant.worker } : {}),
+    seed: options.seed ?? DEFAULT_SEED,
+    storage: options.storage ?? 'memory',
+  };
   let fixed: Catch | null = null;
   let runs = 0;
   const baseBroken: Array<Set<string>> = [];
@@ -100,4 +108,36 @@ export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[],
   const last = fallback as { scenario: Scenario; invariant: string; added: FaultSpec[] } | null;
   if (finding === null && last !== null) finding = await findingFor(last.scenario, last.invariant, last.added, 1, target);
   return { mutant, fixed, explored: finding, runs };
+}
+
+/** A scenario, as written, on which a mutant broke invariants: the queue's, and the chapter's beside them. */
+export interface QueueCatch {
+  scenario: Scenario;
+  queue: string[];
+  chapter: string[];
+  /** The first broken queue invariant's message (else the first broken one's). */
+  message: CheckMessage;
+}
+
+/**
+ * The queue's mutants (many workers): every scenario as written that catches the mutant, each with every invariant
+ * it breaks there. Their schedules are not explored: the explorer does not enumerate the workers' interleavings yet.
+ */
+export async function queueCatches(mutant: Mutant, scenarios: readonly Scenario[], options: { seed?: number } = {}): Promise<QueueCatch[]> {
+  const target: Target = {
+    runner: mutant.runner,
+    tool: mutant.tool,
+    ...(mutant.queue ? { queue: mutant.queue } : {}),
+    ...(mutant.worker ? { worker: mutant.worker } : {}),
+    seed: options.seed ?? DEFAULT_SEED,
+    storage: 'file',
+  };
+  const catches: QueueCatch[] = [];
+  for (const scenario of scenarios) {
+    const broken = verdictOf(await runForVerdict(scenario, [], target), 0).broken.sort((a, b) => byRule(a.invariant, b.invariant));
+    const queue = broken.filter((b) => isQueueInvariant(b.invariant));
+    if (broken.length === 0) continue;
+    catches.push({ scenario, queue: queue.map((b) => b.invariant), chapter: broken.filter((b) => !isQueueInvariant(b.invariant)).map((b) => b.invariant), message: (queue[0] ?? broken[0]!).message });
+  }
+  return catches;
 }

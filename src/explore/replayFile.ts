@@ -17,7 +17,7 @@ import { checksOf } from '../check/verdict.js';
 import { DEFAULT_DOCS } from '../core/defaults.js';
 import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
-import { EXPLORED_TAG, type Scenario } from '../scenario/types.js';
+import { EXPLORED_TAG, type Scenario, type ScheduleChoice, type WorkersSpec } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { t, type Lang } from '../render/words/index.js';
 import type { Message, Said } from '../core/message.js';
@@ -52,6 +52,11 @@ export interface ReplaySpec {
   command?: 'faultlab explore' | 'faultlab grade';
   /** Prefix of the replay's id (a mutant's name), if any. */
   prefix?: string;
+  /**
+   * Many workers: the scheduler's choices to replay (`workers.schedule`), in place of the scenario's own — the
+   * interleaving an exploration of the workers' choices found.
+   */
+  schedule?: ScheduleChoice[];
 }
 
 export function invariantShort(invariant: string): string {
@@ -83,7 +88,8 @@ export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
     },
     task: scenario.task,
     policy: { script: scenario.script.map((step) => (step.kind === 'finish' ? { finish: step.status } : { [step.name]: step.args })) },
-    faults: spec.faults.map((fault) => ({ kind: fault.kind, at: fault.at, ...(fault.qty !== undefined ? { qty: fault.qty } : {}) })),
+    ...(scenario.workers !== undefined ? { workers: workersBlock(scenario.workers, spec.schedule) } : {}),
+    faults: spec.faults.map((fault) => ({ kind: fault.kind, at: fault.at, ...(fault.qty !== undefined ? { qty: fault.qty } : {}), ...(fault.ms !== undefined ? { ms: fault.ms } : {}) })),
     expect: {},
     zh: words('zh'),
   };
@@ -98,6 +104,7 @@ export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
   flow(['task', 'allow']);
   scenario.script.forEach((step, i) => step.kind === 'tool' && flow(['policy', 'script', i, step.name]));
   spec.faults.forEach((_, i) => flow(['faults', i, 'at']));
+  (spec.schedule ?? scenario.workers?.schedule ?? []).forEach((_, i) => flow(['workers', 'schedule', i]));
   flow(['expect']);
   (doc.get('explain', true) as InstanceType<typeof Scalar>).type = Scalar.BLOCK_FOLDED;
   (doc.getIn(['zh', 'explain'], true) as InstanceType<typeof Scalar>).type = Scalar.BLOCK_FOLDED;
@@ -130,4 +137,10 @@ export function replayCommand(file: string, runnerFlags: string, cwd: string): s
   const shown = relative(cwd, file);
   const path = shown.startsWith('..') ? file : shown;
   return `faultlab run ${path}${runnerFlags ? ` ${runnerFlags}` : ''}`;
+}
+
+/** A many-worker scenario's block as YAML writes it: every figure, and the schedule when there is one. */
+function workersBlock(spec: WorkersSpec, schedule: ScheduleChoice[] | undefined): Record<string, unknown> {
+  const choices = schedule ?? spec.schedule;
+  return { count: spec.count, lease_ms: spec.lease_ms, sweep_every_ms: spec.sweep_every_ms, poll_ms: spec.poll_ms, ...(choices.length > 0 ? { schedule: choices } : {}) };
 }

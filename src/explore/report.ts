@@ -6,6 +6,9 @@
 import { INVARIANTS } from '../check/invariants.js';
 import { LIMIT_INVARIANTS } from '../check/limits.js';
 import { usesLimits } from '../scenario/types.js';
+import { QUEUE_INVARIANTS } from '../check/queueInvariants.js';
+import type { Mutant } from '../mutants/catalogue.js';
+import type { QueueCatch } from './mutants.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
 import { displayWidth, pad, padStart, wrap } from '../render/format.js';
@@ -170,6 +173,50 @@ export function mutantsJson(lang: Lang, reports: MutantReport[]) {
         : null,
     })),
   };
+}
+
+/** The queue's mutants, and every scenario of scenarios/workers (as written) that catches each. */
+export interface QueueMutantReport {
+  mutant: Mutant;
+  catches: QueueCatch[];
+}
+
+export function queueMutantsJson(lang: Lang, reports: QueueMutantReport[]) {
+  return reports.map(({ mutant, catches }) => ({
+    name: mutant.name,
+    caught: catches.length > 0,
+    catches: catches.map((c) => ({ scenario: c.scenario.id, queue: c.queue, chapter: c.chapter, ...messageJson(lang, c.message) })),
+  }));
+}
+
+/**
+ * The queue's mutants (many workers): each with every many-worker scenario that catches it as written, and the
+ * invariants it breaks there — the queue's, then the chapter's in brackets; every invariant of the queue must be
+ * among them. Their schedules are not explored yet: the explorer does not enumerate the workers' interleavings.
+ */
+export function renderQueueMutants(lang: Lang, reports: QueueMutantReport[], style: Style): string {
+  const { c } = style;
+  const lines = ['', c.bold(t(lang, 'explore.queueMutants.head', { n: reports.length }))];
+  const caughtBy = new Map<string, number>();
+  for (const { mutant, catches } of reports) {
+    lines.push('', `  ${catches.length > 0 ? c.green('✔') : c.red('✘')} ${c.bold(mutant.name)}` + c.dim(` — ${word(lang, mutant.description)}`));
+    if (catches.length === 0) lines.push(`      ${c.red(t(lang, 'explore.mutants.noFixed'))}`);
+    for (const one of catches) {
+      const chapter = one.chapter.length > 0 ? c.dim(` (${one.chapter.map(short).join(', ')})`) : '';
+      lines.push(`      ${one.scenario.id} → ${c.bold(one.queue.map(short).join(', ') || '-')}${chapter}`);
+    }
+    for (const inv of new Set(catches.flatMap((one) => one.queue))) caughtBy.set(inv, (caughtBy.get(inv) ?? 0) + 1);
+  }
+  const caught = reports.filter((r) => r.catches.length > 0).length;
+  const tally = t(lang, 'explore.mutants.caught', { caught, n: reports.length });
+  lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}`);
+  const silent = QUEUE_INVARIANTS.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
+  lines.push(
+    silent.length === 0
+      ? c.green(`  ${t(lang, 'explore.mutants.everyCaught')} `) + QUEUE_INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!}`).join(', ')
+      : c.red(`  ${t(lang, 'explore.mutants.silent', { silent: silent.join(', ') })}`),
+  );
+  return lines.join('\n') + '\n';
 }
 
 export function renderMutants(lang: Lang, reports: MutantReport[], style: Style, seconds?: number, invariants: ReadonlyArray<{ id: string }> = INVARIANTS): string {

@@ -52,6 +52,8 @@ export async function simulateWith(scenario: Scenario, added: readonly FaultSpec
       storage: target.storage,
       extraFaults: added,
       ...(target.tool ? { tool: target.tool } : {}),
+      ...(target.queue ? { queue: target.queue } : {}),
+      ...(target.worker ? { worker: target.worker } : {}),
       ...fork,
     });
   } finally {

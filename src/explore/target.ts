@@ -4,12 +4,17 @@
  */
 import type { StorageKind } from '../core/storage.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
+import type { QueueClass } from '../queue/QueueStore.js';
+import type { WorkerClass } from '../runner/ReferenceWorker.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import type { OpenedRunner, RunEnd, RunHooks } from '../target/runners.js';
 
 export interface Target {
   runner: RunnerClass;
   tool?: ToolClass;
+  /** The queue's mutants (many workers): a broken queue or worker loop. */
+  queue?: QueueClass;
+  worker?: WorkerClass;
   seed: number;
   storage: StorageKind;
   /** A runner in a box: each run begins and ends through these. */
@@ -20,5 +25,13 @@ export interface Target {
 
 /** An opened runner as the target of an exploration with this seed and storage. */
 export function targetOf(opened: OpenedRunner, seed: number, storage: StorageKind): Target {
-  return { runner: opened.runner, ...(opened.tool ? { tool: opened.tool } : {}), seed, storage, ...(opened.hooks ? { hooks: opened.hooks } : {}) };
+  return {
+    runner: opened.runner,
+    ...(opened.tool ? { tool: opened.tool } : {}),
+    ...(opened.queue ? { queue: opened.queue } : {}),
+    ...(opened.worker ? { worker: opened.worker } : {}),
+    seed,
+    storage,
+    ...(opened.hooks ? { hooks: opened.hooks } : {}),
+  };
 }

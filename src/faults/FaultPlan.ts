@@ -3,8 +3,8 @@
  * outside world, not to the runner, so it survives a crash: each fault fires at most once per run, and
  * the plan remembers which fired and where — a listed fault that never fired makes a broken scenario.
  */
-import type { FaultKind, FaultSpec } from './types.js';
-import { AT_ATTEMPT_ORDER } from './types.js';
+import type { FaultKind, FaultSpec, WorkerFaultKind, WorkerPointName } from './types.js';
+import { AT_ATTEMPT_ORDER, isWorkerFault } from './types.js';
 
 export interface FiredAt {
   /** Harness step in which it fired. */
@@ -28,23 +28,28 @@ export class FaultPlan {
     this.faults = specs.map((spec, index) => ({ spec, index, firedAt: null }));
   }
 
-  /** The faults that strike this attempt, marked fired, in the order of SPEC §5. */
-  atAttempt(tool: string, call: number, attempt: number, step: number): PlannedFault[] {
+  /** The faults that strike this attempt, marked fired, in the order of SPEC §5. `worker`: whose attempt (many workers). */
+  atAttempt(tool: string, call: number, attempt: number, step: number, worker?: string): PlannedFault[] {
     const hits = this.faults.filter((f) => {
-      if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || f.spec.kind === 'redeliver_task') return false;
+      if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || f.spec.kind === 'redeliver_task' || isWorkerFault(f.spec.kind)) return false;
       const at = f.spec.at;
-      return (at.tool === undefined || at.tool === tool) && (at.attempt === undefined || at.attempt === attempt) && (at.call === undefined || at.call === call);
+      return (
+        (at.tool === undefined || at.tool === tool) &&
+        (at.attempt === undefined || at.attempt === attempt) &&
+        (at.call === undefined || at.call === call) &&
+        (at.worker === undefined || at.worker === worker)
+      );
     });
     for (const f of hits) f.firedAt = { step, call, attempt };
     return hits.sort((a, b) => order(a.spec.kind) - order(b.spec.kind));
   }
 
   /** The crash_after_event fault that strikes after this persisted event, if any (marked fired). */
-  afterEvent(seq: number, label: string, pendingTool: string | null, step: number): PlannedFault | null {
+  afterEvent(seq: number, label: string, pendingTool: string | null, step: number, worker?: string): PlannedFault | null {
     const hit = this.faults.find((f) => {
       if (f.firedAt !== null || f.spec.kind !== 'crash_after_event') return false;
       const at = f.spec.at;
-      return (at.seq === undefined || at.seq === seq) && (at.label === undefined || at.label === label) && (at.tool === undefined || at.tool === pendingTool);
+      return (at.seq === undefined || at.seq === seq) && (at.label === undefined || at.label === label) && (at.tool === undefined || at.tool === pendingTool) && (at.worker === undefined || at.worker === worker);
     });
     if (hit === undefined) return null;
     hit.firedAt = { step, seq };
@@ -57,6 +62,30 @@ export class FaultPlan {
     if (hit === undefined) return null;
     hit.firedAt = { step };
     return hit;
+  }
+
+  /**
+   * The worker faults that strike `worker` at this point of its loop, marked fired, in plan order. `at`: what
+   * the point is about — the worker's grant number, and for a request its tool, attempt and call, for a saved
+   * event its label; a field the fault leaves out matches anything.
+   */
+  atWorker(worker: string, point: WorkerPointName | 'claim', at: { grant: number; tool?: string; attempt?: number; call?: number; label?: string }, step: number): Array<PlannedFault & { spec: { kind: WorkerFaultKind } }> {
+    const hits = this.faults.filter((f) => {
+      if (f.firedAt !== null || !isWorkerFault(f.spec.kind)) return false;
+      const want = f.spec.at;
+      if (want.worker !== worker) return false;
+      if ((f.spec.kind === 'claim_reply_lost') !== (point === 'claim')) return false;
+      if (point !== 'claim' && want.point !== point) return false;
+      return (
+        (want.grant === undefined || want.grant === at.grant) &&
+        (want.tool === undefined || want.tool === at.tool) &&
+        (want.attempt === undefined || want.attempt === at.attempt) &&
+        (want.call === undefined || want.call === at.call) &&
+        (want.label === undefined || want.label === at.label)
+      );
+    });
+    for (const f of hits) f.firedAt = { step, ...(at.call !== undefined ? { call: at.call } : {}), ...(at.attempt !== undefined ? { attempt: at.attempt } : {}) };
+    return hits as Array<PlannedFault & { spec: { kind: WorkerFaultKind } }>;
   }
 
   unfired(): PlannedFault[] {

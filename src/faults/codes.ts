@@ -15,6 +15,17 @@ export const FAULT_CODES = [
   'fault.anyTool',
   'fault.none',
   'fault.list',
+  // a worker's fault (docs/spec.md §11): the worker, then where in its loop
+  'workers.point.anyWorker',
+  'workers.point.claimReply',
+  'workers.point.claimed',
+  'workers.point.finish',
+  'workers.point.saved',
+  'workers.point.anEvent',
+  'workers.point.request',
+  'workers.point.aRequest',
+  'workers.point.ofGrant',
+  'workers.fault.forMs',
   // the faults of time (docs/spec.md §13)
   'fault.late',
   'fault.redeliver',

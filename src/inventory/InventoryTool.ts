@@ -41,6 +41,20 @@ export interface ToolContext {
   taskId: string;
   /** Called inside reserve's transaction after the stock update, before the receipt is written. */
   midTransaction?: () => void;
+  /**
+   * A holder's fence (many workers, src/queue/QueueStore.ts): checked first inside reserve's transaction — a
+   * stale holder is refused with STALE_FENCE before anything is read or written — and the receipt's token
+   * recorded in the same transaction. Absent: the chapter's tool, exactly.
+   */
+  fence?: ToolFence;
+}
+
+/** The queue's guard as the tool's transaction meets it: both run on the tool's connection, inside its transaction. */
+export interface ToolFence {
+  /** Throws ContractError STALE_FENCE unless the holder's grant is still the task's. */
+  check(): void;
+  /** The receipt just written under this grant: its token, in the same transaction. */
+  record(key: string): void;
 }
 
 export interface ToolDeps {
@@ -165,6 +179,7 @@ export class InventoryTool {
   }
 
   protected reserveInTransaction(args: ReserveRequest, context: ToolContext): Receipt {
+    context.fence?.check(); // 0. a stale holder is refused before anything is read or written
     const print = fingerprint(args);
     const stored = this.sql.receipt.get(args.key);
     if (stored !== undefined) {
@@ -197,6 +212,7 @@ export class InventoryTool {
     };
     // ... and its receipt, in the same transaction
     this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
+    context.fence?.record(args.key);
     if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
     // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §14.4
     // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)

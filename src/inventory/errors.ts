@@ -21,6 +21,8 @@ export type ContractCode =
   | 'INSUFFICIENT_STOCK'
   | 'NOT_AUTHORIZED'
   | 'INVALID_ACTION'
+  /** A holder's write carried a fencing token that is no longer the task's (src/queue/QueueStore.ts): refused, nothing written. */
+  | 'STALE_FENCE'
   // docs/spec.md §13: a request after its deadline, a key whose receipt was purged, a task already finished;
   // §14.5: a release with no reservation to release
   | 'EXPIRED'

@@ -138,15 +138,22 @@ export class WatchedSnapshot {
   readonly #db: Database.Database;
   readonly #limits: boolean;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
+  readonly #others: Database.Statement | null;
 
-  /** `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too. */
-  constructor(db: Database.Database, options: { limits?: boolean } = {}) {
+  /**
+   * `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too.
+   * `shared`: other connections write to this database too (many workers on one file): their commits are counted
+   * by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
+   */
+  constructor(db: Database.Database, options: { limits?: boolean; shared?: boolean } = {}) {
     this.#db = db;
     this.#limits = options.limits === true;
+    this.#others = options.shared ? db.prepare('PRAGMA data_version').pluck() : null;
   }
 
   read(): ToolSnapshot {
-    const changes = changesSoFar(this.#db);
+    // Own changes count one each; another connection's commits move data_version (scaled so the sum never repeats).
+    const changes = changesSoFar(this.#db) + (this.#others === null ? 0 : (this.#others.get() as number) * 2 ** 32);
     if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
     const snapshot = readSnapshot(this.#db, this.#limits);
     this.#seen = this.#db.inTransaction ? null : { changes, snapshot };

@@ -18,6 +18,9 @@ import {
   UnrecordedCompensationStore,
   VersionBeforeLedgerStore,
 } from './flawedStores.js';
+import { CompletionByIdQueue, DeferredUpgradeQueue, LeaseCheckingWorker, NoFenceCheckQueue, RescueOverwritesDoneQueue, TokenComparedLeQueue } from './queueStores.js';
+import type { QueueClass } from '../queue/QueueStore.js';
+import type { WorkerClass } from '../runner/ReferenceWorker.js';
 import { message, type Message } from '../core/message.js';
 import type { MutantCode } from './codes.js';
 
@@ -29,6 +32,10 @@ export interface Mutant {
   tool: new (deps: ToolDeps) => InventoryTool;
   /** The invariant that catches it on a fixed scenario, and that scenario. */
   caughtBy: { invariant: `inv${number}_${string}`; scenario: string };
+  /** A broken queue (many workers): the store claims, guards and sweeps go through. */
+  queue?: QueueClass;
+  /** A broken worker loop (many workers). */
+  worker?: WorkerClass;
 }
 
 function flawed(name: string, flaws: Flaws): RunnerClass {
@@ -39,9 +46,9 @@ function flawed(name: string, flaws: Flaws): RunnerClass {
   return cls;
 }
 
-/** The mutant of that name (the chapter's or the limits'), or undefined. */
+/** The mutant of that name (the chapter's, the queue's or the limits'), or undefined. */
 export function mutantNamed(name: string): Mutant | undefined {
-  return MUTANTS.find((m) => m.name === name) ?? LIMIT_MUTANTS.find((m) => m.name === name);
+  return MUTANTS.find((m) => m.name === name) ?? QUEUE_MUTANTS.find((m) => m.name === name) ?? LIMIT_MUTANTS.find((m) => m.name === name);
 }
 
 export const MUTANTS: readonly Mutant[] = [
@@ -118,9 +125,67 @@ export const MUTANTS: readonly Mutant[] = [
 ];
 
 /**
+ * The queue's mutants (many workers, docs/spec.md §12): each breaks one rule of src/queue/QueueStore.ts or of the
+ * worker's loop, and is caught on a scenario of scenarios/workers by one of the queue's invariants. They meet the
+ * chapter's runner and tool; on the 17 (one runner, no queue) they are the reference.
+ */
+export const QUEUE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'no_fence_check',
+    description: message('mutant.no_fence_check'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: NoFenceCheckQueue,
+    caughtBy: { invariant: 'inv12_budgets_across_workers', scenario: 'zombie_redoes_work' },
+  },
+  {
+    name: 'token_compared_le',
+    description: message('mutant.token_compared_le'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: TokenComparedLeQueue,
+    caughtBy: { invariant: 'inv13_no_stranded_task', scenario: 'double_claim_race' },
+  },
+  {
+    name: 'worker_checks_lease',
+    description: message('mutant.worker_checks_lease'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: NoFenceCheckQueue,
+    worker: LeaseCheckingWorker,
+    caughtBy: { invariant: 'inv10_no_stale_token', scenario: 'lease_expires_before_reserve' },
+  },
+  {
+    name: 'completion_by_id_only',
+    description: message('mutant.completion_by_id_only'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: CompletionByIdQueue,
+    caughtBy: { invariant: 'inv11_finished_stays_finished', scenario: 'stale_completion_after_reclaim' },
+  },
+  {
+    name: 'rescue_overwrites_done',
+    description: message('mutant.rescue_overwrites_done'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: RescueOverwritesDoneQueue,
+    caughtBy: { invariant: 'inv11_finished_stays_finished', scenario: 'rescuer_races_completion' },
+  },
+  {
+    name: 'deferred_upgrade',
+    description: message('mutant.deferred_upgrade'),
+    runner: ReferenceRunner,
+    tool: InventoryTool,
+    queue: DeferredUpgradeQueue,
+    caughtBy: { invariant: 'inv8_one_live_holder', scenario: 'deferred_upgrade_busy' },
+  },
+];
+
+/**
  * The limits' mutants (docs/spec.md §13–§14): one per rule a scenario past the chapter switches on, each a
  * broken store. They are hunted over those scenarios (scenarios/limits/), where their rule is on — over the 17
- * there is nothing for them to break, so `faultlab explore --mutants` on the 17 stays the chapter's ten.
+ * there is nothing for them to break, so `faultlab explore --mutants` with no scenario named hunts the chapter's
+ * ten and the queue's six, not these.
  */
 export const LIMIT_MUTANTS: readonly Mutant[] = [
   {

@@ -1,4 +1,4 @@
-/** The mutants' mistakes (catalogue.ts), one message each. The catalogues (src/render/words) word them. */
+/** The mutants' mistakes (catalogue.ts: the chapter's, then the queue's), one message each. The catalogues (src/render/words) word them. */
 export const MUTANT_CODES = [
   'mutant.new_key_per_attempt',
   'mutant.version_before_ledger',
@@ -10,6 +10,12 @@ export const MUTANT_CODES = [
   'mutant.observation_saved_before_commit',
   'mutant.finish_not_saved',
   'mutant.waits_for_lost_reply',
+  'mutant.no_fence_check',
+  'mutant.token_compared_le',
+  'mutant.worker_checks_lease',
+  'mutant.completion_by_id_only',
+  'mutant.rescue_overwrites_done',
+  'mutant.deferred_upgrade',
   // the limits' broken stores (LIMIT_MUTANTS): docs/spec.md §13–§15
   'limits.mutant.no_deadline_check',
   'limits.mutant.retention_shorter_than_redelivery',

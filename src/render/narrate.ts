@@ -21,28 +21,12 @@ import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
 import type { Label } from '../check/label.js';
 import { t, type Lang } from './words/index.js';
 import type { Tone } from './tone.js';
+import { note, type Lane, type Line, type Part } from './lines.js';
+import { receiptToken, WORKER_NARRATORS, workerRecovered } from './narrateWorkers.js';
 
 export type { Tone } from './tone.js';
 
-export type Part = readonly [string, Tone];
-
-/** The sides of the picture: the runner and its event store, the wire between, the tool and its database. */
-export type Lane = 'runner' | 'events' | 'wire' | 'tool' | 'db';
-
-export interface Line {
-  /** Index of the trace event this line tells. */
-  event: number;
-  lane: Lane;
-  /** A saved event's columns; absent for the lines under it. */
-  saved?: { t: number; step: number; seq: number; label: string; labelTone: Tone; calls: number };
-  /** A line that carries its own time (a recovery: it happens between steps). */
-  t?: number;
-  /** 1: a line that explains the one above it (the truth behind an error, a warning), set in a little further. */
-  depth?: 1;
-  /** What really happened, which the runner cannot see (the HTML page marks it so). */
-  truth?: true;
-  parts: Part[];
-}
+export type { Lane, Line, Part } from './lines.js';
 
 interface Ctx {
   lang: Lang;
@@ -65,9 +49,13 @@ function believed(at: EventView): RunnerState | null {
 }
 
 const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
+  // Many workers: the queue's events (narrateWorkers.ts).
+  ...(Object.fromEntries(Object.entries(WORKER_NARRATORS).map(([type, narrator]) => [type, (event: never, i: number, ctx: Ctx) => (narrator as (lang: Lang, e: never, i: number, run: RunResult) => Line[])(ctx.lang, event, i, ctx.run)])) as unknown as { [K in keyof typeof WORKER_NARRATORS]: Narrator<TraceEventOf<K>> }),
   saved: (event, i, ctx, at) => {
     const label = at.saved!.parsed;
     const lines = savedLines(event, label, i, ctx, believed(at));
+    // Many workers: the fencing token the line was written under (the store checked it in the same INSERT).
+    if (event.token !== undefined) lines[0]!.parts.push([t(ctx.lang, 'workers.savedToken', { token: event.token }), 'dim']);
     if (label.kind === 'attempt_started' || event.state.pending === null) ctx.refusedBy = null;
     return lines;
   },
@@ -102,6 +90,9 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
       lines.push(note(i, 'db', [t(ctx.lang, 'trace.dbUncommitted', { who, diff: formatDiff(ctx.lang, event.diff) }), 'db']));
     } else {
       lines.push(note(i, 'db', [t(ctx.lang, 'trace.dbCommitted', { who, diff: formatDiff(ctx.lang, event.diff) }), 'db']));
+      // Many workers: the grant the effect and its ledger row were committed under.
+      const token = event.by === 'runner' && event.diff.ledgerAdded.length > 0 ? receiptToken(ctx.run, event.diff.ledgerAdded.map((row) => row.key)) : null;
+      if (token !== null) lines.push(note(i, 'db', [`  ${t(ctx.lang, 'workers.effectToken', { token })}`, 'db']));
     }
     if (truth.kind === 'no_receipt') lines.push(note(i, 'db', [`  ${t(ctx.lang, 'trace.noReceipt')}`, 'badStrong']));
     return lines;
@@ -113,11 +104,13 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     return lines;
   },
   crash: (event, i, ctx, at) => {
-    const lines = [note(i, 'runner', [t(ctx.lang, 'trace.crash', { point: event.point, message: event.message }), 'badStrong'])];
+    const said = t(ctx.lang, event.worker === undefined ? 'trace.crash' : 'workers.crash', { point: event.point, message: event.message });
+    const lines = [note(i, 'runner', [said, 'badStrong'])];
     if (at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t(ctx.lang, 'trace.truth.neverSaw', { truth: truthText(ctx.lang, at.unsaved) })}`, 'bad']), truth: true });
     return lines;
   },
   recovered: (event, i, ctx) => {
+    if (event.worker !== undefined) return workerRecovered(ctx.lang, event, i);
     const st = event.state;
     const where = event.seq === null ? t(ctx.lang, 'trace.recovered.emptyLog') : t(ctx.lang, 'trace.recovered.event', { seq: event.seq });
     const what =
@@ -201,19 +194,19 @@ export function narrate(lang: Lang, run: RunResult): Line[] {
 }
 
 function narrateEvent(at: EventView, ctx: Ctx): Line[] {
+  const lines = narrateOne(at, ctx);
+  // Many workers: every line in the lane of the worker (or the sweeper) whose event it is.
+  const worker = at.event.worker;
+  return worker === undefined ? lines : lines.map((line) => ({ ...line, worker }));
+}
+
+function narrateOne(at: EventView, ctx: Ctx): Line[] {
   const { event, index } = at;
   const narrator = (NARRATORS as unknown as Record<string, Narrator<TraceEvent> | undefined>)[event.type];
   if (narrator !== undefined) return narrator(event, index, ctx, at);
   // An event kind this renderer was not taught: shown as it is, so nothing the simulator said is hidden.
   const { type, t: _t, step: _s, ...rest } = event as { type: string; t: number; step: number };
   return [note(index, 'runner', [`${type}: ${JSON.stringify(rest)}`, 'dim'])];
-}
-
-/** A line under a saved event; text that opens with two spaces explains the line above it (depth 1). */
-function note(event: number, lane: Lane, ...parts: Part[]): Line {
-  const [first, ...rest] = parts;
-  if (first !== undefined && first[0].startsWith('  ')) return { event, lane, depth: 1, parts: [[first[0].trimStart(), first[1]], ...rest] };
-  return { event, lane, parts };
 }
 
 /** What a fault does, in words; after the tool's answer, what the tool had really done before it struck. */
@@ -330,6 +323,7 @@ function replyLines(lang: Lang, event: TraceEventOf<'reply'>, i: number, at: Eve
   const lines = [note(i, 'wire', ...parts)];
   if (e.certainty === 'indefinite' && at.unsaved !== null) lines.push({ ...note(i, 'tool', [`  ${t(lang, 'trace.truth.cannotKnow', { truth: truthText(lang, at.unsaved) })}`, 'warn']), truth: true });
   if (event.changedData) lines.push(note(i, 'db', [`  ${t(lang, 'trace.refusalChanged')}`, 'badStrong']));
-  if (event.receiptExisted) lines.push(note(i, 'db', [`  ${t(lang, 'trace.refusedDespiteReceipt')}`, 'badStrong']));
+  // A stale holder's refusal is about its grant, not the intent (another holder carried it): nothing wrong to flag.
+  if (event.receiptExisted && e.code !== 'STALE_FENCE') lines.push(note(i, 'db', [`  ${t(lang, 'trace.refusedDespiteReceipt')}`, 'badStrong']));
   return lines;
 }

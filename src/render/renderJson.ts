@@ -5,6 +5,7 @@ import { word, type Lang } from './words/index.js';
 import { isMessage, type Message, type Params } from '../core/message.js';
 import type { RunResult } from '../check/RunResult.js';
 import { purgedReceipts } from '../check/limits.js';
+import { workerFigures, type WorkerFigures } from '../check/workerFigures.js';
 
 export interface ScenarioJson {
   id: string;
@@ -18,6 +19,8 @@ export interface ScenarioJson {
   crashes: number;
   /** The pillars' figures, for a scenario with a durability block. */
   durability?: DurabilityFigures;
+  /** The queue's figures, for a scenario with a workers block. */
+  workers?: WorkerFigures;
   /** docs/spec.md §13: receipts the purge deleted, for a scenario with a retention block. */
   purged?: number;
   /** docs/spec.md §14: charges the remote service made, and outbox messages left unsent, for a scenario with a remote. */
@@ -68,6 +71,7 @@ export function runToJson(lang: Lang, run: RunResult): ScenarioJson {
     stock: Object.fromEntries(run.db.items.map((row) => [row.item_id, row.available])),
     crashes: run.crashes,
     ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
+    ...(run.workers !== undefined ? { workers: workerFigures(run) } : {}),
     ...(run.scenario.retention !== undefined ? { purged: purgedReceipts(run).length } : {}),
     ...(run.scenario.remote !== undefined
       ? { charges: run.db.charges?.length ?? 0, unsent: (run.db.outbox ?? []).filter((row) => row.outcome === null || row.outcome === 'gave_up').length }

@@ -61,6 +61,8 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   lines.push(c.dim(wrap(storyOf(lang, run), width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
   const facts = [t(lang, 'trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t(lang, 'trace.head.stock', { stock })];
+  // Many workers: how many, and the queue's clock (absent with one runner: its header stays the chapter's).
+  if (run.workers !== undefined) facts.push(t(lang, 'trace.head.workers', { count: run.workers.names.length, lease: run.workers.leaseMs, sweep: run.workers.sweepEveryMs }));
   lines.push(...flow([[dotted(facts), null]], { width, indent: '  ' }));
   lines.push(...flow([[t(lang, 'trace.head.faults', { faults: describeFaults(s.faults) }), null]], { width, indent: '  ', hang: '    ' }));
   lines.push('');
@@ -69,8 +71,17 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
 
 export function renderEvents(lang: Lang, run: RunResult, style: Style, width = DEFAULT_WIDTH): string {
   const lines = narrate(lang, run);
-  const cols = columns(lang, lines);
+  const cols = columns(lang, lines, run);
   const out: string[] = [style.c.dim(headerLine(lang, cols))];
+  if (cols.lane > 0) {
+    // Many workers: a lane column, and the time on the first line of every event (the workers interleave).
+    let last = -1;
+    for (const line of lines) {
+      out.push(...laneText(line, line.event === last ? null : run.trace[line.event]!.t, cols, style, width));
+      last = line.event;
+    }
+    return out.join('\n');
+  }
   for (const line of lines) {
     if (line.saved) out.push(...savedText(line, cols, style, width));
     else if (line.t !== undefined) {
@@ -95,6 +106,8 @@ interface Columns {
   sub: number;
   /** Where a saved event's detail starts. */
   detail: number;
+  /** Many workers: the lane column's width (the longest worker's name); 0 with one runner. */
+  lane: number;
 }
 
 /** A label longer than this (a runner's own) is cut with an ellipsis so the columns hold. */
@@ -102,26 +115,42 @@ const MAX_LABEL_WIDTH = 22;
 /** Below this many columns left for a saved event's detail, it goes on the lines under the event instead. */
 const MIN_DETAIL_WIDTH = 28;
 
-function columns(lang: Lang, lines: Line[]): Columns {
+function columns(lang: Lang, lines: Line[], run: RunResult): Columns {
   const step = Math.max(4, displayWidth(t(lang, 'trace.col.step')));
   const calls = Math.max(5, displayWidth(t(lang, 'trace.col.calls')));
   const saved = lines.flatMap((l) => (l.saved ? [l.saved] : []));
-  const times = lines.flatMap((l) => (l.saved ? [l.saved.t] : l.t !== undefined ? [l.t] : []));
+  // Many workers: every event's line shows its time.
+  const times = run.workers !== undefined ? lines.map((l) => run.trace[l.event]!.t) : lines.flatMap((l) => (l.saved ? [l.saved.t] : l.t !== undefined ? [l.t] : []));
   const time = Math.max(displayWidth(t(lang, 'trace.col.t')), ...times.map((x) => `${x}ms`.length));
   const seq = Math.max(1, ...saved.map((x) => String(x.seq).length));
   const label = Math.min(MAX_LABEL_WIDTH, Math.max(displayWidth(t(lang, 'trace.col.event')), ...saved.map((x) => displayWidth(x.label))));
-  const sub = time + 1 + step + 1 + seq + 2;
-  return { step, calls, t: time, seq, label, sub, detail: sub + label + 1 + calls + 2 };
+  const workers = lines.flatMap((l) => (l.worker !== undefined ? [l.worker] : []));
+  const lane = workers.length === 0 ? 0 : Math.max(displayWidth(t(lang, 'trace.col.worker')), ...workers.map(displayWidth));
+  const sub = time + 1 + (lane > 0 ? lane + 1 : 0) + step + 1 + seq + 2;
+  return { step, calls, t: time, seq, label, sub, detail: sub + label + 1 + calls + 2, lane };
+}
+
+/** The lane column's cell (and its space), or nothing with one runner. */
+function laneCell(cols: Columns, text: string): string {
+  return cols.lane === 0 ? '' : `${pad(text, cols.lane)} `;
 }
 
 function headerLine(lang: Lang, cols: Columns): string {
-  return `${padStart(t(lang, 'trace.col.t'), cols.t)} ${padStart(t(lang, 'trace.col.step'), cols.step)} ${padStart('#', cols.seq)}  ${pad(t(lang, 'trace.col.event'), cols.label)} ${padStart(t(lang, 'trace.col.calls'), cols.calls)}  ${t(lang, 'trace.col.detail')}`;
+  return `${padStart(t(lang, 'trace.col.t'), cols.t)} ${laneCell(cols, t(lang, 'trace.col.worker'))}${padStart(t(lang, 'trace.col.step'), cols.step)} ${padStart('#', cols.seq)}  ${pad(t(lang, 'trace.col.event'), cols.label)} ${padStart(t(lang, 'trace.col.calls'), cols.calls)}  ${t(lang, 'trace.col.detail')}`;
+}
+
+/** A line in a many-worker trace: the time (on an event's first line), the worker's lane, then as with one runner. */
+function laneText(line: Line, time: number | null, cols: Columns, style: Style, width: number): string[] {
+  if (line.saved) return savedText(line, cols, style, width);
+  const lead = `${time === null ? ' '.repeat(cols.t) : padStart(`${time}ms`, cols.t)} ${laneCell(cols, line.worker ?? '')}`;
+  const indent = lead + ' '.repeat(cols.sub - displayWidth(lead) + (line.depth ?? 0) * 2);
+  return flow(segments(line.parts, style), { width, indent, hang: ' '.repeat(displayWidth(indent) + 2) });
 }
 
 function savedText(line: Line, cols: Columns, style: Style, width: number): string[] {
   const s = line.saved!;
   const shown = displayWidth(s.label) > cols.label ? `${s.label.slice(0, cols.label - 1)}…` : s.label;
-  const head = `${padStart(`${s.t}ms`, cols.t)} ${padStart(String(s.step), cols.step)} ${padStart(String(s.seq), cols.seq)}  ${paint(style, s.labelTone, shown)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), cols.calls)}`;
+  const head = `${padStart(`${s.t}ms`, cols.t)} ${laneCell(cols, line.worker ?? '')}${padStart(String(s.step), cols.step)} ${padStart(String(s.seq), cols.seq)}  ${paint(style, s.labelTone, shown)}${' '.repeat(Math.max(1, cols.label - displayWidth(shown) + 1))}${padStart(String(s.calls), cols.calls)}`;
   if (line.parts.length === 0) return [head];
   const inline = width - cols.detail >= MIN_DETAIL_WIDTH;
   if (inline) return flow(segments(line.parts, style), { width, indent: head + '  ', hang: ' '.repeat(cols.detail) });

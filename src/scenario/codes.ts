@@ -84,6 +84,11 @@ export const SCENARIO_CODES = [
   'scenario.durability.capBelowFirst',
   'scenario.durability.windowTooSmall',
   'scenario.stock.unknownItem',
+  // a workers block and what refers to it (docs/spec.md §11)
+  'workers.scenario.figuresWithoutBlock',
+  'workers.scenario.faultWithoutBlock',
+  'workers.scenario.withDurability',
+  'workers.scenario.noSuchWorker',
   // what the limits' settings need that a schema cannot say (toScenario.ts: limitsIssues): docs/spec.md §13–§14
   'limits.scenario.outliveNeedsDeadline',
   'limits.scenario.needsValidity',

@@ -2,11 +2,11 @@
  * From validated YAML data to a typed Scenario: defaults filled in from src/defaults.ts, the script turned
  * into steps; and the checks a schema cannot express.
  */
-import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
+import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, POLL_MS, SWEEP_EVERY_MS } from '../core/defaults.js';
 import { message, type Said } from '../core/message.js';
 import type { ScenarioCode } from './codes.js';
-import type { FaultSpec } from '../faults/types.js';
-import type { DurabilitySpec, Expectations, Inventory, RemoteSpec, RetentionSpec, Scenario, ScriptStep, Task } from './types.js';
+import { isWorkerFault, type FaultSpec } from '../faults/types.js';
+import type { DurabilitySpec, Expectations, Inventory, RemoteSpec, RetentionSpec, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
@@ -24,6 +24,7 @@ export interface ScenarioDocument {
   policy: { script: Array<Record<string, unknown>> };
   faults?: FaultSpec[];
   durability?: DurabilitySpec;
+  workers?: Partial<WorkersSpec> & Pick<WorkersSpec, 'count'>;
   retention?: RetentionSpec;
   remote?: RemoteSpec;
   expect: Expectations;
@@ -107,6 +108,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
     }
   });
   issues.push(...limitsIssues(doc));
+  issues.push(...workerIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
       issues.push({ path: ['expect', 'stock', item], message: message<ScenarioCode>('scenario.stock.unknownItem', { item, items: Object.keys(doc.inventory.items).join(', ') }), key: true });
@@ -133,6 +135,30 @@ function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
   if (remoteTools.length > 0 && doc.remote === undefined) {
     issues.push({ path: ['task', 'allow'], message: message<ScenarioCode>('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
   }
+  return issues;
+}
+
+/** A workers block and what refers to it: worker faults and figures need one, and a worker or a schedule entry must name one of its actors. */
+function workerIssues(doc: ScenarioDocument): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const spec = doc.workers;
+  if (spec === undefined) {
+    if (doc.expect.workers !== undefined) issues.push({ path: ['expect', 'workers'], message: message<ScenarioCode>('workers.scenario.figuresWithoutBlock'), key: true });
+    (doc.faults ?? []).forEach((fault, index) => {
+      if (fault.at.worker !== undefined || isWorkerFault(fault.kind)) issues.push({ path: ['faults', index, 'at', ...(fault.at.worker !== undefined ? ['worker'] : [])], message: message<ScenarioCode>('workers.scenario.faultWithoutBlock', { kind: fault.kind }), key: true });
+    });
+    return issues;
+  }
+  if (doc.durability !== undefined) issues.push({ path: ['workers'], message: message<ScenarioCode>('workers.scenario.withDurability'), key: true });
+  const names = Array.from({ length: spec.count }, (_, i) => `w${i + 1}`);
+  const known = names.join(', ');
+  (doc.faults ?? []).forEach((fault, index) => {
+    const worker = fault.at.worker;
+    if (worker !== undefined && !names.includes(worker)) issues.push({ path: ['faults', index, 'at', 'worker'], message: message<ScenarioCode>('workers.scenario.noSuchWorker', { worker, count: spec.count, known }) });
+  });
+  (spec.schedule ?? []).forEach((entry, index) => {
+    if (entry.run !== 'sweeper' && !names.includes(entry.run)) issues.push({ path: ['workers', 'schedule', index, 'run'], message: message<ScenarioCode>('workers.scenario.noSuchWorker', { worker: entry.run, count: spec.count, known: `${known}, sweeper` }) });
+  });
   return issues;
 }
 
@@ -166,8 +192,19 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     script: scriptOf(doc),
     faults: doc.faults ?? [],
     ...(doc.durability !== undefined ? { durability: doc.durability } : {}),
+    ...(doc.workers !== undefined ? { workers: workersOf(doc.workers) } : {}),
     ...(doc.retention !== undefined ? { retention: doc.retention } : {}),
     ...(doc.remote !== undefined ? { remote: doc.remote } : {}),
     expect: doc.expect,
+  };
+}
+
+function workersOf(given: NonNullable<ScenarioDocument['workers']>): WorkersSpec {
+  return {
+    count: given.count,
+    lease_ms: given.lease_ms ?? LEASE_MS,
+    sweep_every_ms: given.sweep_every_ms ?? SWEEP_EVERY_MS,
+    poll_ms: given.poll_ms ?? POLL_MS,
+    schedule: given.schedule ?? [],
   };
 }

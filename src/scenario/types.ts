@@ -118,6 +118,40 @@ export interface DurabilityExpectations {
   replays?: number;
 }
 
+/**
+ * Many workers (docs/spec.md §10–11): the scenario's task goes into a queue, and `count` workers — each a process
+ * of its own — claim it, hold it under a lease, and run it with the scenario's runner; a sweeper returns expired
+ * leases to the queue. As the YAML says it; absent fields take src/core/defaults.ts's figures.
+ */
+export interface WorkersSpec {
+  /** How many workers: w1, w2, … */
+  count: number;
+  /** How long a grant or a renewal lasts (virtual ms). */
+  lease_ms: number;
+  /** How often the sweeper runs (virtual ms). */
+  sweep_every_ms: number;
+  /** How long an idle worker waits before it claims again (virtual ms). */
+  poll_ms: number;
+  /** Choices the scheduler makes otherwise than by default: at its n-th choice, this actor moves (the rest by default). */
+  schedule: ScheduleChoice[];
+}
+
+/** One choice of a schedule: at the scheduler's `choice`-th choice (counting only where two or more actors could move), `run` moves. */
+export interface ScheduleChoice {
+  choice: number;
+  run: string;
+}
+
+/** The queue's figures a many-worker scenario may expect. */
+export interface WorkerExpectations {
+  /** The task's state in the queue at the end. */
+  task?: 'queued' | 'running' | 'done' | 'failed';
+  /** Grants made: every claim that got the task, re-claims included. */
+  grants?: number;
+  /** Writes the store refused as stale (STALE_FENCE): log lines, reserves, renewals, completions. */
+  stale_refused?: number;
+}
+
 export interface Expectations {
   status?: TerminalStatus;
   calls?: number;
@@ -132,6 +166,7 @@ export interface Expectations {
   /** Crashes the run recovered from. */
   crashes?: number;
   durability?: DurabilityExpectations;
+  workers?: WorkerExpectations;
   /** Charges the remote service really made (its own table), every reference's. */
   charges?: number;
   /** Receipts the tool's purge deleted. */
@@ -161,6 +196,8 @@ export interface Scenario {
   faults: FaultSpec[];
   /** The pillars at the Runner's seams; absent for the chapter's scenarios. */
   durability?: DurabilitySpec;
+  /** Many workers on a queue; absent: the chapter's one runner, exactly. */
+  workers?: WorkersSpec;
   /** How long the tool keeps its receipts, and the rules it enforces (docs/spec.md §13); absent: for ever. */
   retention?: RetentionSpec;
   /** The keyless remote service and its client (docs/spec.md §14); absent: the inventory alone. */

@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
-import type { InventoryTool } from '../inventory/InventoryTool.js';
+import type { InventoryTool, ToolFence } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
 import { KEYLESS_TOOLS, REMOTE_TOOLS, type PaymentService } from '../inventory/PaymentService.js';
 import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
@@ -54,6 +54,12 @@ export interface NetworkDeps {
   counters: WireCounters;
   /** Closes both connections and throws Crash: the process is gone. */
   crash(point: CrashPoint, said: Message<SimCode>): never;
+  /** Many workers: whose wire this is (a fault naming a worker strikes only its attempts). */
+  worker?: string;
+  /** Many workers: the holder's fence, checked inside the tool's transaction of every runner's request. */
+  fence?: ToolFence;
+  /** Many workers: other connections write to the tool's database too (the snapshots must see their commits). */
+  shared?: boolean;
 }
 
 /** Writes that answer a repeated key from the ledger (their db line shows the ledger hit). */
@@ -83,7 +89,7 @@ export class FaultyNetwork implements ToolClient {
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db, deps.limits === true ? { limits: true } : {});
+    this.#snapshot = new WatchedSnapshot(deps.db, { limits: deps.limits === true, shared: deps.shared === true });
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
@@ -117,7 +123,7 @@ export class FaultyNetwork implements ToolClient {
     this.#travel();
     trace.emit({ type: 'request', by, action: request, call, attempt: who.attempt, ...(who.check ? { check: true as const } : {}) });
 
-    const hits = plan.atAttempt(request.name, call, who.attempt, trace.step);
+    const hits = plan.atAttempt(request.name, call, who.attempt, trace.step, this.#d.worker);
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
       if (hit.spec.kind === 'concurrent_reserve') {
@@ -190,7 +196,8 @@ export class FaultyNetwork implements ToolClient {
       : undefined;
     let value: unknown;
     try {
-      const context = { taskId, ...(midTransaction ? { midTransaction } : {}) };
+      const fence = by === 'runner' ? this.#d.fence : undefined;
+      const context = { taskId, ...(midTransaction ? { midTransaction } : {}), ...(fence ? { fence } : {}) };
       const copy = { name: request.name, args: jsonCopy(request.args) };
       if (!remote) value = tool.call(copy, context);
       else if (this.#d.remote) value = this.#d.remote.call(copy, context);

@@ -10,6 +10,9 @@ import type { RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
 import type { TraceEvent } from './events.js';
 import type { StorageKind } from '../core/storage.js';
+import type { TaskRow } from '../queue/QueueStore.js';
+import type { ScheduleChoice } from '../scenario/types.js';
+import type { ChoiceRecord, Cut } from './workers/Scheduler.js';
 import type { Said } from '../core/message.js';
 
 export interface RunnerFailure {
@@ -55,6 +58,28 @@ export interface Run {
    * every change). The log must rebuild the state at every moment, not only at the end (invariant 4).
    */
   unsaved: UnsavedStep[];
+  /** Many workers: the queue's side of the run. Absent with one runner. */
+  workers?: WorkersRun;
+}
+
+/** What a many-worker run leaves besides the chapter's figures: the queue at the end, and how it was scheduled. */
+export interface WorkersRun {
+  /** The workers' names, in order (w1, w2, …); the sweeper's lane is `sweeper`. */
+  names: string[];
+  leaseMs: number;
+  sweepEveryMs: number;
+  pollMs: number;
+  /** The queue's table at the end. */
+  tasks: TaskRow[];
+  /** Every receipt's token: the grant its reservation committed under. */
+  tokens: Array<{ key: string; task_id: string; owner: string; token: number }>;
+  /** Every choice the scheduler made, in order: the schedule as it ran. */
+  choices: ChoiceRecord[];
+  /** The schedule's entries (`workers.schedule`) that named no ready actor at their choice. */
+  unapplied: ScheduleChoice[];
+  /** Turns taken; and why the run stopped short, if it did. */
+  turns: number;
+  cut: Cut | null;
 }
 
 export interface UnsavedStep {

@@ -15,6 +15,9 @@ export const SIM_CODES = [
   'trace.stepReturnedUndefined',
   'trace.threwNonError',
   'target.noEventsDb',
+  // many workers (src/sim/workers): where a worker's process died — a worker_crash, a crash after its event
+  'workers.crash.processDies',
+  'workers.crash.afterEvent',
 ] as const;
 
 export type SimCode = (typeof SIM_CODES)[number];

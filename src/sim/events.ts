@@ -33,11 +33,31 @@ interface At {
   t: number;
   /** Harness step (0 before the first `step` call). */
   step: number;
+  /** Many workers: whose lane the event is in (a worker, or the sweeper). Absent with one runner. */
+  worker?: string;
+}
+
+/** A task's row as the queue's table holds it, as the trace shows it. */
+export interface TaskView {
+  state: string;
+  owner: string | null;
+  token: number;
+  leaseUntil: number | null;
+  /** The token of the grant that finished it (done, failed). */
+  finishedToken: number | null;
+}
+
+/** One task's row, before and after what the harness saw change (null: the row did not exist). */
+export interface TaskChange {
+  task: string;
+  from: TaskView | null;
+  to: TaskView | null;
 }
 
 export type TraceEvent = At &
   (
-    | { type: 'saved'; seq: number; label: string; state: RunnerState }
+    /** `token`: many workers — the fencing token the line was written under (the store checked it in the same INSERT). */
+    | { type: 'saved'; seq: number; label: string; state: RunnerState; token?: number }
     | {
         type: 'request';
         by: Sender;
@@ -91,6 +111,30 @@ export type TraceEvent = At &
     /** A dead-letter record is replayed through a fresh runner, with the same key, after a virtual delay. */
     | { type: 'replay'; dlqId: string; afterMs: number; action: ToolAction }
     | { type: 'finished'; status: string; steps: number }
+    // ── many workers (docs/spec.md §10–12): each stamped with its lane ──
+    /** A worker's process starts: its first life, or again after a crash. */
+    | { type: 'started'; life: number }
+    /** What a worker's claim got: a grant (the task, its token, its lease's expiry; the worker's n-th grant), or nothing. */
+    | { type: 'claim'; granted: { task: string; token: number; leaseUntil: number; reclaim: boolean; grant: number } | null }
+    /** A holder's own write to the queue — renew (the heartbeat), complete, fail — accepted, or refused as stale. */
+    | { type: 'holder'; op: 'renew' | 'complete' | 'fail'; task: string; token: number; ok: boolean; leaseUntil?: number; result?: string; message?: string }
+    /** A line of the task's log refused: the holder's grant was no longer the task's. Nothing was written. */
+    | { type: 'save_refused'; label: string; token: number; message: string }
+    /** The worker stops working on the task: one of its writes was refused, another holds the task now. */
+    | { type: 'lease_lost'; task: string; token: number }
+    /** What truly changed in the queue's table since the harness last looked (whatever the store says it did). */
+    | { type: 'tasks'; changes: TaskChange[] }
+    /** The sweeper returned expired leases to the queue. */
+    | { type: 'sweep'; returned: Array<{ task: string; owner: string; token: number; leaseUntil: number }> }
+    /** A lease ran out with nobody renewing it; `at` is the expiry itself (the event is stamped when the harness saw it). */
+    | { type: 'lease_expired'; task: string; owner: string; token: number; at: number }
+    /** A worker stops until `until` (a pause, a stall before a write), then wakes. */
+    | { type: 'paused'; until: number; why: 'worker_pause' | 'lease_expires' }
+    | { type: 'woke'; pausedAt: number }
+    /** From now on the worker renews nothing until `until` (a starved heartbeat). */
+    | { type: 'starved'; until: number }
+    /** A statement met another connection's write lock (SQLITE_BUSY): the actor waits its turn, and tries again. */
+    | { type: 'busy'; op: string }
     /** The tool's purge deleted receipts older than its retention (docs/spec.md §13). */
     | { type: 'purge'; removed: PurgedReceipt[]; keepMs: number; tombstones: boolean; diff: SnapshotDiff }
     /** The queue delivers the whole task again, to a fresh runner from the task's first state (docs/spec.md §13). */

@@ -15,8 +15,6 @@ import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { ChargeResult, ChargeStatus } from '../inventory/PaymentService.js';
 import { DEFAULT_RELAY_ATTEMPTS, DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
-import { message, namedError, saidOf, type Param } from '../core/message.js';
-import type { SimCode } from './codes.js';
 import type { Storage, StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
@@ -33,13 +31,15 @@ import { usesLimits, type Scenario } from '../scenario/types.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
+import { crashCaughtReturned, crashCaughtThrew, failure, looksLikeState, returnedNoState } from './runnerFailure.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
 import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
+import { simulateWorkers, type WorkersOptions } from './workers/simulateWorkers.js';
 
 export { SEAM_ORDER } from './process.js';
 
-export interface SimulateOptions {
+export interface SimulateOptions extends WorkersOptions {
   runner?: RunnerClass;
   seed?: number;
   /** 'file' (default): two SQLite files in a fresh temporary folder. 'memory': in-memory, same crash semantics. */
@@ -70,6 +70,8 @@ export interface SimulateOptions {
 
 /** A run of the scenario from its start, or (with `resume`) from where a paused run of it stood. */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
+  // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
+  if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
@@ -202,11 +204,11 @@ class Drive {
         if (crashed !== null) {
           // The runner swallowed the crash and returned; the process is dead all the same. Said in the trace,
           // so a check can fail the run however its figures came out.
-          trace.emit({ type: 'crash_caught', how: message<SimCode>('trace.crashCaught.returned') });
+          trace.emit({ type: 'crash_caught', how: crashCaughtReturned() });
           throw crashed;
         }
         if (!looksLikeState(returned)) {
-          this.runnerError = { step: this.steps, name: 'TypeError', message: message<SimCode>('trace.stepReturned', { value: describe(returned) }) };
+          this.runnerError = returnedNoState(this.steps, returned);
           trace.emit({ type: 'runner_error', errorName: this.runnerError.name, message: this.runnerError.message });
           return;
         }
@@ -221,7 +223,7 @@ class Drive {
         if (crashed !== null) {
           // What came out of step is not the crash itself: the runner caught it and went on (a save on the
           // closed database, or an error of its own). Unless it was the note above, rethrowing it.
-          if (error !== crashed) trace.emit({ type: 'crash_caught', how: message<SimCode>('trace.crashCaught.threw', { what: describeThrown(error) }) });
+          if (error !== crashed) trace.emit({ type: 'crash_caught', how: crashCaughtThrew(error) });
           this.crashes += 1;
           this.state = (await runnerProcess.recover()).state;
           continue;
@@ -357,23 +359,4 @@ class Drive {
 function dlqRow(record: DlqRecord): DlqRow {
   const dead = record.originalOperation as DeadIntent;
   return { dlqId: record.dlqId, status: record.status, task: dead.intent.task, action: dead.intent.action, key: dead.intent.key, attempts: record.attempts, lastError: record.lastError.code };
-}
-
-function looksLikeState(value: unknown): value is RunnerState {
-  return typeof value === 'object' && value !== null && typeof (value as RunnerState).status === 'string';
-}
-
-function describe(value: unknown): Param {
-  if (value === undefined) return message<SimCode>('trace.stepReturnedUndefined');
-  return JSON.stringify(value)?.slice(0, 80) ?? String(value);
-}
-
-/** What a runner threw: `Name: its message` (a message of the harness's, when it made the error). */
-function describeThrown(error: unknown): Param {
-  return namedError(error);
-}
-
-function failure(step: number, error: unknown): RunnerFailure {
-  if (error instanceof Error) return { step, name: error.name, message: saidOf(error) ?? error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { step, name: 'Error', message: message<SimCode>('trace.threwNonError', { value: String(error) }) };
 }

@@ -14,7 +14,9 @@ import type { ThrownInfo } from '../box/protocol.js';
 import { codeText, message, type Said } from '../core/message.js';
 import type { TargetCode } from './codes.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
-import { LIMIT_MUTANTS, MUTANTS, mutantNamed } from '../mutants/catalogue.js';
+import type { QueueClass } from '../queue/QueueStore.js';
+import type { WorkerClass } from '../runner/ReferenceWorker.js';
+import { LIMIT_MUTANTS, MUTANTS, mutantNamed, QUEUE_MUTANTS } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { LEARNER_FILE } from '../core/paths.js';
@@ -43,6 +45,9 @@ export interface OpenedRunner extends RunHooks {
   runner: RunnerClass;
   /** A deliberately broken store goes with some mutants. */
   tool?: ToolClass;
+  /** A deliberately broken queue or worker loop goes with the queue's mutants (many workers). */
+  queue?: QueueClass;
+  worker?: WorkerClass;
   /** What to call it in messages: `reference`, `learner`, `mutant:NAME` or the path as given. */
   label: string;
   /** The runner's file, absolute, when it came from one. */
@@ -78,7 +83,7 @@ export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutant', { name, known: [...MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
+      throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutant', { name, known: [...MUTANTS, ...QUEUE_MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }
@@ -108,7 +113,8 @@ export async function openRunner(source: RunnerSource, label: string, options: O
   if (source.kind === 'mutant') {
     const mutant = mutantNamed(source.name);
     if (mutant === undefined) throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutantNamed', { name: source.name }));
-    return { runner: mutant.runner, tool: mutant.tool, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
+    const queue = { ...(mutant.queue ? { queue: mutant.queue } : {}), ...(mutant.worker ? { worker: mutant.worker } : {}) };
+    return { runner: mutant.runner, tool: mutant.tool, ...queue, label, source, name: mutant.runner.name, hooks: null, ...NO_HOOKS, close: async () => {} };
   }
   const file = resolve(source.file);
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', message<TargetCode>('target.noSuchRunnerFile', { label, file }));

@@ -35,11 +35,11 @@ const LOST_REPLY_ZH = {
 };
 
 describe('every shipped scenario says its title and explanation in Chinese', () => {
-  const loaded = loadAll(['', 'pillars', 'lessons', 'labs'].map((sub) => join(SCENARIOS_DIR, sub)));
+  const loaded = loadAll(['', 'pillars', 'lessons', 'labs', 'workers'].map((sub) => join(SCENARIOS_DIR, sub)));
   const worded = loaded.map((l) => (l.type === 'runner' ? l.scenario : l));
 
-  it('all 37: the 17, the pillars, the lessons’ scenarios and the labs', async () => {
-    expect(worded).toHaveLength(37);
+  it('all 46: the 17, the pillars, the lessons’ scenarios, the labs and the many-worker scenarios', async () => {
+    expect(worded).toHaveLength(46);
     expect(worded.filter((w) => w.zh === undefined).map((w) => w.id)).toEqual([]);
   });
 
@@ -60,11 +60,11 @@ describe('every shipped scenario says its title and explanation in Chinese', () 
   });
 
   it('keeps every line of the English where it was: the Chinese block closes each file', async () => {
-    const files = ['', 'pillars', 'lessons', 'labs'].flatMap((sub) =>
+    const files = ['', 'pillars', 'lessons', 'labs', 'workers'].flatMap((sub) =>
       readdirSync(join(SCENARIOS_DIR, sub)).filter((f) => f.endsWith('.yaml')).map((f) => join(sub, f)),
     );
     const block = /\n# 中文（--lang zh）：[^\n]*\nzh:\n {2}title: '[^'\n]+'\n {2}explain: "(?:[^"\n]*\\\n {4})*[^"\n]*"\n$/;
-    expect(files).toHaveLength(37);
+    expect(files).toHaveLength(46);
     for (const f of files) expect(shipped(f), f).toMatch(block);
   });
 });

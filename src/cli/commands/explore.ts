@@ -8,15 +8,17 @@ import type { StorageKind } from '../../core/storage.js';
 import { checkTempDir } from '../../core/tempDir.js';
 import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
-import { huntMutant } from '../../explore/mutants.js';
+import { huntMutant, queueCatches } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
-import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, type MutantReport, type Replayed } from '../../explore/report.js';
-import { LIMIT_MUTANTS, MUTANTS, type Mutant } from '../../mutants/catalogue.js';
+import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, queueMutantsJson, type MutantReport, type QueueMutantReport, type Replayed } from '../../explore/report.js';
+import { LIMIT_MUTANTS, MUTANTS, QUEUE_MUTANTS, type Mutant } from '../../mutants/catalogue.js';
 import { INVARIANTS } from '../../check/invariants.js';
 import { LIMIT_INVARIANTS } from '../../check/limits.js';
 import { usesLimits } from '../../scenario/types.js';
-import { loadAll } from '../../scenario/load.js';
+import { loadAll, loadScenarios } from '../../scenario/load.js';
+import { SCENARIOS_DIR } from '../../core/paths.js';
+import { join } from 'node:path';
 import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -45,6 +47,9 @@ export function exploreHelp(lang: Lang): string {
     sharedHelp(lang, 'json', 'no-color', 'storage', 'html', 'lang'),
   ].join('\n');
 }
+
+/** The many-worker scenarios: the queue's mutants are hunted there when no scenario is named. */
+const WORKERS_DIR = join(SCENARIOS_DIR, 'workers');
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
@@ -84,18 +89,27 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
     const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
     const reports: MutantReport[] = [];
-    // The chapter's mutants over the chapter's scenarios; the limits' over the scenarios past the chapter
-    // (docs/spec.md §13–§14), where the rule each breaks is on. Every invariant hunted for must catch one.
-    const chapter = scenarios.filter((scenario) => !usesLimits(scenario));
+    // The chapter's mutants over the chapter's scenarios of one runner; the limits' over the scenarios past the
+    // chapter (docs/spec.md §13–§14), where the rule each breaks is on — every invariant hunted for must catch
+    // one; the queue's on the many-worker scenarios (by default scenarios/workers).
+    const chapter = scenarios.filter((scenario) => scenario.workers === undefined && !usesLimits(scenario));
     const past = scenarios.filter((scenario) => usesLimits(scenario));
+    const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
     const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [
       ...(chapter.length > 0 ? MUTANTS.map((mutant) => ({ mutant, over: chapter })) : []),
       ...(past.length > 0 ? LIMIT_MUTANTS.map((mutant) => ({ mutant, over: past })) : []),
     ];
     const invariants = [...(chapter.length > 0 ? INVARIANTS : []), ...(past.length > 0 ? LIMIT_INVARIANTS : [])];
+    const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
+    const all = hunted.length + queueMutants.length;
+    const queueReports: QueueMutantReport[] = [];
+    for (const [i, mutant] of queueMutants.entries()) {
+      queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
+      bar?.update(i + 1, all);
+    }
     for (const [i, { mutant, over }] of hunted.entries()) {
       const hunt = await huntMutant(mutant, over, { seed, storage, depth });
-      bar?.update(i + 1, hunted.length);
+      bar?.update(queueMutants.length + i + 1, all);
       if (hunt.explored === null) {
         reports.push({ hunt, replay: null });
         continue;
@@ -115,9 +129,12 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
       reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
     }
     bar?.done();
-    io.stdout.write(values.json ? JSON.stringify(mutantsJson(lang, reports), null, 2) + '\n' : renderMutants(lang, reports, style, seconds(), invariants));
+    const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(lang, queueReports) } : {};
+    const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds(), invariants) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
+    io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(lang, reports), ...queueJson }, null, 2) + '\n' : text);
     writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
-    return reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) ? EXIT.ok : EXIT.failed;
+    const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);
+    return allCaught ? EXIT.ok : EXIT.failed;
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work

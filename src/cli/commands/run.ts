@@ -90,6 +90,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   try {
     kept = keepDb !== undefined ? claimKeepDir(lang, keepDb, io.cwd) : null;
     const { runner, tool, label } = resolved;
+    const queue = { ...(resolved.queue ? { queue: resolved.queue } : {}), ...(resolved.worker ? { worker: resolved.worker } : {}) };
 
     const rows: SummaryRow[] = [];
     const json: unknown[] = [];
@@ -100,9 +101,9 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
       const position = `${index + 1}/${total}`;
       if (one.type === 'runner') {
         runners += 1;
-        // Kept connections are for the chapter's scenarios: the pillars' stores and the limits' tables are not restored.
-        const shared = connections !== null && one.scenario.durability === undefined && !usesLimits(one.scenario) ? { kept: connections } : {};
-        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...(kept ? { keepDir: kept.dir } : {}), ...shared };
+        // Kept connections are for the chapter's scenarios: the pillars' stores, the queue's and the limits' tables are not restored.
+        const shared = connections !== null && one.scenario.durability === undefined && one.scenario.workers === undefined && !usesLimits(one.scenario) ? { kept: connections } : {};
+        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared };
         // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
         await resolved.beginRun();
         let outcome: { run: RunResult } | { failure: Message };
