@@ -94,6 +94,7 @@ export const SCENARIO_CODES = [
   'limits.scenario.needsValidity',
   'limits.scenario.needsRemote',
   'limits.scenario.conditionChanges',
+  'limits.scenario.withWorkers',
 ] as const;
 
 export type ScenarioCode = (typeof SCENARIO_CODES)[number];

@@ -6,7 +6,7 @@ import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, POLL_MS
 import { message, type Said } from '../core/message.js';
 import type { ScenarioCode } from './codes.js';
 import { isWorkerFault, type FaultSpec } from '../faults/types.js';
-import type { DurabilitySpec, Expectations, Inventory, RemoteSpec, RetentionSpec, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
+import { usesLimits, type DurabilitySpec, type Expectations, type Inventory, type RemoteSpec, type RetentionSpec, type Scenario, type ScriptStep, type Task, type WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
@@ -120,7 +120,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
 /**
  * What the limits' settings (docs/spec.md §13–§14) need that a schema cannot say: rule 2 keeps receipts as long
  * as a request may arrive, which is bounded only if requests expire (rule 1); both need the validity; a task that
- * calls the keyless service needs one.
+ * calls the keyless service needs one; and none of them runs with many workers yet.
  */
 function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
@@ -134,6 +134,10 @@ function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
   const remoteTools = (doc.task?.allow ?? []).filter((tool) => tool === 'charge' || tool === 'charge_status');
   if (remoteTools.length > 0 && doc.remote === undefined) {
     issues.push({ path: ['task', 'allow'], message: message<ScenarioCode>('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
+  }
+  // Many workers run their own harness (src/sim/workers), which has neither the purge nor the relay nor a redelivery.
+  if (doc.workers !== undefined && usesLimits({ retention: doc.retention, remote: doc.remote, faults: doc.faults ?? [] })) {
+    issues.push({ path: ['workers'], message: message<ScenarioCode>('limits.scenario.withWorkers'), key: true });
   }
   return issues;
 }

@@ -55,6 +55,13 @@ describe('retention', () => {
   });
 });
 
+describe('many workers', () => {
+  it('refuses a workers block beside the limits: their harness runs neither the purge nor the relay', () => {
+    const [problem] = problems(file('workers.yaml', TOMBSTONE.replace('retention:\n', 'workers:\n  count: 2\nretention:\n')));
+    expect(problem).toMatch(/^workers\.yaml:\d+:\d+: workers: many workers and the limits past the chapter \(a retention, a remote service, late_delivery, redeliver_task\) do not go together yet/);
+  });
+});
+
 describe('the remote service', () => {
   it('refuses a task that may charge when the scenario has no remote service', () => {
     const text = COMPENSATION.replace(/remote:\n  balance: 100\n  retry: query\n/, '');

@@ -42,6 +42,7 @@ export const limits = {
   'limits.scenario.needsValidity': 'the rules deadline and receipts_outlive_requests need requests_ms: the longest a request may stay valid',
   'limits.scenario.needsRemote': 'the task may call {tools}, but the scenario has no remote service: add a remote block (docs/spec.md §14)',
   'limits.scenario.conditionChanges': 'the condition {ref} reads what {tool} answered, and step {later} calls {tool} again: the policy reads every condition afresh at each decision, so what it reads must never change (call it once, before the condition)',
+  'limits.scenario.withWorkers': 'many workers and the limits past the chapter (a retention, a remote service, late_delivery, redeliver_task) do not go together yet: the workers\' harness runs neither the purge nor the relay — drop the workers block, or the limits\' settings',
   // ── the limits' invariants (src/check/limits.ts) ──
   'limits.check.inv14.title': 'one intent, at most one effect — from what the tools truly did, purged receipts included',
   'limits.check.inv14.ok': 'the history shows each intent taking effect at most once ({n} effect(s), purged receipts and remote charges included)',

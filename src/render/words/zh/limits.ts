@@ -40,6 +40,7 @@ export const limits = {
   'limits.scenario.needsValidity': '规则 deadline 和 receipts_outlive_requests 需要 requests_ms：一个请求最长有效多久',
   'limits.scenario.needsRemote': '任务可以调用 {tools}，但场景里没有远程服务：请加上 remote 块（docs/spec.md §14）',
   'limits.scenario.conditionChanges': '条件 {ref} 读取的是 {tool} 的回答，而第 {later} 步又调用了 {tool}：策略每次决策都会重新读取每个条件，所以它读的东西绝不能变（只调用一次，放在条件之前）',
+  'limits.scenario.withWorkers': '多个工作进程与本章之外的局限（retention、远程服务、late_delivery、redeliver_task）暂时不能同用：多工作进程的框架既不运行清除，也不运行中继 —— 去掉 workers 块，或去掉这些局限的设置',
   // ── 局限部分的不变量（src/check/limits.ts）──
   'limits.check.inv14.title': '一个意图，最多一次效果 —— 按工具真正做过的事判断，被清除的回执也算',
   'limits.check.inv14.ok': '历史显示每个意图最多生效一次（共 {n} 次效果，含被清除的回执和远程扣款）',
