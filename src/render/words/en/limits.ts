@@ -65,7 +65,7 @@ export const limits = {
   'limits.figure.purged': 'purged {n}',
   'limits.figure.charges': 'charges {n}',
   'limits.trace.meaning.keyless': 'INDEFINITE: the charge may have been made — and this service has no key: resent blindly, it charges again',
-  'limits.explore.noViolation.about': '({n} invariants of SPEC §7 and {more} of §13–§14 checked after each run)',
+  'limits.explore.noViolation.about': '({n} invariants of docs/spec.md §7 and {more} of §13–§14 checked after each run)',
   // ── the limits' mutants (src/mutants/catalogue.ts) ──
   'limits.mutant.no_deadline_check': 'the tool never reads a request\'s deadline: a request delivered too late runs all the same',
   'limits.mutant.retention_shorter_than_redelivery': 'the purge deletes receipts before the requests they answer stop being valid: a task delivered again meets no receipt',

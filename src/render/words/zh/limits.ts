@@ -63,7 +63,7 @@ export const limits = {
   'limits.figure.purged': '清除 {n}',
   'limits.figure.charges': '扣款 {n}',
   'limits.trace.meaning.keyless': '不确定失败（INDEFINITE）：这笔扣款可能已经发生 —— 而这个服务没有键：盲目重发，就会再扣一次',
-  'limits.explore.noViolation.about': '（每次运行后都检查 SPEC §7 的 {n} 个不变量和 §13–§14 的 {more} 个）',
+  'limits.explore.noViolation.about': '（每次运行后都检查 docs/spec.md §7 的 {n} 个不变量和 §13–§14 的 {more} 个）',
   // ── 局限部分的变异体（src/mutants/catalogue.ts）──
   'limits.mutant.no_deadline_check': '工具从不读请求的截止时间：来得太迟的请求照样执行',
   'limits.mutant.retention_shorter_than_redelivery': '清除在回执所回答的请求仍然有效时就删掉了回执：再次交付的任务碰不到回执',
