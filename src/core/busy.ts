@@ -1,7 +1,7 @@
 /**
- * SQLITE_BUSY, recognised by its code alone: this module imports no driver, so a store that only needs to know
- * (the queue, its mutants) stays loadable where better-sqlite3 is not — a grader's box runs a learner file that
- * imports the mutants' catalogue from a temporary folder with no node_modules.
+ * SQLite's "another connection holds the lock", recognised without importing better-sqlite3: the queue and the
+ * mutants reach this from a learner's bundle, which cannot carry the native addon (src/box/compile.ts keeps it
+ * external), so nothing a runner imports may load the driver itself.
  */
 
 /** True when better-sqlite3 refused because another connection holds the lock. */

@@ -74,8 +74,6 @@ export function crashAndReopen(db: Db, options: OpenOptions = {}): Db {
   return openDatabase(path, options);
 }
 
-export { isBusy } from './busy.js';
-
 /** The two databases of a simulated run, and what a crash does to them (both die together: one process). */
 export interface Storage {
   readonly kind: StorageKind;
