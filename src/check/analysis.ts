@@ -71,6 +71,8 @@ export interface Attempt {
   pending: ToolAction | null;
   /** Trace index of the network's second delivery of this request (duplicate_delivery). */
   secondAt?: number;
+  /** The status query the runner's client sent before it resent (docs/spec.md §14): no call of its own, not the pending action. */
+  check?: true;
   /** It carries a dead letter's intent again (a replay, before any new action was prepared): the record. */
   replayOf: string | null;
   /** What the tool truly did, and each db event that says so. */
@@ -114,8 +116,10 @@ export interface LogEntry {
   label: string;
   parsed: Label;
   state: RunnerState;
-  /** 0 before the first `replay:` event of the log, n from the n-th. */
+  /** 0 before the first `replay:` (or `redelivered`) event of the log, n from the n-th. */
   delivery: number;
+  /** 0 in the task's first delivery, n from its n-th redelivery (docs/spec.md §13). */
+  redelivery: number;
   /** The state's `calls` plus the calls of the deliveries before (the wire's numbering). */
   call: number;
 }
@@ -126,8 +130,11 @@ export interface Analysis {
   /** The runner's requests on the wire per delivery of the task, whatever the runner counts. */
   requestsPerDelivery: number[];
   log: LogEntry[];
-  /** The log's attempt_started events with an action pending, by the decision they belong to. */
-  attemptsByDecision: Map<number, LogEntry[]>;
+  /**
+   * The log's attempt_started events with an action pending, by the decision they belong to — within one
+   * delivery of the task (a redelivered task decides afresh; a dead letter's replay carries its decision on).
+   */
+  attemptsByDecision: Map<string, LogEntry[]>;
   /** The tool's committed rows as they stood: [0] the initial inventory, then one per change. */
   rows: ToolSnapshot[];
 }
@@ -210,13 +217,27 @@ export function analyze(run: Run): Analysis {
         lane.replayOf = event.dlqId;
         requestsPerDelivery.push(0);
         break;
+      case 'redelivery':
+        delivery += 1;
+        lane.up = true;
+        lane.replayOf = null;
+        requestsPerDelivery.push(0);
+        break;
+      case 'purge':
+        rows.push(applyDiff(rows.at(-1)!, event.diff));
+        rowsChanged = true;
+        break;
       case 'request':
         if (event.by !== 'runner') break;
         if (event.delivery === undefined) {
           lane.current = newAttempt(event, index, attempts.length + 1, delivery, lane.saved, lane.replayOf);
           attempts.push(lane.current);
-          lane.requests += 1;
-          if (lanes === null) requestsPerDelivery[requestsPerDelivery.length - 1]! += 1;
+          // a client's status query (docs/spec.md §14) is part of the attempt, not a request of the budget's
+          if (event.check) lane.current.check = true;
+          else {
+            lane.requests += 1;
+            if (lanes === null) requestsPerDelivery[requestsPerDelivery.length - 1]! += 1;
+          }
         } else if (lane.current !== null) lane.current.secondAt = index;
         break;
       case 'db':
@@ -265,6 +286,7 @@ function endsAttempt(event: TraceEvent): boolean {
     case 'saved':
     case 'recovered':
     case 'replay':
+    case 'redelivery':
     case 'runner_error':
     case 'crash_caught':
     case 'finished':
@@ -304,7 +326,7 @@ function raise(attempt: Attempt, effect: Effect): void {
 export function dbTruth(event: TraceEventOf<'db'>): DbTruth {
   if (event.ledgerHit) return { kind: 'ledger', receiptId: event.ledgerHit.receiptId };
   if (!event.committed) return { kind: 'rolled_back', diff: event.diff };
-  if (event.tool === 'reserve' && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0) return { kind: 'no_receipt', diff: event.diff };
+  if ((event.tool === 'reserve' || event.tool === 'release') && event.diff.stock.length > 0 && event.diff.ledgerAdded.length === 0) return { kind: 'no_receipt', diff: event.diff };
   return isEmptyDiff(event.diff) ? { kind: 'unchanged' } : { kind: 'changed', diff: event.diff };
 }
 
@@ -312,7 +334,7 @@ export function dbTruth(event: TraceEventOf<'db'>): DbTruth {
 function dbEffect(event: TraceEventOf<'db'>): Effect {
   if (!event.committed) return 'rolled_back';
   if (!isEmptyDiff(event.diff)) return 'committed';
-  return event.tool === 'reserve' ? 'ledger' : 'read';
+  return event.tool === 'reserve' || event.tool === 'release' ? 'ledger' : 'read';
 }
 
 /**
@@ -321,21 +343,31 @@ function dbEffect(event: TraceEventOf<'db'>): Effect {
  */
 function logEntries(run: Run): LogEntry[] {
   let delivery = 0;
+  let replays = 0;
+  let redelivery = 0;
   let offset = 0;
   return run.log.map(({ seq, label, state }) => {
     const parsed = parseLabel(label);
-    if (parsed.kind === 'replay') offset += run.replays[delivery++]?.callsBefore ?? 0;
-    return { seq, label, parsed, state, delivery, call: state.calls + offset };
+    if (parsed.kind === 'replay') {
+      offset += run.replays[replays++]?.callsBefore ?? 0;
+      delivery += 1;
+    } else if (parsed.kind === 'redelivered') {
+      const before = run.redeliveries?.[redelivery++];
+      offset += (before?.callsBefore ?? 0) + (before?.relayCalls ?? 0);
+      delivery += 1;
+    }
+    return { seq, label, parsed, state, delivery, redelivery, call: state.calls + offset };
   });
 }
 
-function byDecision(log: readonly LogEntry[]): Map<number, LogEntry[]> {
-  const groups = new Map<number, LogEntry[]>();
+function byDecision(log: readonly LogEntry[]): Map<string, LogEntry[]> {
+  const groups = new Map<string, LogEntry[]>();
   for (const entry of log) {
     if (entry.parsed.kind !== 'attempt_started' || entry.state.pending == null) continue;
-    const group = groups.get(entry.state.decisions) ?? [];
+    const id = `${entry.redelivery}:${entry.state.decisions}`;
+    const group = groups.get(id) ?? [];
     group.push(entry);
-    groups.set(entry.state.decisions, group);
+    groups.set(id, group);
   }
   return groups;
 }

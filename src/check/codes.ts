@@ -61,6 +61,9 @@ export const CHECK_CODES = [
   'check.meaning.durability.refused_by_breaker',
   'check.meaning.durability.dlq',
   'check.meaning.durability.replays',
+  'check.meaning.charges',
+  'check.meaning.purged',
+  'check.meaning.unsent',
   'check.faults.title',
   'check.faults.allFired',
   'check.faults.broken',
@@ -103,6 +106,22 @@ export const CHECK_CODES = [
   'check.inv13.stranded',
   'check.inv13.cut',
   'check.inv13.ok',
+  // the chapter's limits (src/check/limits.ts, and inv5's refusal of a purged request): docs/spec.md §13–§15
+  'limits.check.inv5.refusedPurged',
+  'limits.check.inv14.title',
+  'limits.check.inv14.ok',
+  'limits.check.inv14.twice',
+  'limits.check.inv14.twiceAcrossPurge',
+  'limits.check.inv14.tooMany',
+  'limits.check.inv14.unrecorded',
+  'limits.check.inv14.chargedTwice',
+  'limits.check.inv15.title',
+  'limits.check.inv15.ok.done',
+  'limits.check.inv15.ok.compensated',
+  'limits.check.inv15.ok.nothing',
+  'limits.check.inv15.unpaid',
+  'limits.check.inv15.unsent',
+  'limits.check.inv15.paidNotHeld',
 ] as const;
 
 export type CheckCode = (typeof CHECK_CODES)[number];

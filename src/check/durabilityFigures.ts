@@ -35,5 +35,6 @@ export function durabilityFigures(run: Run): DurabilityFigures {
  */
 export function totalCalls(run: Run): number | null {
   if (run.state === null) return null;
-  return run.replays.reduce((sum, replay) => sum + replay.callsBefore, 0) + run.state.calls;
+  const redelivered = (run.redeliveries ?? []).reduce((sum, delivery) => sum + delivery.callsBefore, 0);
+  return run.replays.reduce((sum, replay) => sum + replay.callsBefore, 0) + redelivered + run.state.calls;
 }

@@ -6,6 +6,7 @@ import type { Run } from '../sim/Run.js';
 import { durabilityFigures, totalCalls } from './durabilityFigures.js';
 import { workerFigures } from './workerFigures.js';
 import type { Check } from './types.js';
+import { purgedReceipts } from './limits.js';
 import { message } from '../core/message.js';
 
 /** The figures a scenario may expect; what each means is a message of its own (check.meaning.*). */
@@ -26,6 +27,9 @@ const FIGURES = [
   'workers.task',
   'workers.grants',
   'workers.stale_refused',
+  'charges',
+  'purged',
+  'unsent',
 ] as const;
 
 type Figure = (typeof FIGURES)[number];
@@ -63,6 +67,10 @@ export function checkExpectations(run: Run): Check[] {
     checks.push(check('observations', [...expect.observations].sort(), Object.keys(state?.observations ?? {}).sort()));
   }
   if (expect.crashes !== undefined) checks.push(check('crashes', expect.crashes, run.crashes));
+  // docs/spec.md §13–§14: what the remote service really did, what the purge deleted, what the relay left
+  if (expect.charges !== undefined) checks.push(check('charges', expect.charges, run.db.charges?.length ?? 0));
+  if (expect.purged !== undefined) checks.push(check('purged', expect.purged, purgedReceipts(run).length));
+  if (expect.unsent !== undefined) checks.push(check('unsent', expect.unsent, (run.db.outbox ?? []).filter((row) => row.outcome === null || row.outcome === 'gave_up').length));
   if (expect.durability !== undefined) {
     const figures = durabilityFigures(run);
     for (const [name, expected] of Object.entries(expect.durability)) {

@@ -8,6 +8,7 @@ import { isTerminal, type ToolAction } from '../runner/state.js';
 import { canonicalJson, sameJson } from '../core/canonical.js';
 import type { Run } from '../sim/Run.js';
 import { analyze, type Analysis } from './analysis.js';
+import { purgedReceipts } from './limits.js';
 import { checkQueueInvariants } from './queueInvariants.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
@@ -47,15 +48,18 @@ export function inv1(run: Run): Check {
   const keys = new Map<string, number>();
   for (const row of run.db.ledger) keys.set(row.key, (keys.get(row.key) ?? 0) + 1);
   for (const [key, rows] of keys) if (rows > 1) problems.push(message('check.inv1.keyRows', { key: short(key), rows }));
+  // A receipt the tool's purge deleted (docs/spec.md §13) was a receipt all the same: its effect stays.
+  const receipts = [...run.db.ledger, ...purgedReceipts(run)];
   for (const row of run.db.items) {
     const initial = run.scenario.inventory.items[row.item_id];
     if (initial === undefined) continue;
-    const mine = run.db.ledger.filter((l) => l.item_id === row.item_id);
+    const mine = receipts.filter((l) => l.item_id === row.item_id);
     const reserved = mine.reduce((sum, l) => sum + l.qty, 0);
     const wantAvailable = initial.available - reserved;
     const wantVersion = initial.version + mine.length;
     if (row.available !== wantAvailable || row.version !== wantVersion) {
-      const what = row.available < wantAvailable ? message('check.inv1.effectWithoutReceipt') : message('check.inv1.receiptWithoutEffect');
+      // The version counts every change of stock, a compensation's too (docs/spec.md §14.5): one above the rows is a change with no receipt.
+      const what = row.available < wantAvailable || row.version > wantVersion ? message('check.inv1.effectWithoutReceipt') : message('check.inv1.receiptWithoutEffect');
       problems.push(
         message('check.inv1.notConserved', {
           item: row.item_id,
@@ -73,7 +77,8 @@ export function inv1(run: Run): Check {
     }
   }
   const intents = run.scenario.script.filter((s) => s.kind === 'tool' && s.name === 'reserve').length;
-  const own = run.db.ledger.filter((l) => l.task_id === run.scenario.task.id).length;
+  // A compensation's receipt (a release, −qty: docs/spec.md §14.5) is not a reservation.
+  const own = run.db.ledger.filter((l) => l.task_id === run.scenario.task.id && l.qty > 0).length;
   if (own > intents) {
     problems.push(message('check.inv1.tooManyEffects', { own, intents, task: run.scenario.task.id }));
   }
@@ -102,8 +107,9 @@ export function inv2(run: Run, analysis: Analysis = analyze(run)): Check {
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
 export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
   const problems: Problems = [];
-  for (const [decision, attempts] of analysis.attemptsByDecision) {
+  for (const attempts of analysis.attemptsByDecision.values()) {
     const first = attempts[0]!;
+    const decision = first.state.decisions;
     for (const attempt of attempts.slice(1)) {
       const pending = attempt.state.pending!;
       if (!same(first.state.pending, pending)) {
@@ -118,6 +124,7 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
     }
   }
   for (const sent of analysis.attempts) {
+    if (sent.check) continue; // a client's status query (docs/spec.md §14): it asks about the pending action, it does not carry it
     const persisted = sent.pending;
     if (persisted === null) {
       problems.push(message('check.inv3.notPersisted', { call: String(sent.call), name: sent.action.name }));
@@ -160,6 +167,9 @@ export function inv4(run: Run): Check {
   return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', message('check.inv4.ok'));
 }
 
+/** The refusals that do not deny an earlier effect: the receipt is gone, the task is done, the request came too late. */
+const SAYS_IT_TOOK_EFFECT: ReadonlySet<string> = new Set(['RECEIPT_PURGED', 'TASK_FINISHED', 'EXPIRED']);
+
 const NONE_REFUSED: never[] = [];
 
 /** 5. A refusal is definite: it changed no data, it did not refuse an effect already committed, and it was not retried. */
@@ -184,8 +194,13 @@ export function inv5(run: Run, analysis: Analysis = analyze(run)): Check {
     if (event.type !== 'reply' || event.outcome.ok || event.outcome.error.class !== 'ContractError') continue;
     const code = event.outcome.error.code;
     if (event.changedData) problems.push(message('check.inv5.changedData', { tool: event.tool, code: String(code) }));
-    // A stale holder's refusal is about its grant, not the intent: another holder may well have carried the intent.
-    if (event.receiptExisted && code !== 'STALE_FENCE') problems.push(message('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
+    if (event.receiptExisted) {
+      // A stale holder's refusal is about its grant, not the intent: another holder may well have carried the intent.
+      if (code !== 'STALE_FENCE') problems.push(message('check.inv5.refusedCommitted', { tool: event.tool, code: String(code) }));
+    } else if (event.effectExisted && !SAYS_IT_TOOK_EFFECT.has(String(code))) {
+      // docs/spec.md §13 rule 3: once its receipt is purged, a request that took effect is told so — or it is told a lie.
+      problems.push(message('limits.check.inv5.refusedPurged', { tool: event.tool, code: String(code) }));
+    }
     // The refusal answers the attempt's last request on the wire: for a duplicate delivery, the second (it has no attempt number).
     if (event.by === 'runner' && sent !== null && event.delivered) refusedBy.set(lane, [...(refusedBy.get(lane) ?? []), { action: sent.action, attempt: sent.secondAt === undefined ? sent.attempt : undefined, code }]);
   }
@@ -198,11 +213,14 @@ export function inv6(run: Run, analysis: Analysis = analyze(run)): Check {
   const state = run.state;
   if (state?.status === 'succeeded') {
     let lastReceipt: unknown;
-    for (const [decision, attempts] of analysis.attemptsByDecision) {
+    for (const attempts of analysis.attemptsByDecision.values()) {
+      const decision = attempts[0]!.state.decisions;
       const pending = attempts[0]!.state.pending!;
       if (pending.name !== 'reserve') continue;
       const keys = new Set(attempts.map((a) => a.state.pending!.args.key));
-      const rows = run.db.ledger.filter((row) => keys.has(row.key));
+      const kept = run.db.ledger.filter((row) => keys.has(row.key));
+      // A receipt the purge deleted since (docs/spec.md §13) was the intent's row: it counts, if none is kept.
+      const rows = kept.length > 0 ? kept : purgedReceipts(run).filter((row) => keys.has(row.key)).slice(0, 1);
       if (rows.length !== 1) {
         problems.push(message('check.inv6.rows', { decision, key: short(pending.args.key), rows: rows.length }));
       }

@@ -17,6 +17,8 @@ export type Label =
   | { kind: 'terminal'; status: TerminalStatus }
   /** A dead letter's intent, pending again in a fresh runner. */
   | { kind: 'replay'; dlqId: string }
+  /** The whole task delivered again, to a fresh runner from its first state (docs/spec.md §13). */
+  | { kind: 'redelivered' }
   /** A label the reference runner never saves (a learner's own). */
   | { kind: 'other'; label: string };
 
@@ -30,6 +32,7 @@ const EXACT: ReadonlyMap<string, Label> = new Map<string, Label>([
   ['prepared', { kind: 'prepared' }],
   ['attempt_started', { kind: 'attempt_started' }],
   ['observed', { kind: 'observed' }],
+  ['redelivered', { kind: 'redelivered' }],
   ...TERMINAL_STATUSES.map((status): [string, Label] => [status, { kind: 'terminal', status }]),
 ]);
 

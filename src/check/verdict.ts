@@ -14,6 +14,7 @@
 import type { Run } from '../sim/Run.js';
 import { checkExpectations } from './expectations.js';
 import { checkInvariants, INVARIANTS } from './invariants.js';
+import { checkLimitInvariants, LIMIT_INVARIANTS } from './limits.js';
 import { QUEUE_INVARIANTS } from './queueInvariants.js';
 import { checkCrashLetThrough, checkFaultsFired, checkRunnerError } from './scenarioIntegrity.js';
 import type { RunResult } from './RunResult.js';
@@ -21,8 +22,11 @@ import type { Check } from './types.js';
 
 export type Question = 'scenario' | 'rules';
 
-/** The checks no schedule may fail, in the order a reader wants them: a caught crash, then the invariants (the queue's six after the seven). */
-export const RULES: readonly string[] = ['crash_caught', ...INVARIANTS.map((inv) => inv.id), ...QUEUE_INVARIANTS.map((inv) => inv.id)];
+/**
+ * The checks no schedule may fail, in the order a reader wants them: a caught crash, then the invariants (the
+ * queue's six after the seven, then the limits' two: docs/spec.md §12, §13–§14).
+ */
+export const RULES: readonly string[] = ['crash_caught', ...INVARIANTS.map((inv) => inv.id), ...QUEUE_INVARIANTS.map((inv) => inv.id), ...LIMIT_INVARIANTS.map((inv) => inv.id)];
 
 const RULE_RANK = new Map(RULES.map((id, i) => [id, i]));
 
@@ -39,7 +43,8 @@ export function byRule(a: string, b: string): number {
 /** The checks of a run for a question, in the order a reader wants them. */
 export function checksOf(run: Run, question: Question): Check[] {
   const crash = checkCrashLetThrough(run);
-  const invariants = checkInvariants(run, { maxSteps: run.maxSteps });
+  // docs/spec.md §13–§14: a scenario past the chapter is judged by two more (none for the 17).
+  const invariants = [...checkInvariants(run, { maxSteps: run.maxSteps }), ...checkLimitInvariants(run)];
   if (question === 'rules') return crash === null ? invariants : [crash, ...invariants];
   const thrown = checkRunnerError(run);
   return [...(thrown === null ? [] : [thrown]), ...(crash === null ? [] : [crash]), checkFaultsFired(run), ...checkExpectations(run), ...invariants];

@@ -37,6 +37,9 @@ export const RESTART_MS = 1000;
 /** Task id and key prefix of the other client that `concurrent_reserve` simulates (docs/spec.md §5). */
 export const OTHER_CLIENT_TASK = 'other';
 
+/** docs/spec.md §14.4: how many times the outbox's relay tries one message before it leaves it to a human. */
+export const DEFAULT_RELAY_ATTEMPTS = 3;
+
 /**
  * Many workers (docs/spec.md §10). A lease outlasts a whole task of the chapter — five requests of 5–40 ms and
  * their saves — with room to spare, so only a fault (a pause, a crash, a starved heartbeat) lets one expire.

@@ -12,7 +12,7 @@
  * always runs from the start. Only in memory, and not for the pillars' scenarios (their stores are not paused).
  */
 import type { FaultSpec } from '../faults/types.js';
-import type { Scenario } from '../scenario/types.js';
+import { usesLimits, type Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { Checkpoint } from '../sim/checkpoint.js';
 import { KeptConnections, mayKeepConnections } from '../sim/keptConnections.js';
@@ -27,7 +27,8 @@ export interface Paused {
 }
 
 export function forkable(scenario: Scenario, target: Target): boolean {
-  return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined;
+  // Nor a scenario past the chapter (docs/spec.md §13–§14): its relay and redelivery run after the task's last pause.
+  return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined && !usesLimits(scenario);
 }
 
 /** A run's outcome, all of it: what a resumed run must repeat exactly. */

@@ -4,6 +4,8 @@
  * style, the timing and where the replays were written.
  */
 import { INVARIANTS } from '../check/invariants.js';
+import { LIMIT_INVARIANTS } from '../check/limits.js';
+import { usesLimits } from '../scenario/types.js';
 import { QUEUE_INVARIANTS } from '../check/queueInvariants.js';
 import type { Mutant } from '../mutants/catalogue.js';
 import type { QueueCatch } from './mutants.js';
@@ -111,7 +113,9 @@ export function renderExploration(lang: Lang, exploration: Exploration, replayed
 
   lines.push('');
   if (replayed.length === 0) {
-    lines.push(c.green.bold(`  ${t(lang, 'explore.noViolation')}`) + c.dim(` ${t(lang, 'explore.noViolation.about', { n: INVARIANTS.length })}`));
+    const past = exploration.scenarios.some(({ scenario }) => usesLimits(scenario));
+    const about = past ? t(lang, 'limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length }) : t(lang, 'explore.noViolation.about', { n: INVARIANTS.length });
+    lines.push(c.green.bold(`  ${t(lang, 'explore.noViolation')}`) + c.dim(` ${about}`));
   } else {
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
     lines.push(c.red.bold(`  ${t(lang, 'explore.violations', { violations: tn(lang, 'explore.n.violation', replayed.length), pairs: schedules })}`));
@@ -215,7 +219,7 @@ export function renderQueueMutants(lang: Lang, reports: QueueMutantReport[], sty
   return lines.join('\n') + '\n';
 }
 
-export function renderMutants(lang: Lang, reports: MutantReport[], style: Style, seconds?: number): string {
+export function renderMutants(lang: Lang, reports: MutantReport[], style: Style, seconds?: number, invariants: ReadonlyArray<{ id: string }> = INVARIANTS): string {
   const { c } = style;
   const lines = [c.bold('faultlab explore --mutants') + c.dim(` — ${t(lang, 'explore.mutants.head', { n: reports.length })}`)];
   // Labels in a column 15 wide, dim with their padding.
@@ -239,13 +243,13 @@ export function renderMutants(lang: Lang, reports: MutantReport[], style: Style,
     }
   }
   const caught = reports.filter((r) => r.hunt.fixed !== null || r.hunt.explored !== null).length;
-  const silent = INVARIANTS.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
+  const silent = invariants.filter((inv) => !caughtBy.has(inv.id)).map((inv) => inv.id);
   const time = seconds !== undefined ? c.dim(` (${seconds.toFixed(2)} s)`) : '';
   const tally = t(lang, 'explore.mutants.caught', { caught, n: reports.length });
   lines.push('', `  ${caught === reports.length ? c.green.bold(tally) : c.red.bold(tally)}${time}`);
   lines.push(
     silent.length === 0
-      ? c.green(`  ${t(lang, 'explore.mutants.everyCaught')} `) + INVARIANTS.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
+      ? c.green(`  ${t(lang, 'explore.mutants.everyCaught')} `) + invariants.map((inv) => `${short(inv.id)} ×${caughtBy.get(inv.id)!.length}`).join(', ')
       : c.red(`  ${t(lang, 'explore.mutants.silent', { silent: silent.join(', ') })}`),
   );
   return lines.join('\n') + '\n';

@@ -10,6 +10,7 @@ import type { RunResult } from '../check/RunResult.js';
 import { simulate, type SimulateOptions } from '../sim/simulate.js';
 import type { Run } from '../sim/Run.js';
 import { outcomeOf } from './outcome.js';
+import { onTheCallCount } from './timeline.js';
 import type { Target } from './target.js';
 import { brokenRules, judge } from '../check/verdict.js';
 
@@ -67,7 +68,7 @@ export function verdictOf(run: RunResult, addedCount: number): Verdict {
   const seqs = new Set<number>();
   for (const event of run.trace) {
     if (event.type === 'fault') effective.add(event.index);
-    else if (event.type === 'request' && event.by === 'runner' && event.call !== undefined) calls.add(event.call);
+    else if (event.type === 'request' && onTheCallCount(event) && event.call !== undefined) calls.add(event.call);
     else if (event.type === 'saved') seqs.add(event.seq);
   }
   const added = run.faults.slice(own);

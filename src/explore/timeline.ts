@@ -10,7 +10,16 @@
 import type { FaultSpec } from '../faults/types.js';
 import { ATTEMPT_FAULT_KINDS } from '../faults/types.js';
 import type { RunResult } from '../check/RunResult.js';
+import type { TraceEventOf } from '../sim/events.js';
 import { attemptFault, eventCrash } from './schedule.js';
+
+/**
+ * A request with a call number of its own: the runner's attempts, and the outbox relay's requests (docs/spec.md
+ * §14.4, numbered after the task's) — not a second delivery, nor the status query a client sends inside an attempt.
+ */
+export function onTheCallCount(event: TraceEventOf<'request'>): boolean {
+  return (event.by === 'runner' || event.by === 'relay') && event.delivery === undefined && event.check === undefined;
+}
 
 export interface PointInTime {
   /** Position in the run: points with a larger position happened later. */
@@ -24,7 +33,7 @@ export function timeline(run: RunResult): PointInTime[] {
   const calls = new Set<number>();
   const seqs = new Set<number>();
   run.trace.forEach((event, position) => {
-    if (event.type === 'request' && event.by === 'runner' && event.delivery === undefined && event.call !== undefined) {
+    if (event.type === 'request' && onTheCallCount(event) && event.call !== undefined) {
       if (calls.has(event.call)) return;
       calls.add(event.call);
       for (const kind of ATTEMPT_FAULT_KINDS) points.push({ position, fault: attemptFault(kind, event.call) });
@@ -39,7 +48,7 @@ export function timeline(run: RunResult): PointInTime[] {
 /** The highest call number the runner put on the wire, and the last event number it persisted. */
 export function reach(run: RunResult): { calls: number; events: number } {
   let calls = 0;
-  for (const event of run.trace) if (event.type === 'request' && event.by === 'runner' && event.call !== undefined) calls = Math.max(calls, event.call);
+  for (const event of run.trace) if (event.type === 'request' && onTheCallCount(event) && event.call !== undefined) calls = Math.max(calls, event.call);
   return { calls, events: Math.max(0, ...run.log.map((e) => e.seq)) };
 }
 
@@ -50,7 +59,7 @@ export function firedPosition(run: RunResult, index: number): number | null {
   // The point is the request or saved event the fault struck: the last one before the fault event.
   for (let i = at - 1; i >= 0; i -= 1) {
     const event = run.trace[i]!;
-    if ((event.type === 'request' && event.by === 'runner' && event.delivery === undefined) || event.type === 'saved') return i;
+    if ((event.type === 'request' && onTheCallCount(event)) || event.type === 'saved') return i;
   }
   return null;
 }

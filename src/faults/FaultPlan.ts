@@ -3,8 +3,8 @@
  * outside world, not to the runner, so it survives a crash: each fault fires at most once per run, and
  * the plan remembers which fired and where — a listed fault that never fired makes a broken scenario.
  */
-import type { AttemptFaultKind, FaultSpec, WorkerFaultKind, WorkerPointName } from './types.js';
-import { ATTEMPT_FAULT_KINDS, isWorkerFault } from './types.js';
+import type { FaultKind, FaultSpec, WorkerFaultKind, WorkerPointName } from './types.js';
+import { AT_ATTEMPT_ORDER, isWorkerFault } from './types.js';
 
 export interface FiredAt {
   /** Harness step in which it fired. */
@@ -36,7 +36,7 @@ export class FaultPlan {
    */
   atAttempt(tool: string, call: number, attempt: number, worker?: string): PlannedFault[] {
     const hits = this.faults.filter((f) => {
-      if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || isWorkerFault(f.spec.kind)) return false;
+      if (f.firedAt !== null || f.spec.kind === 'crash_after_event' || f.spec.kind === 'redeliver_task' || isWorkerFault(f.spec.kind)) return false;
       const at = f.spec.at;
       return (
         (at.tool === undefined || at.tool === tool) &&
@@ -45,7 +45,7 @@ export class FaultPlan {
         (at.worker === undefined || at.worker === worker)
       );
     });
-    return hits.sort((a, b) => order(a.spec.kind as AttemptFaultKind) - order(b.spec.kind as AttemptFaultKind));
+    return hits.sort((a, b) => order(a.spec.kind) - order(b.spec.kind));
   }
 
   /** `fault` acted, at this step of the run (its attempt's call and number). */
@@ -62,6 +62,14 @@ export class FaultPlan {
     });
     if (hit === undefined) return null;
     hit.firedAt = { step, seq };
+    return hit;
+  }
+
+  /** The redelivery of the whole task, once its delivery has ended (marked fired), if one is planned. */
+  redelivery(step: number): PlannedFault | null {
+    const hit = this.faults.find((f) => f.firedAt === null && f.spec.kind === 'redeliver_task');
+    if (hit === undefined) return null;
+    hit.firedAt = { step };
     return hit;
   }
 
@@ -94,6 +102,6 @@ export class FaultPlan {
   }
 }
 
-function order(kind: AttemptFaultKind): number {
-  return ATTEMPT_FAULT_KINDS.indexOf(kind);
+function order(kind: FaultKind): number {
+  return AT_ATTEMPT_ORDER.indexOf(kind);
 }

@@ -26,6 +26,10 @@ export const FAULT_CODES = [
   'workers.point.aRequest',
   'workers.point.ofGrant',
   'workers.fault.forMs',
+  // the faults of time (docs/spec.md §13)
+  'fault.late',
+  'fault.redeliver',
+  'fault.point.afterMs',
 ] as const;
 
 export type FaultCode = (typeof FAULT_CODES)[number];

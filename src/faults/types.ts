@@ -27,8 +27,17 @@ export type AttemptFaultKind = (typeof ATTEMPT_FAULT_KINDS)[number];
  */
 export const WORKER_FAULT_KINDS = ['worker_pause', 'worker_crash', 'lease_expires', 'heartbeat_starved', 'claim_reply_lost'] as const;
 export type WorkerFaultKind = (typeof WORKER_FAULT_KINDS)[number];
-export type FaultKind = AttemptFaultKind | 'crash_after_event' | WorkerFaultKind;
-export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...WORKER_FAULT_KINDS];
+
+/**
+ * The faults of time (docs/spec.md §13): a request that reaches the tool late, a whole task delivered again
+ * later. A scenario lists them; the explorer never adds them (its schedules over the 17 stay what they were).
+ */
+export const TIME_FAULT_KINDS = ['late_delivery', 'redeliver_task'] as const;
+export type TimeFaultKind = (typeof TIME_FAULT_KINDS)[number];
+export type FaultKind = AttemptFaultKind | 'crash_after_event' | WorkerFaultKind | TimeFaultKind;
+export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...WORKER_FAULT_KINDS, ...TIME_FAULT_KINDS];
+/** Every fault that strikes an attempt, in the order they apply: a late request waits before anything else happens to it. */
+export const AT_ATTEMPT_ORDER: readonly FaultKind[] = ['concurrent_reserve', 'late_delivery', ...ATTEMPT_FAULT_KINDS.slice(1)];
 
 /**
  * Where in its loop a worker fault strikes: right after a grant reached it (between the claim and the start of
@@ -59,6 +68,8 @@ export interface FaultPoint {
   point?: WorkerPointName;
   /** A worker fault: during the worker's n-th grant (1 = the first task a claim of its got) and the work it gave it. */
   grant?: number;
+  /** redeliver_task: how long after the task's delivery ended it is delivered again (virtual ms). */
+  after_ms?: number;
 }
 
 export interface FaultSpec {
@@ -66,6 +77,8 @@ export interface FaultSpec {
   at: FaultPoint;
   /** concurrent_reserve only: how many units the other client reserves (default 1). */
   qty?: number;
+  /** late_delivery only: how long the request waits on the wire before it reaches the tool (virtual ms). */
+  delay_ms?: number;
   /** worker_pause, heartbeat_starved: for how long (virtual ms); lease_expires: how long past the lease's expiry. */
   ms?: number;
 }
@@ -75,6 +88,7 @@ export function describePoint(fault: FaultSpec): Param {
   if (isWorkerFault(fault.kind) || fault.at.worker !== undefined) return describeWorkerPoint(fault);
   const { tool, attempt, call, label, seq } = fault.at;
   const parts: Param[] = [];
+  if (fault.kind === 'redeliver_task') return message('fault.point.afterMs', { ms: fault.at.after_ms ?? 0 });
   if (fault.kind === 'crash_after_event') {
     if (label !== undefined) parts.push(message('fault.point.label', { label }));
     if (seq !== undefined) parts.push(message('fault.point.seq', { seq }));
@@ -117,6 +131,8 @@ export function describeFault(fault: FaultSpec): Message<FaultCode> {
   if (isWorkerFault(fault.kind)) return message('fault.at', { kind: fault.kind, point });
   if (fault.kind === 'crash_after_event') return message('fault.after', { kind: fault.kind, point });
   if (fault.kind === 'concurrent_reserve' && fault.qty !== undefined) return message('fault.atQty', { kind: fault.kind, qty: fault.qty, point });
+  if (fault.kind === 'late_delivery') return message('fault.late', { kind: fault.kind, ms: fault.delay_ms ?? 0, point });
+  if (fault.kind === 'redeliver_task') return message('fault.redeliver', { kind: fault.kind, point });
   return message('fault.at', { kind: fault.kind, point });
 }
 

@@ -13,6 +13,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { canonicalJson } from '../core/canonical.js';
 import type { Rng } from '../core/rng.js';
+import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
 import { ContractError } from './errors.js';
 import { fingerprint } from './keys.js';
 
@@ -60,6 +61,45 @@ export interface ToolDeps {
   db: Database.Database;
   rng: Rng;
   clock: Clock;
+  /** What the tool does beyond the chapter (docs/spec.md §13): absent, the chapter's tool exactly. */
+  limits?: ToolLimits;
+}
+
+/** The tool's settings past the chapter: how long it keeps receipts, and whether it writes its history. */
+export interface ToolLimits {
+  /** null: receipts are kept for ever (the chapter's tool). */
+  retention: RetentionSpec | null;
+  /** Write every change of stock to `history` (any scenario that reaches past the chapter). */
+  history: boolean;
+}
+
+/** A receipt the purge deleted, as the trace shows it. */
+export interface PurgedReceipt {
+  key: string;
+  fingerprint: string;
+  task_id: string;
+  item_id: string;
+  qty: number;
+  result: unknown;
+  created_at_ms: number;
+}
+
+export interface Purge {
+  removed: PurgedReceipt[];
+  /** How old a receipt may grow before it is purged (the retention, or the requests' validity when rule 2 keeps it longer). */
+  keepMs: number;
+  /** Rule 3: the purge left each key's tombstone. */
+  tombstones: boolean;
+}
+
+export interface ReleaseReceipt {
+  release_id: string;
+  /** The reservation this compensates. */
+  of: string;
+  item: string;
+  qty: number;
+  available_after: number;
+  version_after: number;
 }
 
 /** Digits of the random part of a reservation id: a replayed receipt shows the same id, a new one cannot. */
@@ -70,12 +110,19 @@ export class InventoryTool {
   protected readonly rng: Rng;
   protected readonly clock: Clock;
   protected readonly sql: Statements;
+  protected readonly limits: ToolLimits | null;
 
   constructor(deps: ToolDeps) {
     this.db = deps.db;
     this.rng = deps.rng;
     this.clock = deps.clock;
     this.sql = prepareStatements(this.db);
+    this.limits = deps.limits ?? null;
+  }
+
+  /** Is this rule of docs/spec.md §13 one the tool enforces? */
+  protected rule(rule: RetentionRule): boolean {
+    return this.limits?.retention?.rules?.includes(rule) ?? false;
   }
 
   /** Carry one request; the result is plain JSON data. */
@@ -90,6 +137,10 @@ export class InventoryTool {
         return this.getStock(requireString(args, 'item', request.name));
       case 'reserve':
         return this.reserve(args, context);
+      case 'release':
+        return this.release(args, context);
+      case 'close_task':
+        return this.closeTask(context);
       default:
         throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}`);
     }
@@ -141,6 +192,7 @@ export class InventoryTool {
       }
       return JSON.parse(stored.result) as Receipt;
     }
+    this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
     const item = this.sql.item.get(args.item);
     if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`); // 2.
     if (item.version !== args.expected_version) {
@@ -161,8 +213,168 @@ export class InventoryTool {
     // ... and its receipt, in the same transaction
     this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
     context.fence?.record(args.key);
+    if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
+    // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §14.4
+    // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)
+    const message = this.limits === null ? null : outboxMessage(args.outbox);
+    if (message !== null) this.writeOutbox(args.key, context.taskId, message);
     return receipt;
   }
+
+  /** The outbox row, inside the reservation's transaction (a broken store may put it elsewhere). */
+  protected writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): void {
+    this.sql.outbox.run(key, taskId, message.ref, message.amount, this.clock.nowMs());
+  }
+
+  /**
+   * The rules of docs/spec.md §13 a request meets once the ledger had no receipt for its key, in this order:
+   * a purged key's tombstone (rule 3), a finished task (rule 4), the request's deadline (rule 1).
+   */
+  protected checkLimits(key: string, print: string, args: Record<string, unknown>, context: ToolContext): void {
+    const retention = this.limits?.retention;
+    if (retention == null) return;
+    if (this.rule('refuse_purged_keys')) {
+      const tomb = this.sql.tombstone.get(key);
+      if (tomb !== undefined) {
+        throw new ContractError(
+          'RECEIPT_PURGED',
+          `the receipt of key ${key} was purged at ${tomb.purged_at_ms} ms (written at ${tomb.created_at_ms} ms)${tomb.fingerprint === print ? ': this very request took effect then' : ''} — it is not run again`,
+        );
+      }
+    }
+    if (this.rule('finished_tasks')) {
+      const done = this.sql.finished.get(context.taskId);
+      if (done !== undefined) throw new ContractError('TASK_FINISHED', `task ${context.taskId} finished at ${done.finished_at_ms} ms: it takes no new effect`);
+    }
+    if (this.rule('deadline')) {
+      const deadline = args.not_after_ms;
+      const now = this.clock.nowMs();
+      if (typeof deadline !== 'number' || !Number.isInteger(deadline)) {
+        throw new ContractError('INVALID_ACTION', 'this tool refuses a write without a deadline: give not_after_ms (virtual ms)');
+      }
+      const validity = retention.requests_ms ?? 0;
+      if (deadline > now + validity) {
+        throw new ContractError('INVALID_ACTION', `not_after_ms ${deadline} is more than ${validity} ms away (now ${now} ms): no request may stay valid that long`);
+      }
+      if (now > deadline) throw new ContractError('EXPIRED', `the request's deadline passed at ${deadline} ms (now ${now} ms): not run`);
+    }
+  }
+
+  /**
+   * The tool's purge (docs/spec.md §13): every receipt older than the retention is deleted — and, under rule 2,
+   * not before the longest a request may stay valid. Under rule 3 the key stays behind as a tombstone. One
+   * transaction; null when nothing was due (or the tool keeps receipts for ever).
+   */
+  purge(): Purge | null {
+    const retention = this.limits?.retention;
+    if (retention == null) return null;
+    const keepMs = this.keepMs(retention);
+    const now = this.clock.nowMs();
+    const due = this.sql.dueReceipts.all(now - keepMs);
+    if (due.length === 0) return null;
+    const tombstones = this.rule('refuse_purged_keys');
+    this.sql.begin.run();
+    try {
+      for (const row of due) {
+        if (tombstones) this.sql.bury.run(row.key, row.fingerprint, row.task_id, row.created_at_ms, now);
+        this.sql.forget.run(row.key);
+      }
+      this.sql.commit.run();
+    } catch (error) {
+      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      throw error;
+    }
+    return { removed: due.map((row) => ({ ...row, result: JSON.parse(row.result) as unknown })), keepMs, tombstones };
+  }
+
+  /** How old a receipt may grow: the retention; under rule 2, never less than a request may stay valid. */
+  protected keepMs(retention: RetentionSpec): number {
+    return this.rule('receipts_outlive_requests') ? Math.max(retention.receipts_ms, retention.requests_ms ?? 0) : retention.receipts_ms;
+  }
+
+  /**
+   * The compensation of a reservation (docs/spec.md §14.5): the stock back, recorded in the same ledger under its
+   * own key, in one transaction — so a retried release meets its receipt instead of releasing twice.
+   */
+  release(rawArgs: Record<string, unknown>, context: ToolContext): ReleaseReceipt {
+    const args = releaseArgs(rawArgs);
+    this.sql.begin.run();
+    try {
+      const receipt = this.releaseInTransaction(args, context);
+      this.sql.commit.run();
+      return receipt;
+    } catch (error) {
+      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      throw error;
+    }
+  }
+
+  protected releaseInTransaction(args: ReleaseRequest, context: ToolContext): ReleaseReceipt {
+    const print = fingerprint(args);
+    const stored = this.sql.receipt.get(args.key);
+    if (stored !== undefined) {
+      if (stored.fingerprint !== print) throw new ContractError('PAYLOAD_CONFLICT', `key ${args.key} already holds the receipt of another request`);
+      return JSON.parse(stored.result) as ReleaseReceipt;
+    }
+    this.checkLimits(args.key, print, args, context);
+    const reserved = this.sql.taskReceipts.all(context.taskId).some((row) => (JSON.parse(row.result) as { reservation_id?: unknown }).reservation_id === args.of && row.item_id === args.item && row.qty >= args.qty);
+    if (!reserved) throw new ContractError('NOTHING_TO_RELEASE', `task ${context.taskId} holds no reservation ${args.of} of ${args.item} ×${args.qty} to release`);
+    const item = this.sql.item.get(args.item);
+    if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`);
+    this.sql.giveBack.run(args.qty, args.item); // the compensating effect ...
+    context.midTransaction?.();
+    const receipt: ReleaseReceipt = {
+      release_id: `rel_${this.rng.hex(RESERVATION_ID_HEX)}`,
+      of: args.of,
+      item: args.item,
+      qty: args.qty,
+      available_after: item.available + args.qty,
+      version_after: item.version + 1,
+    };
+    this.recordRelease(args, print, context, receipt);
+    return receipt;
+  }
+
+  /** ... and its record: a ledger row of −qty, and the history. (A broken store may leave this out.) */
+  protected recordRelease(args: ReleaseRequest, print: string, context: ToolContext, receipt: ReleaseReceipt): void {
+    this.sql.record.run(args.key, print, context.taskId, args.item, -args.qty, canonicalJson(receipt), this.clock.nowMs());
+    if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, args.qty, this.clock.nowMs());
+  }
+
+  /** The outbox's oldest message nobody has settled yet (docs/spec.md §14.4), or null. */
+  outboxNext(): { id: number; task_id: string; ref: string; amount: number; attempts: number } | null {
+    return this.sql.outboxNext.get() ?? null;
+  }
+
+  /** The relay takes a message for one more attempt: counted and committed before anything is sent. */
+  outboxAttempt(id: number): number {
+    this.sql.outboxTry.run(id);
+    return this.sql.outboxAttempts.get(id)!.attempts;
+  }
+
+  /** What became of a message: `charged`, `found` (already charged), `declined` or `gave_up`. Committed. */
+  outboxSettle(id: number, outcome: 'charged' | 'found' | 'declined' | 'gave_up'): void {
+    this.sql.outboxSettle.run(outcome, outcome === 'charged' || outcome === 'found' ? this.clock.nowMs() : null, id);
+  }
+
+  /** The end of a task, kept in `finished_tasks` longer than any receipt (rule 4): a later write of it is refused. */
+  closeTask(context: ToolContext): { task: string; finished_at_ms: number } {
+    if (this.limits === null) throw new ContractError('INVALID_ACTION', 'close_task: this tool keeps no finished tasks (a scenario past the chapter does: docs/spec.md §13)');
+    const now = this.clock.nowMs();
+    this.sql.finish.run(context.taskId, now);
+    const done = this.sql.finished.get(context.taskId)!;
+    return { task: context.taskId, finished_at_ms: done.finished_at_ms };
+  }
+}
+
+/** The message a reserve asks to be sent, `outbox: { charge: { ref, amount } }`, or null. */
+function outboxMessage(value: unknown): { ref: string; amount: number } | null {
+  if (value === undefined) return null;
+  const charge = (value as { charge?: { ref?: unknown; amount?: unknown } } | null)?.charge;
+  if (typeof charge?.ref !== 'string' || charge.ref === '' || !Number.isInteger(charge.amount) || (charge.amount as number) < 1) {
+    throw new ContractError('INVALID_ACTION', 'a reserve\'s outbox must be { charge: { ref: a non-empty string, amount: a positive integer } }');
+  }
+  return { ref: charge.ref, amount: charge.amount as number };
 }
 
 type Stmt<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
@@ -176,6 +388,20 @@ interface Statements {
   begin: Control;
   commit: Control;
   rollback: Control;
+  history: Stmt;
+  outbox: Stmt;
+  tombstone: Stmt<[string], { fingerprint: string; created_at_ms: number; purged_at_ms: number }>;
+  finished: Stmt<[string], { finished_at_ms: number }>;
+  finish: Stmt<[string, number]>;
+  dueReceipts: Stmt<[number], { key: string; fingerprint: string; task_id: string; item_id: string; qty: number; result: string; created_at_ms: number }>;
+  bury: Stmt<[string, string, string, number, number]>;
+  forget: Stmt<[string]>;
+  taskReceipts: Stmt<[string], { item_id: string; qty: number; result: string }>;
+  giveBack: Stmt<[number, string]>;
+  outboxNext: Stmt<[], { id: number; task_id: string; ref: string; amount: number; attempts: number }>;
+  outboxTry: Stmt<[number]>;
+  outboxAttempts: Stmt<[number], { attempts: number }>;
+  outboxSettle: Stmt<[string, number | null, number]>;
   search: Stmt<[{ p: string }], { doc_id: string }>;
   doc: Stmt<[string], { doc_id: string; title: string; body: string }>;
   item: Stmt<[string], { available: number; version: number }>;
@@ -223,6 +449,20 @@ const STATEMENT_SQL: Record<Exclude<keyof Statements, 'begin' | 'commit' | 'roll
   receipt: 'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
   take: 'UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?',
   record: 'INSERT INTO ledger(key, fingerprint, task_id, item_id, qty, result, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  history: 'INSERT INTO history(key, fingerprint, task_id, item_id, delta, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  outbox: 'INSERT INTO outbox(key, task_id, ref, amount, created_at_ms, attempts) VALUES (?, ?, ?, ?, ?, 0)',
+  tombstone: 'SELECT fingerprint, created_at_ms, purged_at_ms FROM tombstones WHERE key = ?',
+  finished: 'SELECT finished_at_ms FROM finished_tasks WHERE task_id = ?',
+  finish: 'INSERT OR IGNORE INTO finished_tasks(task_id, finished_at_ms) VALUES (?, ?)',
+  dueReceipts: 'SELECT key, fingerprint, task_id, item_id, qty, result, created_at_ms FROM ledger WHERE created_at_ms <= ? ORDER BY rowid',
+  bury: 'INSERT OR REPLACE INTO tombstones(key, fingerprint, task_id, created_at_ms, purged_at_ms) VALUES (?, ?, ?, ?, ?)',
+  forget: 'DELETE FROM ledger WHERE key = ?',
+  taskReceipts: 'SELECT item_id, qty, result FROM ledger WHERE task_id = ? AND qty > 0 ORDER BY rowid',
+  giveBack: 'UPDATE items SET available = available + ?, version = version + 1 WHERE item_id = ?',
+  outboxNext: 'SELECT id, task_id, ref, amount, attempts FROM outbox WHERE outcome IS NULL ORDER BY id LIMIT 1',
+  outboxTry: 'UPDATE outbox SET attempts = attempts + 1 WHERE id = ?',
+  outboxAttempts: 'SELECT attempts FROM outbox WHERE id = ?',
+  outboxSettle: 'UPDATE outbox SET outcome = ?, sent_at_ms = ? WHERE id = ?',
 };
 
 export interface ReserveRequest {
@@ -254,6 +494,23 @@ function reserveArgs(args: Record<string, unknown>): ReserveRequest {
     throw new ContractError('INVALID_ACTION', 'reserve needs an idempotency key');
   }
   return { ...args, item, qty, expected_version, key };
+}
+
+export interface ReleaseRequest {
+  item: string;
+  qty: number;
+  of: string;
+  key: string;
+  [extra: string]: unknown;
+}
+
+function releaseArgs(args: Record<string, unknown>): ReleaseRequest {
+  const { item, qty, of, key } = args;
+  if (typeof item !== 'string') throw new ContractError('INVALID_ACTION', 'release needs a string item');
+  if (typeof qty !== 'number' || !Number.isInteger(qty) || qty < 1) throw new ContractError('INVALID_ACTION', `release needs a positive integer qty, got ${JSON.stringify(qty)}`);
+  if (typeof of !== 'string' || of === '') throw new ContractError('INVALID_ACTION', 'release needs the reservation it compensates: of = a reservation_id');
+  if (typeof key !== 'string' || key.length === 0) throw new ContractError('INVALID_ACTION', 'release needs an idempotency key');
+  return { ...args, item, qty, of, key };
 }
 
 /** The tool implementation a run meets: the real one, or a deliberately broken store (src/mutants). */

@@ -22,7 +22,13 @@ export type ContractCode =
   | 'NOT_AUTHORIZED'
   | 'INVALID_ACTION'
   /** A holder's write carried a fencing token that is no longer the task's (src/queue/QueueStore.ts): refused, nothing written. */
-  | 'STALE_FENCE';
+  | 'STALE_FENCE'
+  // docs/spec.md §13: a request after its deadline, a key whose receipt was purged, a task already finished;
+  // §14.5: a release with no reservation to release
+  | 'EXPIRED'
+  | 'RECEIPT_PURGED'
+  | 'TASK_FINISHED'
+  | 'NOTHING_TO_RELEASE';
 
 const TRANSIENT = brandOf('TransientError');
 const CONTRACT = brandOf('ContractError');

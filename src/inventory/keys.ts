@@ -23,6 +23,11 @@ export function reserveKey(taskId: string, args: { item: unknown; qty: unknown }
   return idempotencyKey(taskId, 'reserve', { item: args.item, qty: args.qty });
 }
 
+/** `{task_id}:release:{hash of {item, qty, of}}`: the compensation of one reservation always gets the same key. */
+export function releaseKey(taskId: string, args: { item: unknown; qty: unknown; of: unknown }): string {
+  return idempotencyKey(taskId, 'release', { item: args.item, qty: args.qty, of: args.of });
+}
+
 export function fingerprint(args: Record<string, unknown>): string {
   const { key: _key, ...rest } = args;
   return sha256Hex(canonicalJson(rest));

@@ -22,7 +22,64 @@ export interface LedgerRow {
   result: unknown;
 }
 
-export interface ToolSnapshot {
+/** One change of stock the tool made (docs/spec.md §13): −qty a reservation, +qty a release. Never purged. */
+export interface HistoryRow {
+  seq: number;
+  key: string;
+  fingerprint: string;
+  task_id: string;
+  item_id: string;
+  delta: number;
+  at_ms: number;
+}
+
+/** A purged receipt's key, kept when the tool remembers purged keys (rule 3). */
+export interface TombstoneRow {
+  key: string;
+  fingerprint: string;
+  task_id: string;
+  created_at_ms: number;
+  purged_at_ms: number;
+}
+
+export interface FinishedTaskRow {
+  task_id: string;
+  finished_at_ms: number;
+}
+
+/** A charge to make, committed with its reservation, and what the relay made of it (docs/spec.md §14.4). */
+export interface OutboxRow {
+  id: number;
+  key: string;
+  task_id: string;
+  ref: string;
+  amount: number;
+  created_at_ms: number;
+  attempts: number;
+  /** null while unsent; `charged` (the relay's send), `found` (its status query found the charge), `declined`, `gave_up`. */
+  outcome: string | null;
+  sent_at_ms: number | null;
+}
+
+/** A charge the remote service really made (docs/spec.md §14). */
+export interface ChargeRow {
+  seq: number;
+  charge_id: string;
+  ref: string;
+  amount: number;
+  at_ms: number;
+}
+
+/** The limits' tables, as a snapshot holds them: each only when it has a row, so the chapter's runs read as they always did. */
+export interface LimitRows {
+  history?: HistoryRow[];
+  tombstones?: TombstoneRow[];
+  finished?: FinishedTaskRow[];
+  outbox?: OutboxRow[];
+  charges?: ChargeRow[];
+}
+
+export interface ToolSnapshot extends LimitRows {
   items: ItemRow[];
   ledger: LedgerRow[];
 }
@@ -30,13 +87,33 @@ export interface ToolSnapshot {
 /** Prepared once per connection: the change count is read around every delivery. */
 const changeCounts = new WeakMap<Database.Database, Database.Statement>();
 
-/** Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's rows. */
-export function readSnapshot(db: Database.Database): ToolSnapshot {
+/**
+ * Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's
+ * rows; with `limits`, the limits' tables too (for the 17 they stay empty: the tool writes them only past the chapter).
+ */
+export function readSnapshot(db: Database.Database, limits = false): ToolSnapshot {
   const items = readToolTable(db, 'items').map(([, item_id, available, version]) => ({ item_id, available, version }) as ItemRow);
   const ledger = readToolTable(db, 'ledger').map(
     ([, key, fingerprint, task_id, item_id, qty, result]) => ({ key, fingerprint, task_id, item_id, qty, result: JSON.parse(result as string) as unknown }) as LedgerRow,
   );
-  return { items, ledger };
+  return limits ? { items, ledger, ...readLimitRows(db) } : { items, ledger };
+}
+
+function readLimitRows(db: Database.Database): LimitRows {
+  const rows: LimitRows = {};
+  const history = readToolTable(db, 'history');
+  if (history.length > 0) rows.history = history.map(([, seq, key, fingerprint, task_id, item_id, delta, at_ms]) => ({ seq, key, fingerprint, task_id, item_id, delta, at_ms }) as HistoryRow);
+  const tombstones = readToolTable(db, 'tombstones');
+  if (tombstones.length > 0) rows.tombstones = tombstones.map(([, key, fingerprint, task_id, created_at_ms, purged_at_ms]) => ({ key, fingerprint, task_id, created_at_ms, purged_at_ms }) as TombstoneRow);
+  const finished = readToolTable(db, 'finished_tasks');
+  if (finished.length > 0) rows.finished = finished.map(([, task_id, finished_at_ms]) => ({ task_id, finished_at_ms }) as FinishedTaskRow);
+  const outbox = readToolTable(db, 'outbox');
+  if (outbox.length > 0) {
+    rows.outbox = outbox.map(([, id, key, task_id, ref, amount, created_at_ms, attempts, outcome, sent_at_ms]) => ({ id, key, task_id, ref, amount, created_at_ms, attempts, outcome, sent_at_ms }) as OutboxRow);
+  }
+  const charges = readToolTable(db, 'charges');
+  if (charges.length > 0) rows.charges = charges.map(([, seq, charge_id, ref, amount, at_ms]) => ({ seq, charge_id, ref, amount, at_ms }) as ChargeRow);
+  return rows;
 }
 
 /**
@@ -59,15 +136,18 @@ export function changesSoFar(db: Database.Database): number {
  */
 export class WatchedSnapshot {
   readonly #db: Database.Database;
+  readonly #limits: boolean;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
   readonly #others: Database.Statement | null;
 
   /**
+   * `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too.
    * `shared`: other connections write to this database too (many workers on one file): their commits are counted
    * by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
    */
-  constructor(db: Database.Database, options: { shared?: boolean } = {}) {
+  constructor(db: Database.Database, options: { limits?: boolean; shared?: boolean } = {}) {
     this.#db = db;
+    this.#limits = options.limits === true;
     this.#others = options.shared ? db.prepare('PRAGMA data_version').pluck() : null;
   }
 
@@ -75,7 +155,7 @@ export class WatchedSnapshot {
     // Own changes count one each; another connection's commits move data_version (scaled so the sum never repeats).
     const changes = changesSoFar(this.#db) + (this.#others === null ? 0 : (this.#others.get() as number) * 2 ** 32);
     if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
-    const snapshot = readSnapshot(this.#db);
+    const snapshot = readSnapshot(this.#db, this.#limits);
     this.#seen = this.#db.inTransaction ? null : { changes, snapshot };
     return snapshot;
   }
@@ -91,6 +171,14 @@ export interface SnapshotDiff {
   stock: StockChange[];
   ledgerAdded: LedgerRow[];
   ledgerRemoved: LedgerRow[];
+  /** The limits' tables (each only when something changed in it). */
+  historyAdded?: HistoryRow[];
+  tombstonesAdded?: TombstoneRow[];
+  finishedAdded?: FinishedTaskRow[];
+  outboxAdded?: OutboxRow[];
+  /** Outbox rows the relay updated: as they are after. */
+  outboxChanged?: OutboxRow[];
+  chargesAdded?: ChargeRow[];
 }
 
 export function diffSnapshots(before: ToolSnapshot, after: ToolSnapshot): SnapshotDiff {
@@ -113,9 +201,47 @@ export function diffSnapshots(before: ToolSnapshot, after: ToolSnapshot): Snapsh
     stock,
     ledgerAdded: after.ledger.filter((row) => !beforeKeys.has(row.key)),
     ledgerRemoved: before.ledger.filter((row) => !afterKeys.has(row.key)),
+    ...limitsDiff(before, after),
   };
 }
 
+/** Rows of `after` whose identity `before` did not have. */
+function added<R>(before: readonly R[] | undefined, after: readonly R[] | undefined, id: (row: R) => unknown): R[] {
+  const known = new Set((before ?? []).map(id));
+  return (after ?? []).filter((row) => !known.has(id(row)));
+}
+
+function limitsDiff(before: ToolSnapshot, after: ToolSnapshot): Partial<SnapshotDiff> {
+  const diff: Partial<SnapshotDiff> = {};
+  const history = added(before.history, after.history, (row) => row.seq);
+  if (history.length > 0) diff.historyAdded = history;
+  const tombstones = added(before.tombstones, after.tombstones, (row) => row.key);
+  if (tombstones.length > 0) diff.tombstonesAdded = tombstones;
+  const finished = added(before.finished, after.finished, (row) => row.task_id);
+  if (finished.length > 0) diff.finishedAdded = finished;
+  const outbox = added(before.outbox, after.outbox, (row) => row.id);
+  if (outbox.length > 0) diff.outboxAdded = outbox;
+  const was = new Map((before.outbox ?? []).map((row) => [row.id, row]));
+  const changed = (after.outbox ?? []).filter((row) => {
+    const old = was.get(row.id);
+    return old !== undefined && (old.attempts !== row.attempts || old.outcome !== row.outcome || old.sent_at_ms !== row.sent_at_ms);
+  });
+  if (changed.length > 0) diff.outboxChanged = changed;
+  const charges = added(before.charges, after.charges, (row) => row.seq);
+  if (charges.length > 0) diff.chargesAdded = charges;
+  return diff;
+}
+
 export function isEmptyDiff(diff: SnapshotDiff): boolean {
-  return diff.stock.length === 0 && diff.ledgerAdded.length === 0 && diff.ledgerRemoved.length === 0;
+  return (
+    diff.stock.length === 0 &&
+    diff.ledgerAdded.length === 0 &&
+    diff.ledgerRemoved.length === 0 &&
+    diff.historyAdded === undefined &&
+    diff.tombstonesAdded === undefined &&
+    diff.finishedAdded === undefined &&
+    diff.outboxAdded === undefined &&
+    diff.outboxChanged === undefined &&
+    diff.chargesAdded === undefined
+  );
 }

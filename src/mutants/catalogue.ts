@@ -8,7 +8,16 @@ import { InventoryTool } from '../inventory/InventoryTool.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { FlawedRunner, type Flaws } from './FlawedRunner.js';
-import { ReceiptOutsideTransactionStore, VersionBeforeLedgerStore } from './flawedStores.js';
+import {
+  DeadlineIgnoredStore,
+  FinishedTasksIgnoredStore,
+  OutboxOutsideTransactionStore,
+  PurgedKeysForgottenStore,
+  ReceiptOutsideTransactionStore,
+  ShortRetentionStore,
+  UnrecordedCompensationStore,
+  VersionBeforeLedgerStore,
+} from './flawedStores.js';
 import { CompletionByIdQueue, DeferredUpgradeQueue, LeaseCheckingWorker, NoFenceCheckQueue, RescueOverwritesDoneQueue, TokenComparedLeQueue } from './queueStores.js';
 import type { QueueClass } from '../queue/QueueStore.js';
 import type { WorkerClass } from '../runner/ReferenceWorker.js';
@@ -37,9 +46,9 @@ function flawed(name: string, flaws: Flaws): RunnerClass {
   return cls;
 }
 
-/** The mutant of that name (the chapter's or the queue's), or undefined. */
+/** The mutant of that name (the chapter's, the queue's or the limits'), or undefined. */
 export function mutantNamed(name: string): Mutant | undefined {
-  return MUTANTS.find((m) => m.name === name) ?? QUEUE_MUTANTS.find((m) => m.name === name);
+  return MUTANTS.find((m) => m.name === name) ?? QUEUE_MUTANTS.find((m) => m.name === name) ?? LIMIT_MUTANTS.find((m) => m.name === name);
 }
 
 export const MUTANTS: readonly Mutant[] = [
@@ -169,5 +178,56 @@ export const QUEUE_MUTANTS: readonly Mutant[] = [
     tool: InventoryTool,
     queue: DeferredUpgradeQueue,
     caughtBy: { invariant: 'inv8_one_live_holder', scenario: 'deferred_upgrade_busy' },
+  },
+];
+
+/**
+ * The limits' mutants (docs/spec.md §13–§14): one per rule a scenario past the chapter switches on, each a
+ * broken store. They are hunted over those scenarios (scenarios/limits/), where their rule is on — over the 17
+ * there is nothing for them to break, so `faultlab explore --mutants` with no scenario named hunts the chapter's
+ * ten and the queue's six, not these.
+ */
+export const LIMIT_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'no_deadline_check',
+    description: message('limits.mutant.no_deadline_check'),
+    runner: ReferenceRunner,
+    tool: DeadlineIgnoredStore,
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_late_task_deadline' },
+  },
+  {
+    name: 'retention_shorter_than_redelivery',
+    description: message('limits.mutant.retention_shorter_than_redelivery'),
+    runner: ReferenceRunner,
+    tool: ShortRetentionStore,
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_receipts_outlive_requests' },
+  },
+  {
+    name: 'purged_keys_forgotten',
+    description: message('limits.mutant.purged_keys_forgotten'),
+    runner: ReferenceRunner,
+    tool: PurgedKeysForgottenStore,
+    caughtBy: { invariant: 'inv5_contract_error_changes_nothing', scenario: 'purge_late_retry_tombstone' },
+  },
+  {
+    name: 'finished_tasks_ignored',
+    description: message('limits.mutant.finished_tasks_ignored'),
+    runner: ReferenceRunner,
+    tool: FinishedTasksIgnoredStore,
+    caughtBy: { invariant: 'inv14_one_effect_in_history', scenario: 'purge_task_replayed_finished_tasks' },
+  },
+  {
+    name: 'outbox_outside_transaction',
+    description: message('limits.mutant.outbox_outside_transaction'),
+    runner: ReferenceRunner,
+    tool: OutboxOutsideTransactionStore,
+    caughtBy: { invariant: 'inv15_intent_ends_whole', scenario: 'remote_outbox_crash_mid_reserve' },
+  },
+  {
+    name: 'compensation_not_recorded',
+    description: message('limits.mutant.compensation_not_recorded'),
+    runner: ReferenceRunner,
+    tool: UnrecordedCompensationStore,
+    caughtBy: { invariant: 'inv1_one_effect_per_intent', scenario: 'remote_compensation_declined' },
   },
 ];

@@ -16,6 +16,13 @@ export const MUTANT_CODES = [
   'mutant.completion_by_id_only',
   'mutant.rescue_overwrites_done',
   'mutant.deferred_upgrade',
+  // the limits' broken stores (LIMIT_MUTANTS): docs/spec.md §13–§15
+  'limits.mutant.no_deadline_check',
+  'limits.mutant.retention_shorter_than_redelivery',
+  'limits.mutant.purged_keys_forgotten',
+  'limits.mutant.finished_tasks_ignored',
+  'limits.mutant.outbox_outside_transaction',
+  'limits.mutant.compensation_not_recorded',
 ] as const;
 
 export type MutantCode = (typeof MUTANT_CODES)[number];

@@ -3,6 +3,7 @@
  */
 import { ContractError } from '../inventory/errors.js';
 import { InventoryTool, type Receipt, type ReserveRequest, type ToolContext } from '../inventory/InventoryTool.js';
+import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
 
 /**
  * Checks the version before the ledger. A faithful retry whose first attempt already moved the version
@@ -33,4 +34,68 @@ export class ReceiptOutsideTransactionStore extends InventoryTool {
       },
     });
   }
+}
+
+// ── The limits' stores (docs/spec.md §13–§14): each drops one rule a limit scenario switches on ──
+
+/** Rule 1 dropped: the request's deadline is never read, so a request that comes too late runs all the same. */
+export class DeadlineIgnoredStore extends InventoryTool {
+  protected override rule(rule: RetentionRule): boolean {
+    return rule !== 'deadline' && super.rule(rule);
+  }
+}
+
+/**
+ * Rule 2 dropped: the purge deletes a receipt once `receipts_ms` has passed, shorter than the requests it
+ * answers may still arrive — a task delivered again within its deadline meets no receipt.
+ */
+export class ShortRetentionStore extends InventoryTool {
+  protected override keepMs(retention: RetentionSpec): number {
+    return retention.receipts_ms;
+  }
+}
+
+/** Rule 3 dropped: the purge leaves no tombstone, so a late request for a purged key is judged as new. */
+export class PurgedKeysForgottenStore extends InventoryTool {
+  protected override rule(rule: RetentionRule): boolean {
+    return rule !== 'refuse_purged_keys' && super.rule(rule);
+  }
+}
+
+/** Rule 4 dropped: `close_task` is recorded but never read, so a task delivered again takes effect again. */
+export class FinishedTasksIgnoredStore extends InventoryTool {
+  protected override rule(rule: RetentionRule): boolean {
+    return rule !== 'finished_tasks' && super.rule(rule);
+  }
+}
+
+/**
+ * The outbox row written after the reservation's COMMIT, in a transaction of its own. A crash between the two
+ * (`crash_before_commit` strikes there) leaves a reservation whose charge is never sent: half an intent.
+ */
+export class OutboxOutsideTransactionStore extends InventoryTool {
+  #message: { key: string; taskId: string; ref: string; amount: number } | null = null;
+
+  protected override writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): void {
+    this.#message = { key, taskId, ...message }; // not now: after the reservation commits
+  }
+
+  override reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
+    this.#message = null;
+    const { midTransaction, ...rest } = context;
+    const receipt = super.reserve(rawArgs, rest); // the reservation commits on its own ...
+    midTransaction?.(); // ... a crash here loses the message ...
+    const message = this.#message as { key: string; taskId: string; ref: string; amount: number } | null;
+    if (message !== null) {
+      this.sql.begin.run(); // ... which gets a transaction of its own
+      super.writeOutbox(message.key, message.taskId, message);
+      this.sql.commit.run();
+    }
+    return receipt;
+  }
+}
+
+/** A compensation not recorded: the release puts the stock back and writes neither a ledger row nor the history. */
+export class UnrecordedCompensationStore extends InventoryTool {
+  protected override recordRelease(): void {}
 }

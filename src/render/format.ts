@@ -1,6 +1,7 @@
 /** Small, pure formatters shared by the renderers: actions, values, database changes. */
 import { CONTENT_HASH_HEX_CHARS, SHORT_KEY_HEX_CHARS, shortKey } from '../core/key.js';
 import type { SnapshotDiff } from '../inventory/snapshot.js';
+import { canonicalJson } from '../core/canonical.js';
 import type { RunResult } from '../check/RunResult.js';
 import type { ToolAction } from '../runner/state.js';
 import { t, type Lang } from './words/index.js';
@@ -25,7 +26,8 @@ export type KeyFormat = (key: unknown) => string;
 export function formatArgs(args: Record<string, unknown>, key: KeyFormat = shortKey): string {
   return Object.entries(args)
     .sort(([a], [b]) => argRank(a) - argRank(b) || a.localeCompare(b))
-    .map(([name, value]) => `${name}=${name === 'key' ? key(value) : formatValue(value)}`)
+    // An object argument (a reserve's outbox message) in canonical JSON: the same action reads the same, whoever built it.
+    .map(([name, value]) => `${name}=${name === 'key' ? key(value) : typeof value === 'object' && value !== null ? canonicalJson(value) : formatValue(value)}`)
     .join(' ');
 }
 
@@ -60,7 +62,24 @@ export function formatReply(lang: Lang, tool: string, value: unknown): string {
   }
   if (tool === 'get_stock' && 'available' in v) return t(lang, 'trace.reply.stock', { item: formatValue(v.item), available: formatValue(v.available), version: formatValue(v.version) });
   if (tool === 'read_doc' && 'title' in v) return t(lang, 'trace.reply.doc', { id: formatValue(v.doc_id), title: formatValue(v.title) });
+  const limits = formatLimitsReply(lang, tool, v);
+  if (limits !== null) return limits;
   return JSON.stringify(value);
+}
+
+/** The replies of docs/spec.md §13–§14: a release's receipt, a task's end, a charge, a status query. */
+function formatLimitsReply(lang: Lang, tool: string, v: Record<string, unknown>): string | null {
+  const f = formatValue;
+  if (tool === 'release' && typeof v.release_id === 'string') {
+    return t(lang, 'limits.reply.release', { id: v.release_id, of: f(v.of), item: f(v.item), qty: f(v.qty), available: f(v.available_after), version: f(v.version_after) });
+  }
+  if (tool === 'close_task' && 'finished_at_ms' in v) return t(lang, 'limits.reply.closed', { task: f(v.task), ms: f(v.finished_at_ms) });
+  if (tool === 'charge' && v.status === 'charged') return t(lang, 'limits.reply.charged', { ref: f(v.ref), id: f(v.charge_id), amount: f(v.amount) });
+  if (tool === 'charge' && v.status === 'declined') return t(lang, 'limits.reply.declined', { ref: f(v.ref), amount: f(v.amount), reason: f(v.reason) });
+  if (tool === 'charge_status' && typeof v.found === 'boolean') {
+    return v.found ? t(lang, 'limits.reply.found', { ref: f(v.ref), n: f(v.charges), id: f(v.charge_id) }) : t(lang, 'limits.reply.none', { ref: f(v.ref) });
+  }
+  return null;
 }
 
 /** The stock a run's summary shows: the items its scenario expects figures for, or else the camera. */
@@ -75,10 +94,16 @@ export function formatDiff(lang: Lang, diff: SnapshotDiff): string {
     parts.push(t(lang, 'trace.diff.stock', { item: s.item, from: s.available[0], to: s.available[1], v0: s.version[0], v1: s.version[1] }));
   }
   if (diff.ledgerAdded.length > 0) {
-    const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string }).reservation_id ?? shortKey(row.key));
+    const ids = diff.ledgerAdded.map((row) => (row.result as { reservation_id?: string; release_id?: string }).reservation_id ?? (row.result as { release_id?: string }).release_id ?? shortKey(row.key));
     parts.push(t(lang, 'trace.diff.ledgerAdded', { n: diff.ledgerAdded.length, ids: ids.join(', ') }));
   }
   if (diff.ledgerRemoved.length > 0) parts.push(t(lang, 'trace.diff.ledgerRemoved', { n: diff.ledgerRemoved.length }));
+  // docs/spec.md §13–§14: the limits' tables, each only when it changed
+  if (diff.historyAdded) parts.push(t(lang, 'limits.diff.history', { deltas: diff.historyAdded.map((row) => `${row.item_id} ${row.delta > 0 ? '+' : ''}${row.delta}`).join(', ') }));
+  if (diff.tombstonesAdded) parts.push(t(lang, 'limits.diff.tombstones', { n: diff.tombstonesAdded.length }));
+  if (diff.finishedAdded) parts.push(t(lang, 'limits.diff.finished', { tasks: diff.finishedAdded.map((row) => row.task_id).join(', ') }));
+  if (diff.outboxAdded) parts.push(t(lang, 'limits.diff.outbox', { refs: diff.outboxAdded.map((row) => `${row.ref} ${row.amount}`).join(', ') }));
+  if (diff.chargesAdded) parts.push(t(lang, 'limits.diff.charges', { charges: diff.chargesAdded.map((row) => `${row.charge_id} ${row.ref} ${row.amount}`).join(', ') }));
   return parts.length > 0 ? parts.join(' · ') : t(lang, 'trace.diff.none');
 }
 

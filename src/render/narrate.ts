@@ -15,6 +15,8 @@ import type { TraceEvent, TraceEventOf, TraceEventType } from '../sim/events.js'
 import type { DurabilityEvent } from '../durability/events.js';
 import { describeDurabilityEvent } from './durabilityEvent.js';
 import { formatAction, formatDiff, formatReply, GLUE, traceKey, type KeyFormat } from './format.js';
+import { shortKey } from '../core/key.js';
+import { KEYLESS_TOOLS } from '../inventory/PaymentService.js';
 import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
 import type { Label } from '../check/label.js';
 import { t, type Lang } from './words/index.js';
@@ -59,6 +61,8 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
   },
   request: (event, i, ctx, at) => {
     if (event.by === 'other') return [note(i, 'wire', [t(ctx.lang, 'trace.otherRequest', { action: formatAction(event.action, ctx.key) }), 'other'])];
+    if (event.by === 'relay') return [note(i, 'wire', [t(ctx.lang, 'limits.trace.relayRequest', { action: formatAction(event.action, ctx.key), call: event.call ?? 0 }), 'other'])];
+    if (event.check) return [note(i, 'wire', [t(ctx.lang, 'limits.trace.check', { action: formatAction(event.action, ctx.key) }), 'plain'])];
     if (event.delivery === 2) return [note(i, 'wire', [t(ctx.lang, 'trace.secondDelivery'), 'other'])];
     const previous = believed(at);
     if (previous?.pending && formatAction(previous.pending) !== formatAction(event.action)) {
@@ -67,7 +71,7 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     return [];
   },
   db: (event, i, ctx, at) => {
-    const who = event.by === 'other' ? t(ctx.lang, 'trace.otherClientColon') : '';
+    const who = event.by === 'other' ? t(ctx.lang, 'trace.otherClientColon') : event.by === 'relay' ? t(ctx.lang, 'limits.trace.relayColon') : '';
     const truth = at.truth!;
     const lines: Line[] = [];
     if (truth.kind === 'ledger') {
@@ -126,7 +130,28 @@ const NARRATORS: { [K in TraceEventType]: Narrator<TraceEventOf<K>> } = {
     const text = t(ctx.lang, 'trace.replay', { dlqId: event.dlqId, afterMs: event.afterMs, runner: ctx.run.runner, action: event.action.name });
     return [{ event: i, lane: 'runner', t: event.t, parts: [[text, 'okStrong']] }];
   },
+  purge: (event, i, ctx) => {
+    const ids = event.removed.map((row) => receiptIdOf(row.result) ?? shortKey(row.key)).join(', ');
+    const lines: Line[] = [{ event: i, lane: 'db', t: event.t, parts: [[t(ctx.lang, 'limits.trace.purge', { n: event.removed.length, ids, keep: event.keepMs }), 'db']] }];
+    if (event.tombstones) lines.push(note(i, 'db', [`  ${t(ctx.lang, 'limits.trace.tombstones')}`, 'db']));
+    return lines;
+  },
+  redelivery: (event, i, ctx) => [
+    { event: i, lane: 'runner', t: event.t, parts: [[t(ctx.lang, 'limits.trace.redelivery', { afterMs: event.afterMs, task: ctx.run.scenario.task.id, runner: ctx.run.runner }), 'okStrong']] },
+  ],
+  relay: (event, i, ctx) => {
+    const params = { id: event.id, ref: event.ref, attempt: event.attempt };
+    const tone: Tone = event.what === 'gave_up' ? 'badStrong' : event.what === 'declined' ? 'warn' : event.what === 'picked' ? 'other' : 'ok';
+    return [{ event: i, lane: 'tool', t: event.t, parts: [[t(ctx.lang, `limits.trace.relay.${event.what}`, params), tone]] }];
+  },
 };
+
+/** A receipt's id, a reservation's or a release's. */
+function receiptIdOf(result: unknown): string | undefined {
+  const r = result as { reservation_id?: unknown; release_id?: unknown } | null;
+  const id = r?.reservation_id ?? r?.release_id;
+  return typeof id === 'string' ? id : undefined;
+}
 
 /** What the tool truly did for the runner, which the runner has not recorded: said under a crash or an indefinite error. */
 function truthText(lang: Lang, truth: DbTruth): string {
@@ -224,6 +249,9 @@ function savedLines(event: TraceEventOf<'saved'>, label: Label, i: number, ctx: 
     case 'started':
       parts.push([t(lang, 'trace.task', { id: st.task.id }), 'plain']);
       break;
+    case 'redelivered':
+      parts.push([t(lang, 'limits.trace.redelivered', { id: st.task.id }), 'plain']);
+      break;
     case 'replay':
       parts.push([`${t(lang, 'trace.pendingAgain', { action: formatAction(st.pending, ctx.key) })} ${glue(t(lang, 'trace.attemptZero'))}`, 'plain']);
       break;
@@ -278,7 +306,7 @@ function keyNote(lang: Lang, state: RunnerState, run: RunResult): { text: string
 }
 
 function replyLines(lang: Lang, event: TraceEventOf<'reply'>, i: number, at: EventView): Line[] {
-  const who = event.by === 'other' ? t(lang, 'trace.otherClient') : '';
+  const who = event.by === 'other' ? t(lang, 'trace.otherClient') : event.by === 'relay' ? t(lang, 'limits.trace.relayWho') : '';
   if (event.outcome.ok) {
     const text = `${who}← ${formatReply(lang, event.tool, event.outcome.value)}`;
     return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t(lang, 'trace.replyNeverDelivered', { text }), 'dim'])];
@@ -288,6 +316,7 @@ function replyLines(lang: Lang, event: TraceEventOf<'reply'>, i: number, at: Eve
   let meaning: string;
   if (e.class === 'ContractError') meaning = t(lang, 'trace.meaning.refused');
   else if (e.certainty === 'definite') meaning = t(lang, 'trace.meaning.definite');
+  else if (KEYLESS_TOOLS.has(event.tool)) meaning = t(lang, 'limits.trace.meaning.keyless'); // docs/spec.md §14: there is no key to retry with
   else meaning = t(lang, 'trace.meaning.indefinite');
   const parts: Part[] = [[`${who}✘ ${name} ·`, 'bad'], [meaning, e.certainty === 'indefinite' ? 'badStrong' : 'bad']];
   if (!event.delivered) parts.push([t(lang, 'trace.neverDelivered'), 'dim']);

@@ -4,6 +4,7 @@ import type { Check } from '../check/types.js';
 import { word, type Lang } from './words/index.js';
 import { isMessage, type Message, type Params } from '../core/message.js';
 import type { RunResult } from '../check/RunResult.js';
+import { purgedReceipts } from '../check/limits.js';
 import { workerFigures, type WorkerFigures } from '../check/workerFigures.js';
 
 export interface ScenarioJson {
@@ -20,6 +21,11 @@ export interface ScenarioJson {
   durability?: DurabilityFigures;
   /** The queue's figures, for a scenario with a workers block. */
   workers?: WorkerFigures;
+  /** docs/spec.md §13: receipts the purge deleted, for a scenario with a retention block. */
+  purged?: number;
+  /** docs/spec.md §14: charges the remote service made, and outbox messages left unsent, for a scenario with a remote. */
+  charges?: number;
+  unsent?: number;
   passed: boolean;
   violations: Violation[];
 }
@@ -66,6 +72,10 @@ export function runToJson(lang: Lang, run: RunResult): ScenarioJson {
     crashes: run.crashes,
     ...(run.scenario.durability !== undefined ? { durability: durabilityFigures(run) } : {}),
     ...(run.workers !== undefined ? { workers: workerFigures(run) } : {}),
+    ...(run.scenario.retention !== undefined ? { purged: purgedReceipts(run).length } : {}),
+    ...(run.scenario.remote !== undefined
+      ? { charges: run.db.charges?.length ?? 0, unsent: (run.db.outbox ?? []).filter((row) => row.outcome === null || row.outcome === 'gave_up').length }
+      : {}),
     passed: run.passed,
     violations: run.checks.filter((check) => !check.passed).map((check) => toViolation(lang, check)),
   };

@@ -5,6 +5,7 @@
  * this file lays them out in columns that fit `width` (the CLI passes the terminal's, or a fixed one when
  * the output is not a terminal, so the same run prints the same bytes).
  */
+import { purgedReceipts } from '../check/limits.js';
 import { totalCalls } from '../check/durabilityFigures.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import type { Check } from '../check/types.js';
@@ -188,7 +189,12 @@ export function figuresMessage(run: RunResult): Param {
   const stock = shownStock(run).map((s) => msg('trace.figure.stock', { item: s.item, n: s.available ?? '-' }));
   const dlq = run.dlq.length > 0 ? [msg('trace.figure.dlq', { rows: run.dlq.map((row) => `${row.dlqId} ${row.status}`).join(', ') })] : [];
   const calls = msg('trace.figure.calls', { n: totalCalls(run) ?? '-' });
-  return joined('trace.figures.and', [run.state?.status ?? msg('trace.figure.noState'), calls, msg('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...dlq]);
+  // docs/spec.md §13–§14: what the purge deleted, what the remote service charged — only where they can happen
+  const limits = [
+    ...(run.scenario.retention !== undefined ? [msg('limits.figure.purged', { n: purgedReceipts(run).length })] : []),
+    ...(run.scenario.remote !== undefined ? [msg('limits.figure.charges', { n: run.db.charges?.length ?? 0 })] : []),
+  ];
+  return joined('trace.figures.and', [run.state?.status ?? msg('trace.figure.noState'), calls, msg('trace.figure.ledger', { n: run.db.ledger.length }), ...stock, ...limits, ...dlq]);
 }
 
 export function figures(lang: Lang, run: RunResult): string {

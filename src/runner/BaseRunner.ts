@@ -10,7 +10,7 @@
  * is plain synchronous code, as the exercise has always had it. The helpers are the same code either way.
  */
 import { ContractError } from '../inventory/errors.js';
-import { reserveKey } from '../inventory/keys.js';
+import { releaseKey, reserveKey } from '../inventory/keys.js';
 import type { Task, TerminalStatus } from '../scenario/types.js';
 import { authorize } from './authorize.js';
 import type { EventLog, SyncEventLog } from './EventStore.js';
@@ -79,6 +79,10 @@ export abstract class BaseRunner<M extends Mode = 'sync'> implements Runner {
    * the intent (task, item, qty) unless the policy gave one. Every retry must reuse this action as is.
    */
   protected prepare(task: Task, action: ToolAction): ToolAction {
+    // A release (a compensation, docs/spec.md §14.5) is a write too: its key names the reservation it undoes.
+    if (action.name === 'release' && action.args.key === undefined) {
+      return { ...action, args: { ...action.args, key: releaseKey(task.id, action.args as { item: unknown; qty: unknown; of: unknown }) } };
+    }
     if (action.name !== 'reserve' || action.args.key !== undefined) return action;
     return { ...action, args: { ...action.args, key: reserveKey(task.id, action.args as { item: unknown; qty: unknown }) } };
   }

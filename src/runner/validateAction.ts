@@ -13,6 +13,11 @@ export const REQUIRED_ARGS: Readonly<Record<ToolName, readonly string[]>> = {
   read_doc: ['doc_id'],
   get_stock: ['item'],
   reserve: ['item', 'qty', 'expected_version'],
+  // docs/spec.md §13–§14: a compensation, the end of a task, the keyless service's charge and status query
+  release: ['item', 'qty', 'of'],
+  close_task: [],
+  charge: ['ref', 'amount'],
+  charge_status: ['ref'],
 };
 
 const FINISH_STATUSES = ['succeeded', 'gave_up'];
@@ -50,6 +55,18 @@ export function validateAction(action: unknown): Action {
     }
     if (key !== undefined && (typeof key !== 'string' || key === '')) {
       throw new ContractError('INVALID_ACTION', 'a reserve key, when given, must be a non-empty string');
+    }
+  }
+  if (name === 'release') {
+    const { qty, key } = args as Record<string, unknown>;
+    if (!Number.isInteger(qty) || (qty as number) < 1) throw new ContractError('INVALID_ACTION', `release needs a positive integer qty, got ${JSON.stringify(qty)}`);
+    if (key !== undefined && (typeof key !== 'string' || key === '')) throw new ContractError('INVALID_ACTION', 'a release key, when given, must be a non-empty string');
+  }
+  if (name === 'charge' || name === 'charge_status') {
+    const { ref, amount } = args as Record<string, unknown>;
+    if (typeof ref !== 'string' || ref === '') throw new ContractError('INVALID_ACTION', `${name} needs a non-empty string ref, got ${JSON.stringify(ref)}`);
+    if (name === 'charge' && (!Number.isInteger(amount) || (amount as number) < 1)) {
+      throw new ContractError('INVALID_ACTION', `charge needs a positive integer amount, got ${JSON.stringify(amount)}`);
     }
   }
   return { kind: 'tool', name, args: jsonCopy(args) as Record<string, unknown> };

@@ -90,6 +90,12 @@ export const SCENARIO_CODES = [
   'workers.scenario.faultWithoutBlock',
   'workers.scenario.withDurability',
   'workers.scenario.noSuchWorker',
+  // what the limits' settings need that a schema cannot say (toScenario.ts: limitsIssues): docs/spec.md §13–§14
+  'limits.scenario.outliveNeedsDeadline',
+  'limits.scenario.needsValidity',
+  'limits.scenario.needsRemote',
+  'limits.scenario.conditionChanges',
+  'limits.scenario.withWorkers',
 ] as const;
 
 export type ScenarioCode = (typeof SCENARIO_CODES)[number];

@@ -1,6 +1,6 @@
 /**
  * YAML in, typed scenarios out. Targets may be files, folders (their *.yaml, not recursive) or scenario
- * ids (looked up in scenarios/, scenarios/pillars/, scenarios/labs/, scenarios/lessons/ and scenarios/workers/). Every problem in every file is collected before
+ * ids (looked up in scenarios/, scenarios/pillars/, scenarios/labs/, scenarios/lessons/, scenarios/workers/, scenarios/limits/ and scenarios/limits/unsafe/). Every problem in every file is collected before
  * anything is reported, so one run shows a teacher all that is wrong, each at its file, line and column.
  *
  * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
@@ -26,7 +26,7 @@ import { fieldName, YamlSource } from './yamlSource.js';
 const YAML_FILE = /\.ya?ml$/;
 
 /** Where a bare scenario id is looked for, in this order (the first file named `<id>.yaml` wins). */
-export const ID_FOLDERS = ['', 'pillars', 'labs', 'lessons', 'workers'] as const;
+export const ID_FOLDERS = ['', 'pillars', 'labs', 'lessons', 'workers', 'limits', 'limits/unsafe'] as const;
 
 /** How a scenario kind other than the runner's (the labs) is loaded. */
 export interface KindLoader<T> {

@@ -6,7 +6,7 @@ import { DEFAULT_DOCS, DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES, LEASE_MS, MAX_STE
 import { message, type Said } from '../core/message.js';
 import type { ScenarioCode } from './codes.js';
 import { isWorkerFault, type FaultSpec } from '../faults/types.js';
-import type { DurabilitySpec, Expectations, Inventory, Scenario, ScriptStep, Task, WorkersSpec } from './types.js';
+import { usesLimits, type DurabilitySpec, type Expectations, type Inventory, type RemoteSpec, type RetentionSpec, type Scenario, type ScriptStep, type Task, type WorkersSpec } from './types.js';
 import type { ScenarioWords } from './words.js';
 import type { PathSegment } from './yamlSource.js';
 
@@ -25,6 +25,8 @@ export interface ScenarioDocument {
   faults?: FaultSpec[];
   durability?: DurabilitySpec;
   workers?: Partial<WorkersSpec> & Pick<WorkersSpec, 'count'>;
+  retention?: RetentionSpec;
+  remote?: RemoteSpec;
   expect: Expectations;
 }
 
@@ -50,6 +52,17 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
   // One set grows as the script is read, so the check is linear in the script's length.
   const earlier = new Set<string>();
   script.forEach((step, index) => {
+    // docs/spec.md §14.5: a condition reads observations an earlier step made, like an argument's reference.
+    for (const ref of Object.keys(step.when ?? {})) {
+      const tool = ref.slice(1).split('.')[0]!;
+      if (!earlier.has(tool)) {
+        issues.push({
+          path: ['policy', 'script', index, 'when', ref],
+          message: message<ScenarioCode>('scenario.ref.noEarlierStep', { value: ref, tool, earlier: [...earlier].slice(0, 10).join(', ') || message<ScenarioCode>('scenario.ref.none') }),
+          key: true,
+        });
+      }
+    }
     if (step.kind !== 'tool') return;
     for (const [arg, value] of Object.entries(step.args)) {
       if (typeof value !== 'string' || !value.startsWith('@')) continue;
@@ -91,6 +104,15 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
     const given = doc.task?.max_calls !== undefined;
     issues.push({ path: ['task', given ? 'max_calls' : 'max_retries'], message: message<ScenarioCode>('scenario.steps.overBound', { ...steps, bound: MAX_STEPS }) });
   }
+  // A condition is read again at every later decision (the policy is stateless): what it reads must not change.
+  script.forEach((step, index) => {
+    for (const ref of Object.keys(step.when ?? {})) {
+      const tool = ref.slice(1).split('.')[0]!;
+      const later = script.findIndex((other, j) => j > index && other.kind === 'tool' && other.name === tool);
+      if (later !== -1) issues.push({ path: ['policy', 'script', index, 'when', ref], message: message<ScenarioCode>('limits.scenario.conditionChanges', { ref, tool, later: later + 1 }), key: true });
+    }
+  });
+  issues.push(...limitsIssues(doc));
   issues.push(...workerIssues(doc));
   for (const item of Object.keys(doc.expect.stock ?? {})) {
     if (!Object.hasOwn(doc.inventory.items, item)) {
@@ -114,6 +136,31 @@ function stepsNeeded(doc: ScenarioDocument, script: ScriptStep[]): { most: numbe
   const crashes = (doc.faults ?? []).filter((fault) => fault.kind.startsWith('crash_')).length + 1; // one more, added by the explorer
   const deliveries = doc.durability?.dlq?.replay_after_ms !== undefined ? 2 : 1;
   return { most: (calls + crashes + 1) * deliveries, calls, crashes, deliveries };
+}
+
+/**
+ * What the limits' settings (docs/spec.md §13–§14) need that a schema cannot say: rule 2 keeps receipts as long
+ * as a request may arrive, which is bounded only if requests expire (rule 1); both need the validity; a task that
+ * calls the keyless service needs one; and none of them runs with many workers yet.
+ */
+function limitsIssues(doc: ScenarioDocument): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const rules = doc.retention?.rules ?? [];
+  if (rules.includes('receipts_outlive_requests') && !rules.includes('deadline')) {
+    issues.push({ path: ['retention', 'rules'], message: message<ScenarioCode>('limits.scenario.outliveNeedsDeadline') });
+  }
+  if ((rules.includes('deadline') || rules.includes('receipts_outlive_requests')) && doc.retention?.requests_ms === undefined) {
+    issues.push({ path: ['retention'], message: message<ScenarioCode>('limits.scenario.needsValidity'), key: true });
+  }
+  const remoteTools = (doc.task?.allow ?? []).filter((tool) => tool === 'charge' || tool === 'charge_status');
+  if (remoteTools.length > 0 && doc.remote === undefined) {
+    issues.push({ path: ['task', 'allow'], message: message<ScenarioCode>('limits.scenario.needsRemote', { tools: remoteTools.join(', ') }) });
+  }
+  // Many workers run their own harness (src/sim/workers), which has neither the purge nor the relay nor a redelivery.
+  if (doc.workers !== undefined && usesLimits({ retention: doc.retention, remote: doc.remote, faults: doc.faults ?? [] })) {
+    issues.push({ path: ['workers'], message: message<ScenarioCode>('limits.scenario.withWorkers'), key: true });
+  }
+  return issues;
 }
 
 /** A workers block and what refers to it: worker faults and figures need one, and a worker or a schedule entry must name one of its actors. */
@@ -142,8 +189,10 @@ function workerIssues(doc: ScenarioDocument): SemanticIssue[] {
 
 function scriptOf(doc: ScenarioDocument): ScriptStep[] {
   return doc.policy.script.map((entry) => {
-    const [name, value] = Object.entries(entry)[0]!;
-    return name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+    const [name, value] = Object.entries(entry).find(([key]) => key !== 'when')!;
+    const when = (entry as { when?: Record<string, unknown> }).when;
+    const step: ScriptStep = name === 'finish' ? { kind: 'finish', status: value as string } : { kind: 'tool', name, args: (value ?? {}) as Record<string, unknown> };
+    return when === undefined ? step : { ...step, when };
   });
 }
 
@@ -169,6 +218,8 @@ export function toScenario(doc: ScenarioDocument, file: string): Scenario {
     faults: doc.faults ?? [],
     ...(doc.durability !== undefined ? { durability: doc.durability } : {}),
     ...(doc.workers !== undefined ? { workers: workersOf(doc.workers) } : {}),
+    ...(doc.retention !== undefined ? { retention: doc.retention } : {}),
+    ...(doc.remote !== undefined ? { remote: doc.remote } : {}),
     expect: doc.expect,
   };
 }

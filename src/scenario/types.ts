@@ -6,7 +6,7 @@
 import type { FaultSpec } from '../faults/types.js';
 import type { ScenarioWords } from './words.js';
 
-export const TOOL_NAMES = ['search_docs', 'read_doc', 'get_stock', 'reserve'] as const;
+export const TOOL_NAMES = ['search_docs', 'read_doc', 'get_stock', 'reserve', 'release', 'close_task', 'charge', 'charge_status'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TERMINAL_STATUSES = [
@@ -48,10 +48,16 @@ export interface Inventory {
   docs: Doc[];
 }
 
+/**
+ * A step's condition (docs/spec.md §14.6): observation references and the value each must equal, e.g.
+ * `{ "@charge.status": declined }`. The step is taken only when every one holds, else skipped.
+ */
+export type StepCondition = Record<string, unknown>;
+
 /** One entry of the scripted policy: call a tool with these arguments, or finish with a status. */
 export type ScriptStep =
-  | { kind: 'tool'; name: string; args: Record<string, unknown> }
-  | { kind: 'finish'; status: string };
+  | { kind: 'tool'; name: string; args: Record<string, unknown>; when?: StepCondition }
+  | { kind: 'finish'; status: string; when?: StepCondition };
 
 /**
  * The durability pillars at the Runner's seams, as the scenario's YAML says them (snake_case, durability.yaml's
@@ -69,6 +75,31 @@ export interface DurabilitySpec {
     probe_timeout_seconds?: number;
   };
   dlq?: { ttl_seconds?: number; replay_after_ms?: number };
+}
+
+/**
+ * How long the tool keeps its receipts, and the four rules of docs/spec.md §13 that make a finite retention
+ * safe, each a switch the tool enforces. Absent: the chapter's tool, which never deletes a receipt.
+ */
+export interface RetentionSpec {
+  /** How old a receipt may grow (virtual ms) before the tool's purge deletes it. */
+  receipts_ms: number;
+  /** The longest a request may stay valid: a write's `not_after_ms` at most this far ahead (rules 1 and 2). */
+  requests_ms?: number;
+  rules?: RetentionRule[];
+}
+
+export const RETENTION_RULES = ['deadline', 'receipts_outlive_requests', 'refuse_purged_keys', 'finished_tasks'] as const;
+export type RetentionRule = (typeof RETENTION_RULES)[number];
+
+/** The remote payment service with no idempotency key (docs/spec.md §14), and how the runner's client retries it. */
+export interface RemoteSpec {
+  /** The account's balance: a charge above what is left is declined (a definite answer, no effect). */
+  balance: number;
+  /** How the runner's client carries a retry of a charge: resend it as it is (`blind`), or ask first (`query`). */
+  retry?: 'blind' | 'query';
+  /** The outbox's relay: how many times it tries one message before it leaves it for a human (default 3). */
+  relay_attempts?: number;
 }
 
 /** The pillars' figures a scenario may expect. */
@@ -136,6 +167,12 @@ export interface Expectations {
   crashes?: number;
   durability?: DurabilityExpectations;
   workers?: WorkerExpectations;
+  /** Charges the remote service really made (its own table), every reference's. */
+  charges?: number;
+  /** Receipts the tool's purge deleted. */
+  purged?: number;
+  /** Outbox messages still unsent at the end. */
+  unsent?: number;
 }
 
 /** The tag of a replay file written by `faultlab explore` or the grader: its explanation says who broke what. */
@@ -161,5 +198,14 @@ export interface Scenario {
   durability?: DurabilitySpec;
   /** Many workers on a queue; absent: the chapter's one runner, exactly. */
   workers?: WorkersSpec;
+  /** How long the tool keeps its receipts, and the rules it enforces (docs/spec.md §13); absent: for ever. */
+  retention?: RetentionSpec;
+  /** The keyless remote service and its client (docs/spec.md §14); absent: the inventory alone. */
+  remote?: RemoteSpec;
   expect: Expectations;
+}
+
+/** Does the scenario reach past the chapter's tool: receipts that expire, a task delivered again, a remote service? */
+export function usesLimits(scenario: Pick<Scenario, 'retention' | 'remote' | 'faults'>): boolean {
+  return scenario.retention !== undefined || scenario.remote !== undefined || scenario.faults.some((f) => f.kind === 'late_delivery' || f.kind === 'redeliver_task');
 }

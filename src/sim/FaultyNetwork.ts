@@ -11,6 +11,7 @@ import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
 import type { InventoryTool, ToolFence } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
+import { KEYLESS_TOOLS, REMOTE_TOOLS, type PaymentService } from '../inventory/PaymentService.js';
 import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
 import type { AttemptContext, ToolClient } from '../runner/ToolClient.js';
 import type { ToolAction } from '../runner/state.js';
@@ -35,10 +36,16 @@ export interface WireCounters {
    * wire numbers calls across the whole scenario (a fault's `call` and the trace's call numbers are global).
    */
   callOffset: number;
+  /** Requests the outbox's relay has sent (docs/spec.md §14.4); its calls are numbered after the task's. */
+  relayCalls?: number;
 }
 
 export interface NetworkDeps {
   tool: InventoryTool;
+  /** The remote service with no idempotency key (docs/spec.md §14), for a scenario that has one. */
+  remote?: PaymentService | null;
+  /** A scenario past the chapter (docs/spec.md §13–§14): the snapshots read the limits' tables too. */
+  limits?: boolean;
   db: Database.Database;
   plan: FaultPlan;
   trace: TraceRecorder;
@@ -55,6 +62,21 @@ export interface NetworkDeps {
   shared?: boolean;
 }
 
+/** Writes that answer a repeated key from the ledger (their db line shows the ledger hit). */
+const KEYED_WRITES: ReadonlySet<string> = new Set(['reserve', 'release']);
+/** Writes with a transaction a crash_before_commit can strike inside; any other request dies before it runs. */
+const IN_TRANSACTION: ReadonlySet<string> = new Set(['reserve', 'release', 'charge']);
+
+/** Who puts a request on the wire, and as what: the runner's attempt, the check its client makes first, the relay's. */
+interface Carry {
+  by: Sender;
+  call: number;
+  attempt: number;
+  taskId: string;
+  /** A status query the runner's client makes before it resends (docs/spec.md §14): part of the attempt, not a call of its own. */
+  check?: true;
+}
+
 /** What the tool did with this attempt's deliveries, the most that happened: a change, a ledger answer, a read. */
 type Answered = 'committed' | 'ledger' | 'read';
 const ANSWER_RANK: Record<Answered, number> = { read: 0, ledger: 1, committed: 2 };
@@ -69,7 +91,7 @@ export class FaultyNetwork implements ToolClient {
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db, deps.shared ? { shared: true } : {});
+    this.#snapshot = new WatchedSnapshot(deps.db, { limits: deps.limits === true, shared: deps.shared === true });
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
@@ -78,16 +100,33 @@ export class FaultyNetwork implements ToolClient {
   }
 
   async execute(action: ToolAction, at: AttemptContext): Promise<unknown> {
-    const { plan, trace, counters } = this.#d;
+    this.#d.counters.runnerRequests += 1;
+    return this.#carry(action, { by: 'runner', call: at.call + this.#d.counters.callOffset, attempt: at.attempt, taskId: at.taskId });
+  }
+
+  /**
+   * The status query the runner's client sends before it resends a keyless request (docs/spec.md §14): on the
+   * wire like any request of the attempt (the attempt's faults may strike it), but not a call of its own.
+   */
+  async check(action: ToolAction, at: AttemptContext): Promise<unknown> {
+    return this.#carry(action, { by: 'runner', call: at.call + this.#d.counters.callOffset, attempt: at.attempt, taskId: at.taskId, check: true });
+  }
+
+  /** A request of the outbox's relay (docs/spec.md §14.4), call `call` of the scenario, attempt `attempt` of its message. */
+  async relay(action: ToolAction, call: number, attempt: number, taskId: string): Promise<unknown> {
+    return this.#carry(action, { by: 'relay', call, attempt, taskId });
+  }
+
+  async #carry(action: ToolAction, who: Carry): Promise<unknown> {
+    const { plan, trace } = this.#d;
     const request = jsonCopy(action);
-    const call = at.call + counters.callOffset;
-    counters.runnerRequests += 1;
+    const { by, call, taskId } = who;
     this.#startAttempt();
     this.#travel();
-    trace.emit({ type: 'request', by: 'runner', action: request, call, attempt: at.attempt });
+    trace.emit({ type: 'request', by, action: request, call, attempt: who.attempt, ...(who.check ? { check: true as const } : {}) });
 
-    const hits = plan.atAttempt(request.name, call, at.attempt, this.#d.worker);
-    this.#at = { step: trace.step, call, attempt: at.attempt };
+    const hits = plan.atAttempt(request.name, call, who.attempt, this.#d.worker);
+    this.#at = { step: trace.step, call, attempt: who.attempt };
     // One fault of each kind acts at an attempt (the first listed); the wire marks each as it acts (#fired).
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
@@ -96,28 +135,35 @@ export class FaultyNetwork implements ToolClient {
         this.#otherClient(request, hit.spec.qty ?? 1);
       }
     }
+    const late = has('late_delivery');
+    if (late) {
+      // docs/spec.md §13: the request waits on the wire; the tool's clock (and its purge) goes on meanwhile.
+      this.#fired(late);
+      this.#d.clock.advance(late.spec.delay_ms ?? 0);
+    }
     const transient = has('transient');
     if (transient) {
       this.#fired(transient);
-      throw this.#fail(request.name, new TransientError('unavailable', { definite: true }));
+      throw this.#fail(request.name, new TransientError('unavailable', { definite: true }), by);
     }
     let crashBefore = has('crash_before_commit');
-    if (crashBefore && request.name !== 'reserve') {
+    if (crashBefore && !IN_TRANSACTION.has(request.name)) {
       // A read has no transaction to be inside: the process dies before the tool runs.
       this.#fired(crashBefore);
       this.#d.crash('crash_before_commit', message('trace.crash.beforeRan', { tool: request.name }));
     }
-    const duplicate = has('duplicate_delivery');
+    // docs/spec.md §14: a transport may repeat a request the tool can recognise, never one with no key.
+    const duplicate = KEYLESS_TOOLS.has(request.name) ? undefined : has('duplicate_delivery');
     if (duplicate) {
       this.#fired(duplicate);
       try {
-        this.#deliver(request, at.taskId, 'runner', 1, crashBefore);
+        this.#deliver(request, taskId, by, 1, crashBefore);
       } catch (error) {
         if (!isContractError(error)) throw error; // this first reply is lost anyway; the runner gets the second
       }
       crashBefore = undefined;
     }
-    const value = this.#deliver(request, at.taskId, 'runner', duplicate ? 2 : undefined, crashBefore);
+    const value = this.#deliver(request, taskId, by, duplicate ? 2 : undefined, crashBefore);
 
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
@@ -127,9 +173,9 @@ export class FaultyNetwork implements ToolClient {
     const lost = has('lost_reply');
     if (lost) {
       this.#fired(lost, this.#answered);
-      throw this.#fail(request.name, new TransientError('lost_reply', { definite: false }));
+      throw this.#fail(request.name, new TransientError('lost_reply', { definite: false }), by);
     }
-    trace.emit({ type: 'reply', by: 'runner', tool: request.name, outcome: { ok: true, value }, delivered: true });
+    trace.emit({ type: 'reply', by, tool: request.name, outcome: { ok: true, value }, delivered: true });
     return jsonCopy(value);
   }
 
@@ -140,12 +186,14 @@ export class FaultyNetwork implements ToolClient {
       this.#travel();
       trace.emit({ type: 'request', by, action: request, ...(delivery ? { delivery } : {}) });
     }
+    const remote = REMOTE_TOOLS.has(request.name);
+    if (!remote) this.#purge();
     const before = this.#snapshot.read();
     const midTransaction = crashBefore
       ? () => {
           // A correct store is inside its one transaction here; a broken one may already have committed part of it.
           const committed = !db.inTransaction;
-          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db)), committed });
+          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db, this.#d.limits === true)), committed });
           this.#fired(crashBefore);
           this.#d.crash('crash_before_commit', message(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
         }
@@ -153,13 +201,17 @@ export class FaultyNetwork implements ToolClient {
     let value: unknown;
     try {
       const fence = by === 'runner' ? this.#d.fence : undefined;
-      value = tool.call({ name: request.name, args: jsonCopy(request.args) }, { taskId, ...(midTransaction ? { midTransaction } : {}), ...(fence ? { fence } : {}) });
+      const context = { taskId, ...(midTransaction ? { midTransaction } : {}), ...(fence ? { fence } : {}) };
+      const copy = { name: request.name, args: jsonCopy(request.args) };
+      if (!remote) value = tool.call(copy, context);
+      else if (this.#d.remote) value = this.#d.remote.call(copy, context);
+      else throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}: this scenario has no remote service`);
     } catch (error) {
       if (!isContractError(error)) throw error;
       const after = this.#snapshot.read();
       const diff = diffSnapshots(before, after);
       if (!isEmptyDiff(diff)) trace.emit({ type: 'db', by, tool: request.name, diff, committed: true });
-      const print = request.name === 'reserve' ? fingerprint(request.args) : undefined;
+      const print = KEYED_WRITES.has(request.name) ? fingerprint(request.args) : undefined;
       trace.emit({
         type: 'reply',
         by,
@@ -168,14 +220,16 @@ export class FaultyNetwork implements ToolClient {
         delivered: delivery !== 1,
         changedData: !isEmptyDiff(diff),
         ...(print !== undefined ? { receiptExisted: after.ledger.some((row) => row.key === request.args.key && row.fingerprint === print) } : {}),
+        ...(print !== undefined && after.history?.some((row) => row.key === request.args.key && row.fingerprint === print) ? { effectExisted: true as const } : {}),
       });
       throw error;
     }
     const after = this.#snapshot.read();
     const diff = diffSnapshots(before, after);
-    if (request.name === 'reserve' || !isEmptyDiff(diff)) {
+    if (KEYED_WRITES.has(request.name) || !isEmptyDiff(diff)) {
       const stored = isEmptyDiff(diff) ? after.ledger.find((row) => row.key === request.args.key) : undefined;
-      const receiptId = (stored?.result as { reservation_id?: string } | undefined)?.reservation_id;
+      const result = stored?.result as { reservation_id?: string; release_id?: string } | undefined;
+      const receiptId = result?.reservation_id ?? result?.release_id; // a reservation's receipt, or a release's
       trace.emit({
         type: 'db',
         by,
@@ -185,8 +239,8 @@ export class FaultyNetwork implements ToolClient {
         ...(stored ? { ledgerHit: { key: stored.key, receiptId: receiptId ?? '?' } } : {}),
       });
     }
-    if (by === 'runner') {
-      const answered: Answered = !isEmptyDiff(diff) ? 'committed' : request.name === 'reserve' ? 'ledger' : 'read';
+    if (by === 'runner' || by === 'relay') {
+      const answered: Answered = !isEmptyDiff(diff) ? 'committed' : KEYED_WRITES.has(request.name) ? 'ledger' : 'read';
       if (ANSWER_RANK[answered] > ANSWER_RANK[this.#answered]) this.#answered = answered;
     }
     if (delivery === 1) trace.emit({ type: 'reply', by, tool: request.name, outcome: { ok: true, value: jsonCopy(value) }, delivered: false });
@@ -223,9 +277,18 @@ export class FaultyNetwork implements ToolClient {
     this.#d.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index, ...(answered !== undefined ? { answered } : {}) });
   }
 
-  #fail(tool: string, error: TransientError): TransientError {
-    this.#d.trace.emit({ type: 'reply', by: 'runner', tool, outcome: { ok: false, error: errorInfo(error) }, delivered: true });
+  #fail(tool: string, error: TransientError, by: Sender = 'runner'): TransientError {
+    this.#d.trace.emit({ type: 'reply', by, tool, outcome: { ok: false, error: errorInfo(error) }, delivered: true });
     return error;
+  }
+
+  /** The tool's purge (docs/spec.md §13), before a request reaches it: what it deleted, in the trace. */
+  #purge(): void {
+    if (this.#d.limits !== true) return; // the chapter's tool keeps receipts for ever
+    const before = this.#snapshot.read();
+    const purge = this.#d.tool.purge();
+    if (purge === null) return;
+    this.#d.trace.emit({ type: 'purge', ...purge, diff: diffSnapshots(before, this.#snapshot.read()) });
   }
 
   /** A request takes a little virtual time on the wire (drawn from the seeded rng). */

@@ -48,6 +48,8 @@ export interface Run {
   maxSteps: number;
   /** Dead-letter records replayed through a fresh runner, in order; each starts a new call budget. */
   replays: ReplayRecord[];
+  /** The whole task delivered again (a `redeliver_task` fault, docs/spec.md §13): the calls before each; absent when it never was. */
+  redeliveries?: Array<{ callsBefore: number; relayCalls: number }>;
   /** The dead-letter table at the end (empty without a `durability.dlq` block). */
   dlq: DlqRow[];
   /**

@@ -6,14 +6,18 @@ import type { CrashPoint } from '../core/crash.js';
 import type { Message, Said } from '../core/message.js';
 import type { DurabilityEvent } from '../durability/events.js';
 import type { FaultSpec } from '../faults/types.js';
+import type { PurgedReceipt } from '../inventory/InventoryTool.js';
 import type { SnapshotDiff } from '../inventory/snapshot.js';
 import type { RunnerState, ToolAction } from '../runner/state.js';
 
 /** Definite: the effect surely did not happen. Indefinite: it may have. The bit that decides if a retry is safe. */
 export type Certainty = 'definite' | 'indefinite';
 
-/** Who sent a request: the runner under test, or the other client a `concurrent_reserve` fault simulates. */
-export type Sender = 'runner' | 'other';
+/**
+ * Who sent a request: the runner under test, the other client a `concurrent_reserve` fault simulates, or the
+ * outbox's relay (docs/spec.md §14.4).
+ */
+export type Sender = 'runner' | 'other' | 'relay';
 
 export interface ErrorInfo {
   class: 'TransientError' | 'ContractError';
@@ -54,7 +58,16 @@ export type TraceEvent = At &
   (
     /** `token`: many workers — the fencing token the line was written under (the store checked it in the same INSERT). */
     | { type: 'saved'; seq: number; label: string; state: RunnerState; token?: number }
-    | { type: 'request'; by: Sender; action: ToolAction; call?: number; attempt?: number; delivery?: 1 | 2 }
+    | {
+        type: 'request';
+        by: Sender;
+        action: ToolAction;
+        call?: number;
+        attempt?: number;
+        delivery?: 1 | 2;
+        /** The status query the runner's client sends before it resends a keyless request (docs/spec.md §14). */
+        check?: true;
+      }
     | {
         type: 'db';
         by: Sender;
@@ -76,6 +89,8 @@ export type TraceEvent = At &
         changedData?: boolean;
         /** For a ContractError on reserve: was there already a receipt for this very request (same key and fingerprint)? */
         receiptExisted?: boolean;
+        /** docs/spec.md §13: did this very request take effect earlier, by the tool's history (its receipt since purged)? */
+        effectExisted?: true;
       }
     /** What the fault does is said by the trace's narrator (src/render/narrate.ts), from its kind. */
     | {
@@ -120,7 +135,16 @@ export type TraceEvent = At &
     | { type: 'starved'; until: number }
     /** A statement met another connection's write lock (SQLITE_BUSY): the actor waits its turn, and tries again. */
     | { type: 'busy'; op: string }
+    /** The tool's purge deleted receipts older than its retention (docs/spec.md §13). */
+    | { type: 'purge'; removed: PurgedReceipt[]; keepMs: number; tombstones: boolean; diff: SnapshotDiff }
+    /** The queue delivers the whole task again, to a fresh runner from the task's first state (docs/spec.md §13). */
+    | { type: 'redelivery'; afterMs: number }
+    /** The outbox's relay decided about a message (docs/spec.md §14.4). */
+    | { type: 'relay'; id: number; ref: string; what: RelayStep; attempt: number }
   );
+
+/** What the relay does with a message: takes it, finds its charge made, sends it, sees it declined, or gives up. */
+export type RelayStep = 'picked' | 'found' | 'sent' | 'declined' | 'gave_up';
 
 export type TraceEventType = TraceEvent['type'];
 export type TraceEventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;

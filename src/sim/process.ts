@@ -7,6 +7,9 @@
  *   2. the event log's INSERT in `EventStore.save` (src/runner/EventStore.ts): the runner's state under a label —
  *      and, in the same transaction, the dead letter of an exhausted intent (src/durability/seams/deadLetter.ts);
  *   3. the pillars' own rows in the runner's database (the breaker's window), each write its own transaction.
+ * Past the chapter (docs/spec.md §13–§14) the tool side commits a few more, each its own transaction: the purge
+ * (receipts deleted, tombstones left), `close_task`, a `release` (with its ledger row, like `reserve`), the remote
+ * service's charge, and the outbox relay's count and settlement of a message (simulate.ts: `Drive.relay`).
  * The tool commits first, the runner saves what it was told afterwards: the gap between 1 and 2 is the lesson.
  *
  * A crash (`crash`) is the process dying at a named point: both connections are closed first — so nothing the
@@ -27,13 +30,15 @@ import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
 import { BackoffClient } from '../durability/seams/BackoffClient.js';
 import { BreakerClient } from '../durability/seams/BreakerClient.js';
 import { deadLetterHook } from '../durability/seams/deadLetter.js';
-import type { ToolClass } from '../inventory/InventoryTool.js';
+import type { InventoryTool, ToolClass, ToolLimits } from '../inventory/InventoryTool.js';
+import { PaymentService } from '../inventory/PaymentService.js';
 import type { Runner, RunnerClass } from '../runner/BaseRunner.js';
 import { EventStore, type LoggedEvent } from '../runner/EventStore.js';
 import type { Policy } from '../runner/policy.js';
 import type { RunnerState } from '../runner/state.js';
 import type { ToolClient } from '../runner/ToolClient.js';
-import type { Scenario } from '../scenario/types.js';
+import { usesLimits, type Scenario } from '../scenario/types.js';
+import { CheckedRetryClient } from './checkedRetry.js';
 import { FaultyNetwork } from './FaultyNetwork.js';
 import type { World } from './world.js';
 
@@ -53,6 +58,13 @@ export interface Process {
   dlq: DeadLetterQueue | null;
   network: FaultyNetwork;
   runner: Runner;
+  /** The tool on this incarnation's connection: the outbox's relay reads and marks its messages through it. */
+  tool: InventoryTool;
+}
+
+/** What the tool does past the chapter (docs/spec.md §13): null for the chapter's scenarios, the tool exactly as it was. */
+export function toolLimits(scenario: Scenario): ToolLimits | null {
+  return usesLimits(scenario) ? { retention: scenario.retention ?? null, history: true } : null;
 }
 
 /**
@@ -136,8 +148,13 @@ export class RunnerProcess {
     };
     const hook = dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => world.replaying !== null }) : undefined;
     const events = new EventStore(db, onSaved, hook);
+    const limits = toolLimits(scenario);
+    const tool = new ToolImpl({ db: this.#storage.toolDb, rng: world.toolRng, clock, ...(limits ? { limits } : {}) });
+    const remote = scenario.remote ? new PaymentService({ db: this.#storage.toolDb, rng: world.toolRng, clock, balance: scenario.remote.balance }) : null;
     const network = new FaultyNetwork({
-      tool: new ToolImpl({ db: this.#storage.toolDb, rng: world.toolRng, clock }),
+      tool,
+      remote,
+      limits: limits !== null,
       db: this.#storage.toolDb,
       plan,
       trace,
@@ -153,9 +170,11 @@ export class RunnerProcess {
       backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: world.backoffRng!, events: toTrace }) : inner),
       breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
     };
-    const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), network);
+    // docs/spec.md §14: the client of the keyless service asks before it resends, when the scenario says so.
+    const client: ToolClient = scenario.remote?.retry === 'query' ? new CheckedRetryClient(network) : network;
+    const tools = [...SEAM_ORDER].reverse().reduce<ToolClient>((inner, seam) => seams[seam](inner), client);
     const runner: Runner = new RunnerImpl({ policy, events, tools });
     await runner.ready?.(); // a runner in a box: its constructor there has run
-    return { events, dlq, network, runner };
+    return { events, dlq, network, runner, tool };
   }
 }

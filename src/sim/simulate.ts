@@ -12,7 +12,9 @@
  * harness (docs/architecture.md). `judge` (src/check/verdict.ts) turns the Run into a RunResult.
  */
 import { canonicalJson, jsonCopy } from '../core/canonical.js';
-import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
+import { isContractError, isTransientError } from '../inventory/errors.js';
+import type { ChargeResult, ChargeStatus } from '../inventory/PaymentService.js';
+import { DEFAULT_RELAY_ATTEMPTS, DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { DiskFullError, isDiskFull } from '../core/environment.js';
 import { tmpdir } from 'node:os';
 import type { Storage, StorageKind } from '../core/storage.js';
@@ -27,7 +29,7 @@ import { readEventRows } from '../runner/EventStore.js';
 import { ScriptedPolicy } from '../runner/policy.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
 import { initialState, type RunnerState } from '../runner/state.js';
-import type { Scenario } from '../scenario/types.js';
+import { usesLimits, type Scenario } from '../scenario/types.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
@@ -74,8 +76,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Pro
   if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
-  if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability)) {
-    return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of scenarios without pillars, with no folder to keep'));
+  if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
+    return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of the chapter\'s scenarios (no pillars, no limits), with no folder to keep'));
   }
   const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
   return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
@@ -117,6 +119,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
     } else {
       if (beginning.kind === 'task') run.begin(() => runnerProcess.current.events.save(initialState(scenario.task), 'started'));
       await run.toEnd();
+      await run.afterTask();
       // A pillar scenario may ask for its dead letter to be replayed later, by the harness as the operator.
       const replayAfterMs = world.pillars.dlq?.replayAfterMs;
       const ended = run.state;
@@ -141,6 +144,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       runnerError: run.runnerError,
       maxSteps: run.maxSteps,
       replays: run.replays,
+      ...(run.redeliveries.length > 0 ? { redeliveries: run.redeliveries } : {}),
       dlq: dlq === null ? [] : dlq.list().map(dlqRow),
       unsaved: run.unsaved,
     };
@@ -156,6 +160,8 @@ class Drive {
   crashes: number;
   runnerError: RunnerFailure | null = null;
   readonly replays: ReplayRecord[] = [];
+  /** The task delivered again (docs/spec.md §13): the calls before each redelivery. */
+  readonly redeliveries: Array<{ callsBefore: number; relayCalls: number }> = [];
   readonly unsaved: UnsavedStep[];
   #first: (() => Promise<RunnerState>) | null = null;
 
@@ -233,6 +239,85 @@ class Drive {
     }
   }
 
+  /**
+   * What happens once the task's delivery has ended (docs/spec.md §13, §14.4): the outbox's relay delivers what
+   * is left in the outbox, and a planned redelivery hands the whole task to a fresh runner later on — each
+   * through the same wire, the same crash model and the same step loop.
+   */
+  async afterTask(): Promise<void> {
+    const { world, runnerProcess } = this;
+    for (;;) {
+      if (this.runnerError !== null || this.state === null) return;
+      const relayed = await this.relay();
+      if (this.runnerError !== null || this.state === null) return;
+      const redelivery = world.plan.redelivery(world.trace.step);
+      if (redelivery === null) return;
+      const afterMs = redelivery.spec.at.after_ms ?? 0;
+      const callsBefore = this.state.calls;
+      world.trace.emit({ type: 'fault', fault: redelivery.spec, index: redelivery.index });
+      world.clock.advance(afterMs);
+      world.trace.emit({ type: 'redelivery', afterMs });
+      this.redeliveries.push({ callsBefore, relayCalls: relayed });
+      world.counters.callOffset += callsBefore + relayed; // the wire numbers calls across the whole scenario
+      await runnerProcess.restart();
+      this.begin(() => runnerProcess.current.events.save(initialState(this.scenario.task), 'redelivered'));
+      await this.toEnd();
+    }
+  }
+
+  /**
+   * The outbox's relay (docs/spec.md §14.4): every message not yet settled, oldest first, at least once — and
+   * effectively once, because each attempt first asks the service whether the reference was charged. Its calls
+   * are numbered after the task's; a crash on its way is the same crash, recovered the same way. Returns the
+   * calls it made.
+   */
+  async relay(): Promise<number> {
+    const { world, runnerProcess, scenario } = this;
+    if (scenario.remote === undefined) return 0;
+    const attempts = scenario.remote.relay_attempts ?? DEFAULT_RELAY_ATTEMPTS;
+    const base = world.counters.callOffset + (this.state?.calls ?? 0);
+    let calls = 0;
+    const start = world.counters.relayCalls ?? 0;
+    const next = () => {
+      world.counters.relayCalls = (world.counters.relayCalls ?? 0) + 1;
+      calls = world.counters.relayCalls - start;
+      return base + calls;
+    };
+    for (;;) {
+      const { tool, network } = runnerProcess.current;
+      const message = tool.outboxNext();
+      if (message === null) return calls;
+      const emit = (what: 'picked' | 'found' | 'sent' | 'declined' | 'gave_up', attempt: number) =>
+        world.trace.emit({ type: 'relay', id: message.id, ref: message.ref, what, attempt });
+      if (message.attempts >= attempts) {
+        tool.outboxSettle(message.id, 'gave_up');
+        emit('gave_up', message.attempts);
+        continue;
+      }
+      try {
+        const attempt = tool.outboxAttempt(message.id);
+        emit('picked', attempt);
+        const status = (await network.relay({ kind: 'tool', name: 'charge_status', args: { ref: message.ref } }, next(), attempt, message.task_id)) as ChargeStatus;
+        if (status.found) {
+          tool.outboxSettle(message.id, 'found');
+          emit('found', attempt);
+          continue;
+        }
+        const result = (await network.relay({ kind: 'tool', name: 'charge', args: { ref: message.ref, amount: message.amount } }, next(), attempt, message.task_id)) as ChargeResult;
+        tool.outboxSettle(message.id, result.status === 'charged' ? 'charged' : 'declined');
+        emit(result.status === 'charged' ? 'sent' : 'declined', attempt);
+      } catch (error) {
+        if (runnerProcess.crashed !== null) {
+          this.crashes += 1;
+          this.state = (await runnerProcess.recover()).state;
+          continue;
+        }
+        if (isTransientError(error) || isContractError(error)) continue; // the message stays; the next attempt asks again
+        throw error;
+      }
+    }
+  }
+
   /** The operator's replay (docs/pillars.md §5): a pending record, through a fresh runner, with the same key. */
   async replay(record: DlqRecord, afterMs: number, callsBefore: number): Promise<void> {
     const { world, runnerProcess } = this;
@@ -270,7 +355,7 @@ class Drive {
       lastSaved: world.lastSaved,
       unsaved: [...this.unsaved],
       // Right where a resumed run picked up, nothing has changed: its checkpoint's rows are still the content.
-      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb), events: readEventRows(storage.eventsDb) },
+      content: resume && trace.events.length === resume.traceLength ? resume.content : { tool: readToolRows(storage.toolDb, usesLimits(this.scenario)), events: readEventRows(storage.eventsDb) },
     };
   }
 }

@@ -17,7 +17,7 @@ import type { TargetCode } from './codes.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
 import type { QueueClass } from '../queue/QueueStore.js';
 import type { WorkerClass } from '../runner/ReferenceWorker.js';
-import { MUTANTS, mutantNamed, QUEUE_MUTANTS } from '../mutants/catalogue.js';
+import { LIMIT_MUTANTS, MUTANTS, mutantNamed, QUEUE_MUTANTS } from '../mutants/catalogue.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { LEARNER_FILE } from '../core/paths.js';
@@ -86,7 +86,7 @@ export function sourceOf(name: string | undefined, cwd: string): RunnerSource {
   if (name.startsWith('mutant:')) {
     const mutant = name.slice('mutant:'.length);
     if (mutantNamed(mutant) === undefined) {
-      throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutant', { name, known: [...MUTANTS, ...QUEUE_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
+      throw new RunnerLoadError('UNKNOWN_RUNNER', message<TargetCode>('target.noSuchMutant', { name, known: [...MUTANTS, ...QUEUE_MUTANTS, ...LIMIT_MUTANTS].map((m) => `mutant:${m.name}`).join(', ') }));
     }
     return { kind: 'mutant', name: mutant };
   }

@@ -53,7 +53,7 @@ describe('what the runner had saved', () => {
 
   it('a runner that makes a new key per attempt sends what it saved, but not what the log saved first for the decision', async () => {
     const { analysis } = await of('lost_reply', { runner: mutantNamed('new_key_per_attempt')!.runner });
-    const [first, second] = analysis.attemptsByDecision.get(4)!;
+    const [first, second] = analysis.attemptsByDecision.get('0:4')!;
     expect(first!.state.pending!.args.key).not.toBe(second!.state.pending!.args.key);
     expect([first!.call, second!.call]).toEqual([4, 5]);
   });

@@ -54,7 +54,7 @@ describe('loading scenarios', () => {
       `bad.yaml:${at(text, '-1')}: inventory.items.camera.available: must be an integer from 0 to 1,000,000 (got -1)`,
       `bad.yaml:${at(text, 'max_call:')}: task.max_call: unknown field — did you mean max_calls?`,
       `bad.yaml:${at(text, '0 }', 'attempt: 0')}: faults[0].at.attempt: must be an integer from 1 to 1,000 (got 0)`,
-      `bad.yaml:${at(text, 'explode')}: faults[1].kind: must be one of "transient", "lost_reply", "crash_before_commit", "crash_after_commit", "crash_after_event", "concurrent_reserve", "duplicate_delivery", "worker_pause", "worker_crash", "lease_expires", "heartbeat_starved", "claim_reply_lost" (got "explode")`,
+      `bad.yaml:${at(text, 'explode')}: faults[1].kind: must be one of "transient", "lost_reply", "crash_before_commit", "crash_after_commit", "crash_after_event", "concurrent_reserve", "duplicate_delivery", "worker_pause", "worker_crash", "lease_expires", "heartbeat_starved", "claim_reply_lost", "late_delivery", "redeliver_task" (got "explode")`,
       `bad.yaml:${at(text, 'ok', 'status:')}: expect.status: must be one of "succeeded", "gave_up", "retry_exhausted", "tool_error", "policy_error", "budget_exhausted" (got "ok")`,
     ]);
   });
@@ -66,7 +66,7 @@ describe('loading scenarios', () => {
 
   it('names the fault fields that do not fit the fault kind', () => {
     const text = HAPPY.replace('faults: []', 'faults:\n  - kind: crash_after_event\n    at: { attempt: 1 }\n  - kind: transient\n    at: { label: prepared }\n    qty: 2');
-    const why = 'not allowed here for this fault kind (crash_after_event takes label/seq/tool; the others take tool/attempt/call; only concurrent_reserve takes qty)';
+    const why = 'not allowed here for this fault kind (crash_after_event takes label/seq/tool; redeliver_task only after_ms; the others take tool/attempt/call; only concurrent_reserve takes qty, only late_delivery delay_ms)';
     expect(problems(file('kinds.yaml', text))).toEqual([
       `kinds.yaml:${at(text, '{ attempt')}: faults[0].at: crash_after_event needs at.label or at.seq (which saved event to crash after)`,
       `kinds.yaml:${at(text, 'attempt: 1')}: faults[0].at.attempt: ${why}`,

@@ -12,7 +12,10 @@ import { huntMutant, queueCatches } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, queueMutantsJson, type MutantReport, type QueueMutantReport, type Replayed } from '../../explore/report.js';
-import { MUTANTS, QUEUE_MUTANTS } from '../../mutants/catalogue.js';
+import { LIMIT_MUTANTS, MUTANTS, QUEUE_MUTANTS, type Mutant } from '../../mutants/catalogue.js';
+import { INVARIANTS } from '../../check/invariants.js';
+import { LIMIT_INVARIANTS } from '../../check/limits.js';
+import { usesLimits } from '../../scenario/types.js';
 import { loadAll, loadScenarios } from '../../scenario/load.js';
 import { SCENARIOS_DIR } from '../../core/paths.js';
 import { join } from 'node:path';
@@ -87,19 +90,26 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
     const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
     const reports: MutantReport[] = [];
-    // The chapter's mutants on the scenarios of one runner; the queue's on the many-worker scenarios (by default scenarios/workers).
-    const chapterScenarios = scenarios.filter((s) => s.workers === undefined);
+    // The chapter's mutants over the chapter's scenarios of one runner; the limits' over the scenarios past the
+    // chapter (docs/spec.md §13–§14), where the rule each breaks is on — every invariant hunted for must catch
+    // one; the queue's on the many-worker scenarios (by default scenarios/workers).
+    const chapter = scenarios.filter((scenario) => scenario.workers === undefined && !usesLimits(scenario));
+    const past = scenarios.filter((scenario) => usesLimits(scenario));
     const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
-    const chapterMutants = chapterScenarios.length > 0 ? MUTANTS : [];
+    const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [
+      ...(chapter.length > 0 ? MUTANTS.map((mutant) => ({ mutant, over: chapter })) : []),
+      ...(past.length > 0 ? LIMIT_MUTANTS.map((mutant) => ({ mutant, over: past })) : []),
+    ];
+    const invariants = [...(chapter.length > 0 ? INVARIANTS : []), ...(past.length > 0 ? LIMIT_INVARIANTS : [])];
     const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
-    const all = chapterMutants.length + queueMutants.length;
+    const all = hunted.length + queueMutants.length;
     const queueReports: QueueMutantReport[] = [];
     for (const [i, mutant] of queueMutants.entries()) {
       queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
       bar?.update(i + 1, all);
     }
-    for (const [i, mutant] of chapterMutants.entries()) {
-      const hunt = await huntMutant(mutant, chapterScenarios, { seed, storage, depth });
+    for (const [i, { mutant, over }] of hunted.entries()) {
+      const hunt = await huntMutant(mutant, over, { seed, storage, depth });
       bar?.update(queueMutants.length + i + 1, all);
       if (hunt.explored === null) {
         reports.push({ hunt, replay: null });
@@ -121,7 +131,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     }
     bar?.done();
     const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(lang, queueReports) } : {};
-    const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds()) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
+    const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds(), invariants) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
     io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(lang, reports), ...queueJson }, null, 2) + '\n' : text);
     writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
     const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);

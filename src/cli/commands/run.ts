@@ -11,6 +11,7 @@ import { DB_FILES } from '../../core/storage.js';
 import { checkTempDir } from '../../core/tempDir.js';
 import { simulate } from '../../sim/simulate.js';
 import { KeptConnections, mayKeepConnections } from '../../sim/keptConnections.js';
+import { usesLimits } from '../../scenario/types.js';
 import { messageJson, runToJson } from '../../render/renderJson.js';
 import { renderSummary, summaryRow, type SummaryRow } from '../../render/renderSummary.js';
 import { renderRun } from '../../render/renderText.js';
@@ -103,7 +104,8 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
       const position = `${index + 1}/${total}`;
       if (one.type === 'runner') {
         runners += 1;
-        const shared = connections !== null && one.scenario.durability === undefined && one.scenario.workers === undefined ? { kept: connections } : {};
+        // Kept connections are for the chapter's scenarios: the pillars' stores, the queue's and the limits' tables are not restored.
+        const shared = connections !== null && one.scenario.durability === undefined && one.scenario.workers === undefined && !usesLimits(one.scenario) ? { kept: connections } : {};
         const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared };
         // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
         await resolved.beginRun();

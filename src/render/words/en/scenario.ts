@@ -56,7 +56,7 @@ export const scenario = {
   'scenario.schema.unknownFieldAllowed': 'unknown field (allowed: {allowed})',
   'scenario.schema.unknownField': 'unknown field',
   'scenario.schema.faultField':
-    'not allowed here for this fault kind (crash_after_event takes label/seq/tool; the others take tool/attempt/call; only concurrent_reserve takes qty)',
+    'not allowed here for this fault kind (crash_after_event takes label/seq/tool; redeliver_task only after_ms; the others take tool/attempt/call; only concurrent_reserve takes qty, only late_delivery delay_ms)',
   'scenario.schema.crashAfterEvent': 'crash_after_event needs at.label or at.seq (which saved event to crash after)',
   'scenario.schema.oneOf': 'must be one of {allowed} (got {got})',
   'scenario.schema.const': 'must be {allowed} (got {got})',

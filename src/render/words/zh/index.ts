@@ -2,7 +2,7 @@
  * 中文目录：与英文目录一一对应，同一个键、同样的占位符（`{name}`）。术语见 GLOSSARY.md，
  * 尽量沿用本章原文的说法（意图、尝试、效果、账本、回执、指纹……）。
  */
-import type { MessageKey } from '../en/index.js';
+import type { Joined, MessageKey } from '../en/index.js';
 import { check } from './check.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
@@ -24,7 +24,34 @@ import { classroom } from './classroom.js';
 import { box } from './box.js';
 import { postgres } from './postgres.js';
 import { workers } from './workers.js';
+import { limits } from './limits.js';
 
-/** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not a
- * spread, for the start-up's sake (see ../en/index.ts). */
-export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, box, postgres, workers) as typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof box & typeof postgres & typeof workers;
+/** The parts, one per line, in the English catalogue's order. */
+const PARTS = [
+  cli,
+  help,
+  scenario,
+  target,
+  tempDir,
+  config,
+  summary,
+  trace,
+  pillar,
+  check,
+  lab,
+  html,
+  explore,
+  mutant,
+  grade,
+  gradeReport,
+  hint,
+  classroom,
+  box,
+  postgres,
+  workers,
+  limits,
+] as const;
+
+/** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an
+ * object spread, for the start-up's sake (see ../en/index.ts). */
+export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, ...PARTS) as Joined<typeof PARTS>;

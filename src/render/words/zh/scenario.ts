@@ -54,7 +54,7 @@ export const scenario = {
   'scenario.schema.unknownFieldAllowed': '未知字段（可用的有：{allowed}）',
   'scenario.schema.unknownField': '未知字段',
   'scenario.schema.faultField':
-    '这种故障不能在这里写这个字段（crash_after_event 用 label/seq/tool；其他故障用 tool/attempt/call；只有 concurrent_reserve 用 qty）',
+    '这种故障不能在这里写这个字段（crash_after_event 用 label/seq/tool；redeliver_task 只用 after_ms；其他故障用 tool/attempt/call；只有 concurrent_reserve 用 qty，只有 late_delivery 用 delay_ms）',
   'scenario.schema.crashAfterEvent': 'crash_after_event 需要 at.label 或 at.seq（在保存哪个事件之后崩溃）',
   'scenario.schema.oneOf': '只能是 {allowed} 之一（得到的是 {got}）',
   'scenario.schema.const': '只能是 {allowed}（得到的是 {got}）',

@@ -1,0 +1,97 @@
+/**
+ * The remote payment service of docs/spec.md §14: a stub of the kind of service the chapter warns about, one
+ * with no idempotency key. It executes every `charge` it receives — the same reference twice is two charges —
+ * and offers only `charge_status`, a query by the reference the caller chose. What it really did is its own
+ * table, `charges`, written in a transaction of its own: it never shares one with the inventory (it is reached
+ * only over the wire, as a service on another machine would be, though its table sits in the tool's file).
+ *
+ * A charge above what is left of the account's balance is declined: a definite business answer (nothing
+ * charged), returned as a result, not a refusal — the caller decides what to do with it (compensate, §14.5).
+ */
+import type Database from 'better-sqlite3';
+import type { Clock } from '../core/clock.js';
+import type { Rng } from '../core/rng.js';
+import { ContractError } from './errors.js';
+import type { ToolContext, ToolRequest } from './InventoryTool.js';
+
+/** The service's two operations; every other request is not its. */
+export const REMOTE_TOOLS: ReadonlySet<string> = new Set(['charge', 'charge_status']);
+
+/** Tools whose requests carry no idempotency key: a transport must never repeat one on its own (§14). */
+export const KEYLESS_TOOLS: ReadonlySet<string> = new Set(['charge']);
+
+export type ChargeResult =
+  | { status: 'charged'; charge_id: string; ref: string; amount: number }
+  | { status: 'declined'; ref: string; amount: number; reason: string };
+
+export interface ChargeStatus {
+  ref: string;
+  /** How many charges the service made under this reference (more than one: it was charged twice). */
+  charges: number;
+  found: boolean;
+  /** The first of them. */
+  charge_id?: string;
+  amount?: number;
+}
+
+export interface PaymentDeps {
+  db: Database.Database;
+  rng: Rng;
+  clock: Clock;
+  /** The account's balance before any charge. */
+  balance: number;
+}
+
+const CHARGE_ID_HEX = 6;
+
+export class PaymentService {
+  readonly #db: Database.Database;
+  readonly #rng: Rng;
+  readonly #clock: Clock;
+  readonly #balance: number;
+
+  constructor(deps: PaymentDeps) {
+    this.#db = deps.db;
+    this.#rng = deps.rng;
+    this.#clock = deps.clock;
+    this.#balance = deps.balance;
+  }
+
+  call(request: ToolRequest, context: ToolContext): unknown {
+    const args = request.args ?? {};
+    const ref = args.ref;
+    if (typeof ref !== 'string' || ref === '') throw new ContractError('INVALID_ACTION', `${request.name} needs a non-empty string ref`);
+    if (request.name === 'charge_status') return this.status(ref);
+    if (request.name !== 'charge') throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}`);
+    const amount = args.amount;
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) throw new ContractError('INVALID_ACTION', `charge needs a positive integer amount, got ${JSON.stringify(amount)}`);
+    return this.charge(ref, amount, context);
+  }
+
+  /** One charge, whatever came before under the same reference: the service keeps no key. */
+  charge(ref: string, amount: number, context: ToolContext): ChargeResult {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const spent = (this.#db.prepare('SELECT COALESCE(SUM(amount), 0) FROM charges').pluck().get() as number) ?? 0;
+      if (amount > this.#balance - spent) {
+        this.#db.exec('COMMIT');
+        return { status: 'declined', ref, amount, reason: `insufficient funds: ${this.#balance - spent} left` };
+      }
+      const chargeId = `ch_${this.#rng.hex(CHARGE_ID_HEX)}`;
+      this.#db.prepare('INSERT INTO charges(charge_id, ref, amount, at_ms) VALUES (?, ?, ?, ?)').run(chargeId, ref, amount, this.#clock.nowMs());
+      context.midTransaction?.();
+      this.#db.exec('COMMIT'); // the remote effect: a charge, and nothing to recognise it by but the reference
+      return { status: 'charged', charge_id: chargeId, ref, amount };
+    } catch (error) {
+      if (this.#db.open && this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** What the service made under a reference: the only question it answers. */
+  status(ref: string): ChargeStatus {
+    const rows = this.#db.prepare('SELECT charge_id, amount FROM charges WHERE ref = ? ORDER BY seq').all(ref) as Array<{ charge_id: string; amount: number }>;
+    const first = rows[0];
+    return { ref, charges: rows.length, found: first !== undefined, ...(first ? { charge_id: first.charge_id, amount: first.amount } : {}) };
+  }
+}
