@@ -23,6 +23,7 @@ export const LAYERS = [
   'target',
   'durability',
   'sim',
+  'torture',
   'check',
   'render',
   'labs',
