@@ -15,7 +15,8 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { SeededRng } from '../../core/rng.js';
-import { isBusy, openShared } from '../../core/storage.js';
+import { isBusy } from '../../core/busy.js';
+import { openShared } from '../../core/storage.js';
 import { CHILDREN_FILE, makeTempDir, removeTempDir } from '../../core/tempDir.js';
 import { attachArchive, checkAndArchive } from '../../torture/archive.js';
 import { addFigures, allAccountedFor, combine, fileFigures, integrity, taskChecks, type FileCheck } from '../../torture/fileChecks.js';

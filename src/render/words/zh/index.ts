@@ -21,9 +21,10 @@ import { grade } from './grade.js';
 import { gradeReport } from './gradeReport.js';
 import { hint } from './hint.js';
 import { classroom } from './classroom.js';
+import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { torture } from './torture.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not a
  * spread, for the start-up's sake (see ../en/index.ts). */
-export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, workers, torture) as typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof workers & typeof torture;
+export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, postgres, workers, torture) as typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof postgres & typeof workers & typeof torture;
