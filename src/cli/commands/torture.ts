@@ -6,6 +6,7 @@
  * temporary folder removed on every way out.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_SEED } from '../../core/defaults.js';
 import { checkTempDir } from '../../core/tempDir.js';
 import { renderTorture, renderTortureProgress, tortureJson } from '../../render/torture.js';
 import { t, type Lang } from '../../render/words/index.js';
@@ -30,7 +31,8 @@ export function tortureHelp(lang: Lang): string {
     optionHelp('--lease-ms N', t(lang, 'help.torture.lease', { ms: TORTURE_DEFAULTS.leaseMs })),
     optionHelp('--tool-ms N', t(lang, 'help.torture.tool')),
     optionHelp('--runner NAME', t(lang, 'help.torture.runner')),
-    sharedHelp(lang, 'seed', 'json', 'no-color', 'lang'),
+    optionHelp('--seed N', t(lang, 'help.torture.seed', { seed: DEFAULT_SEED })),
+    sharedHelp(lang, 'json', 'no-color', 'lang'),
   ].join('\n');
 }
 

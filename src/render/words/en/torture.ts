@@ -11,6 +11,7 @@ export const torture = {
   'help.torture.pauses': 'SIGSTOP/SIGCONTs to send (default: half the kills)',
   'help.torture.lease': 'how long a grant holds, in real ms (default {ms})',
   'help.torture.tool': 'how long each tool call takes on the wire, in real ms (default 0):\nslower tasks, more zombies meeting their successors',
+  'help.torture.seed': 'the seed the plan is drawn from (default {seed}): the same seed deals the\nsame signals; where they land is real time',
   'help.torture.runner': 'reference (default), or mutant:NAME — a deliberately broken queue, worker,\nrunner or tool, which the checks must catch',
   // ── bad options ──
   'cli.torture.badNumber': '{option} must be a whole number from {min} to {max}, got {given}',

@@ -12,6 +12,7 @@ export const torture = {
   'help.torture.pauses': '要发的 SIGSTOP/SIGCONT 次数（默认：杀死次数的一半）',
   'help.torture.lease': '一次授予的有效期，真实毫秒（默认 {ms}）',
   'help.torture.tool': '每次工具调用在线路上花的真实毫秒数（默认 0）：\n任务越慢，僵尸越常撞上它的后继者',
+  'help.torture.seed': '抽出计划所用的种子（默认 {seed}）：同一个种子发同样的信号；\n它们落在哪里取决于真实时间',
   'help.torture.runner': 'reference（默认），或 mutant:NAME —— 故意写错的队列、\n工作进程、Runner 或工具，检查必须把它抓出来',
   // ── bad options ──
   'cli.torture.badNumber': '{option} 必须是 {min} 到 {max} 之间的整数，收到的是 {given}',
