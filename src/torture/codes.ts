@@ -14,9 +14,12 @@ export const TORTURE_CODES = [
   'torture.check.lost_intents.unfinished',
   'torture.check.lost_intents.noReceipt',
   'torture.check.lost_intents.missing',
+  'torture.check.lost_intents.failedWithEffect',
   'torture.check.fence.title',
   'torture.check.fence.finishedStale',
   'torture.check.fence.logBackwards',
+  'torture.check.fence.sharedToken',
+  'torture.check.fence.reopened',
   'torture.worker.stepBound',
 ] as const;
 

@@ -9,10 +9,12 @@
  * - ledger rows = effects: every item's stock and version moved exactly as its receipts say (an effect without a
  *   receipt, or a receipt without an effect, breaks it);
  * - lost intents: every task done or failed (at the end: the failed are the queue's dead letters, kept with their
- *   state), a done task has its receipt, and every task the producer made is still there;
- * - the fence held: no stale write went in — every finished task was finished under its last grant's token, and no
- *   line of a task's log carries a token older than a line before it. The store refuses such writes (STALE_FENCE);
- *   a store that does not (src/mutants: no_fence_check) is caught here.
+ *   state), every outcome as it happened — a done task has its receipt, a task failed by a refusal (tool_error) has
+ *   no effect — and every task the producer made is still there;
+ * - the fence held: no stale write went in — every finished task was finished under its last grant's token, no line
+ *   of a task's log carries a token older than a line before it, no token was granted to two workers, and no
+ *   finished task was opened again. The store refuses such writes (STALE_FENCE); a store that does not
+ *   (src/mutants: no_fence_check, completion_by_id_only, deferred_upgrade) is caught here.
  *
  * A check runs on one schema of the connection: `main` (the live file the workers share) or `archive` (where the
  * driver moves finished tasks once they are checked, src/torture/archive.ts).
@@ -105,9 +107,24 @@ function lostIntents(db: Database.Database, s: Schema, final: boolean): FileChec
     .prepare(`SELECT task_id FROM ${s}.tasks t WHERE state = 'done' AND NOT EXISTS (SELECT 1 FROM ${s}.ledger l WHERE l.task_id = t.task_id) ORDER BY task_id`)
     .pluck()
     .all() as string[];
+  // A refusal (a ContractError ends the run as tool_error) changed nothing: with its item moved, the intent took
+  // effect and is reported failed — a human would make it again.
+  const failedWithEffect = db
+    .prepare(
+      `SELECT t.task_id AS task, t.result AS status, i.version - ${ITEM_START.version} AS effects FROM ${s}.tasks t JOIN ${s}.items i ON i.item_id = ${itemOfSql('t.task_id')}
+       WHERE t.state = 'failed' AND t.result = 'tool_error' AND i.version != ${ITEM_START.version} ORDER BY t.task_id`,
+    )
+    .all() as Array<{ task: string; status: string; effects: number }>;
   const unfinished = final ? (db.prepare(`SELECT task_id AS task, state FROM ${s}.tasks WHERE state NOT IN ('done', 'failed') ORDER BY task_id`).all() as Array<{ task: string; state: string }>) : [];
-  const first = noReceipt.length > 0 ? message<TortureCode>('torture.check.lost_intents.noReceipt', { task: noReceipt[0]! }) : unfinished[0] ? message<TortureCode>('torture.check.lost_intents.unfinished', { ...unfinished[0] }) : null;
-  return verdict('lost_intents', noReceipt.length + unfinished.length, first);
+  const first =
+    noReceipt.length > 0
+      ? message<TortureCode>('torture.check.lost_intents.noReceipt', { task: noReceipt[0]! })
+      : failedWithEffect[0]
+        ? message<TortureCode>('torture.check.lost_intents.failedWithEffect', { ...failedWithEffect[0] })
+        : unfinished[0]
+          ? message<TortureCode>('torture.check.lost_intents.unfinished', { ...unfinished[0] })
+          : null;
+  return verdict('lost_intents', noReceipt.length + failedWithEffect.length + unfinished.length, first);
 }
 
 /** Every task the producer made is in one of the two schemas: none vanished. */
@@ -129,13 +146,25 @@ function fenceHeld(db: Database.Database, s: Schema): FileCheck {
        WHERE token < before ORDER BY task, seq`,
     )
     .all() as Array<{ task: string; seq: number; token: number; before: number }>;
+  // Every grant's token is new (the previous plus one): lines of one token from two workers are two holders of one grant.
+  const shared = db
+    .prepare(`SELECT task_id AS task, token, group_concat(DISTINCT owner) AS owners FROM ${s}.events GROUP BY task_id, token HAVING count(DISTINCT owner) > 1 ORDER BY task_id, token`)
+    .all() as Array<{ task: string; token: number; owners: string }>;
+  // A finished task keeps its finisher's token; queued or running again, it was opened again (a rescue by id only).
+  const reopened = db
+    .prepare(`SELECT task_id AS task, state, finished_token AS finished FROM ${s}.tasks WHERE state IN ('queued', 'running') AND finished_token IS NOT NULL ORDER BY task_id`)
+    .all() as Array<{ task: string; state: string; finished: number }>;
   const stale = finishedStale[0];
   const first = stale
     ? message<TortureCode>('torture.check.fence.finishedStale', { task: stale.task, finished: stale.finished ?? '-', token: stale.token })
     : backwards[0]
       ? message<TortureCode>('torture.check.fence.logBackwards', { ...backwards[0] })
-      : null;
-  return verdict('fence', finishedStale.length + backwards.length, first);
+      : shared[0]
+        ? message<TortureCode>('torture.check.fence.sharedToken', { ...shared[0] })
+        : reopened[0]
+          ? message<TortureCode>('torture.check.fence.reopened', { ...reopened[0] })
+          : null;
+  return verdict('fence', finishedStale.length + backwards.length + shared.length + reopened.length, first);
 }
 
 /**

@@ -61,6 +61,13 @@ describe('each check breaks on its own breach', () => {
     expect(first(checks, 'lost_intents')).toBe('t0000002 is done, and the ledger holds no receipt for it: its success was recorded without its effect');
   });
 
+  it('lost intents: a task failed by a refusal (tool_error) whose intent took effect', () => {
+    db.exec("UPDATE tasks SET state = 'failed', result = 'tool_error' WHERE task_id = 't0000001'");
+    const checks = taskChecks(db, 'main', false);
+    expect(broken(checks)).toEqual(['lost_intents']);
+    expect(first(checks, 'lost_intents')).toMatch(/^t0000001 failed as tool_error — a refusal, which changes nothing — yet its item moved 1 times/);
+  });
+
   it('lost intents: a task the producer made that is in neither file', () => {
     attachArchive(db, join(tempFolder('torture-archive'), 'archive.db'));
     expect(allAccountedFor(db, 4).passed).toBe(true);
@@ -81,6 +88,20 @@ describe('each check breaks on its own breach', () => {
     const checks = taskChecks(db, 'main', false);
     expect(broken(checks)).toEqual(['fence']);
     expect(first(checks, 'fence')).toMatch(/^line \d+ of t0000000’s log was written under token 1, after a line under token 2: a zombie wrote after its successor/);
+  });
+
+  it('the fence: one token granted to two workers, each writing under it', () => {
+    db.exec("INSERT INTO events(label, state, task_id, owner, token) VALUES ('twin', '{}', 't0000000', 'w2', 1)");
+    const checks = taskChecks(db, 'main', false);
+    expect(broken(checks)).toEqual(['fence']);
+    expect(first(checks, 'fence')).toMatch(/^t0000000’s log has lines under token 1 from (w1,w2|w2,w1): one token was granted twice/);
+  });
+
+  it('the fence: a finished task queued again (a rescue that overwrote done)', () => {
+    db.exec("UPDATE tasks SET state = 'queued', owner = NULL WHERE task_id = 't0000002'");
+    const checks = taskChecks(db, 'main', false);
+    expect(broken(checks)).toEqual(['fence']);
+    expect(first(checks, 'fence')).toBe('t0000002 is queued again after it was finished under token 1: a finished task never changes — every write, the sweep’s included, must require the task still running');
   });
 
   it('integrity: a page of the file overwritten', () => {

@@ -65,10 +65,16 @@ export const torture = {
     '{task} is still {state} once the signals have stopped: nobody finished it — a dead holder’s task must come back (its lease expires, the sweep returns it) and be done or failed',
   'torture.check.lost_intents.noReceipt': '{task} is done, and the ledger holds no receipt for it: its success was recorded without its effect',
   'torture.check.lost_intents.missing': 'the producer queued {enqueued} tasks; the files hold {found}',
+  'torture.check.lost_intents.failedWithEffect':
+    '{task} failed as {status} — a refusal, which changes nothing — yet its item moved {effects} times: an intent that took effect is reported failed, and would be made again',
   'torture.check.fence.title': 'the fence held: no stale write went in',
   'torture.check.fence.finishedStale':
     '{task} was finished under token {finished} while its last grant is token {token}: a stale holder finished a task another held — every write must be guarded by the task, the owner and the token',
   'torture.check.fence.logBackwards':
     'line {seq} of {task}’s log was written under token {token}, after a line under token {before}: a zombie wrote after its successor — the store must refuse a write whose token has gone backwards',
+  'torture.check.fence.sharedToken':
+    '{task}’s log has lines under token {token} from {owners}: one token was granted twice — a claim must read and write in one transaction that holds the write lock (BEGIN IMMEDIATE), and add one to the token',
+  'torture.check.fence.reopened':
+    '{task} is {state} again after it was finished under token {finished}: a finished task never changes — every write, the sweep’s included, must require the task still running',
   'torture.worker.stepBound': '{worker} stepped {task} {steps} times without reaching an end: its runner loops',
 } as const;

@@ -62,8 +62,11 @@ export const torture = {
   'torture.check.lost_intents.unfinished': '信号停止之后，{task} 仍是 {state}：没有谁结束它 —— 死去的持有者的任务必须回来（租约到期、清扫把它送回），并被完成或判为失败',
   'torture.check.lost_intents.noReceipt': '{task} 已完成，账本里却没有它的回执：它的成功被记下了，效果却没有',
   'torture.check.lost_intents.missing': '生产者排入了 {enqueued} 个任务；文件里只有 {found} 个',
+  'torture.check.lost_intents.failedWithEffect': '{task} 以 {status} 失败 —— 拒绝本不改变任何东西 —— 可它的物品却变了 {effects} 次：一个已经生效的意图被报告为失败，还会被再做一次',
   'torture.check.fence.title': '防护成立：没有过期写入落地',
   'torture.check.fence.finishedStale': '{task} 以令牌 {finished} 结束，而它最后一次授予的令牌是 {token}：一个过期的持有者结束了别人持有的任务 —— 每次写入都必须由任务、持有者和令牌共同防护',
   'torture.check.fence.logBackwards': '{task} 日志的第 {seq} 行以令牌 {token} 写入，而它前面已有令牌 {before} 的行：僵尸在它的后继者之后写入了 —— 存储必须拒绝令牌倒退的写入',
+  'torture.check.fence.sharedToken': '{task} 的日志里有令牌 {token} 下来自 {owners} 的行：同一个令牌被授予了两次 —— 认领必须在一个持有写锁的事务里（BEGIN IMMEDIATE）读和写，并把令牌加一',
+  'torture.check.fence.reopened': '{task} 以令牌 {finished} 结束之后又成了 {state}：已结束的任务永不再变 —— 每次写入（清扫的也算）都必须要求任务仍在运行',
   'torture.worker.stepBound': '{worker} 把 {task} 推进了 {steps} 步仍未结束：它的 Runner 在打转',
 } as const;
