@@ -15,6 +15,7 @@ export const TORTURE_CODES = [
   'torture.check.lost_intents.noReceipt',
   'torture.check.lost_intents.missing',
   'torture.check.lost_intents.failedWithEffect',
+  'torture.check.lost_intents.logDisagrees',
   'torture.check.fence.title',
   'torture.check.fence.finishedStale',
   'torture.check.fence.logBackwards',

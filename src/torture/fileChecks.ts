@@ -10,7 +10,8 @@
  *   receipt, or a receipt without an effect, breaks it);
  * - lost intents: every task done or failed (at the end: the failed are the queue's dead letters, kept with their
  *   state), every outcome as it happened — a done task has its receipt, a task failed by a refusal (tool_error) has
- *   no effect — and every task the producer made is still there;
+ *   no effect, a finished task's log ends in the state it finished in — and every task the producer made is still
+ *   there;
  * - the fence held: no stale write went in — every finished task was finished under its last grant's token, no line
  *   of a task's log carries a token older than a line before it, no token was granted to two workers, and no
  *   finished task was opened again. The store refuses such writes (STALE_FENCE); a store that does not
@@ -115,16 +116,28 @@ function lostIntents(db: Database.Database, s: Schema, final: boolean): FileChec
        WHERE t.state = 'failed' AND t.result = 'tool_error' AND i.version != ${ITEM_START.version} ORDER BY t.task_id`,
     )
     .all() as Array<{ task: string; status: string; effects: number }>;
+  // The log is what a new holder recovers from: a finished task's last line holds the status it finished with.
+  const logDisagrees = db
+    .prepare(
+      `SELECT task, status, coalesce(logged, '-') AS logged FROM (
+         SELECT t.task_id AS task, t.result AS status,
+                (SELECT json_extract(e.state, '$.status') FROM ${s}.events e WHERE e.task_id = t.task_id ORDER BY e.seq DESC LIMIT 1) AS logged
+         FROM ${s}.tasks t WHERE t.state IN ('done', 'failed'))
+       WHERE logged IS NOT status ORDER BY task`,
+    )
+    .all() as Array<{ task: string; status: string; logged: string }>;
   const unfinished = final ? (db.prepare(`SELECT task_id AS task, state FROM ${s}.tasks WHERE state NOT IN ('done', 'failed') ORDER BY task_id`).all() as Array<{ task: string; state: string }>) : [];
   const first =
     noReceipt.length > 0
       ? message<TortureCode>('torture.check.lost_intents.noReceipt', { task: noReceipt[0]! })
       : failedWithEffect[0]
         ? message<TortureCode>('torture.check.lost_intents.failedWithEffect', { ...failedWithEffect[0] })
-        : unfinished[0]
-          ? message<TortureCode>('torture.check.lost_intents.unfinished', { ...unfinished[0] })
-          : null;
-  return verdict('lost_intents', noReceipt.length + failedWithEffect.length + unfinished.length, first);
+        : logDisagrees[0]
+          ? message<TortureCode>('torture.check.lost_intents.logDisagrees', { ...logDisagrees[0] })
+          : unfinished[0]
+            ? message<TortureCode>('torture.check.lost_intents.unfinished', { ...unfinished[0] })
+            : null;
+  return verdict('lost_intents', noReceipt.length + failedWithEffect.length + logDisagrees.length + unfinished.length, first);
 }
 
 /** Every task the producer made is in one of the two schemas: none vanished. */

@@ -68,6 +68,13 @@ describe('each check breaks on its own breach', () => {
     expect(first(checks, 'lost_intents')).toMatch(/^t0000001 failed as tool_error — a refusal, which changes nothing — yet its item moved 1 times/);
   });
 
+  it("lost intents: a finished task whose log's last line does not hold the state it finished in", () => {
+    db.exec("DELETE FROM events WHERE task_id = 't0000001' AND label = 'succeeded'");
+    const checks = taskChecks(db, 'main', false);
+    expect(broken(checks)).toEqual(['lost_intents']);
+    expect(first(checks, 'lost_intents')).toMatch(/^t0000001 was finished as succeeded, but the last line of its log says running: /);
+  });
+
   it('lost intents: a task the producer made that is in neither file', () => {
     attachArchive(db, join(tempFolder('torture-archive'), 'archive.db'));
     expect(allAccountedFor(db, 4).passed).toBe(true);
@@ -84,14 +91,15 @@ describe('each check breaks on its own breach', () => {
 
   it("the fence: a line of a task's log under a token older than a line before it", () => {
     db.exec(`UPDATE tasks SET token = 2, finished_token = 2 WHERE task_id = 't0000000';
-             INSERT INTO events(label, state, task_id, owner, token) VALUES ('zombie', '{}', 't0000000', 'w9', 2), ('zombie', '{}', 't0000000', 'w1', 1)`);
+             INSERT INTO events(label, state, task_id, owner, token) SELECT 'successor', state, task_id, 'w9', 2 FROM events WHERE task_id = 't0000000' AND label = 'succeeded';
+             INSERT INTO events(label, state, task_id, owner, token) SELECT 'zombie', state, task_id, 'w1', 1 FROM events WHERE task_id = 't0000000' AND label = 'succeeded'`);
     const checks = taskChecks(db, 'main', false);
     expect(broken(checks)).toEqual(['fence']);
     expect(first(checks, 'fence')).toMatch(/^line \d+ of t0000000’s log was written under token 1, after a line under token 2: a zombie wrote after its successor/);
   });
 
   it('the fence: one token granted to two workers, each writing under it', () => {
-    db.exec("INSERT INTO events(label, state, task_id, owner, token) VALUES ('twin', '{}', 't0000000', 'w2', 1)");
+    db.exec("INSERT INTO events(label, state, task_id, owner, token) SELECT 'twin', state, task_id, 'w2', 1 FROM events WHERE task_id = 't0000000' AND label = 'succeeded'");
     const checks = taskChecks(db, 'main', false);
     expect(broken(checks)).toEqual(['fence']);
     expect(first(checks, 'fence')).toMatch(/^t0000000’s log has lines under token 1 from (w1,w2|w2,w1): one token was granted twice/);

@@ -65,6 +65,8 @@ export const torture = {
     '{task} is still {state} once the signals have stopped: nobody finished it — a dead holder’s task must come back (its lease expires, the sweep returns it) and be done or failed',
   'torture.check.lost_intents.noReceipt': '{task} is done, and the ledger holds no receipt for it: its success was recorded without its effect',
   'torture.check.lost_intents.missing': 'the producer queued {enqueued} tasks; the files hold {found}',
+  'torture.check.lost_intents.logDisagrees':
+    '{task} was finished as {status}, but the last line of its log says {logged}: the log must hold the state a task finished in — a holder recovering from it would run the task again',
   'torture.check.lost_intents.failedWithEffect':
     '{task} failed as {status} — a refusal, which changes nothing — yet its item moved {effects} times: an intent that took effect is reported failed, and would be made again',
   'torture.check.fence.title': 'the fence held: no stale write went in',

@@ -62,6 +62,7 @@ export const torture = {
   'torture.check.lost_intents.unfinished': '信号停止之后，{task} 仍是 {state}：没有谁结束它 —— 死去的持有者的任务必须回来（租约到期、清扫把它送回），并被完成或判为失败',
   'torture.check.lost_intents.noReceipt': '{task} 已完成，账本里却没有它的回执：它的成功被记下了，效果却没有',
   'torture.check.lost_intents.missing': '生产者排入了 {enqueued} 个任务；文件里只有 {found} 个',
+  'torture.check.lost_intents.logDisagrees': '{task} 以 {status} 结束，可它日志的最后一行写的是 {logged}：日志必须保存任务结束时的状态 —— 从它恢复的持有者会把任务再跑一遍',
   'torture.check.lost_intents.failedWithEffect': '{task} 以 {status} 失败 —— 拒绝本不改变任何东西 —— 可它的物品却变了 {effects} 次：一个已经生效的意图被报告为失败，还会被再做一次',
   'torture.check.fence.title': '防护成立：没有过期写入落地',
   'torture.check.fence.finishedStale': '{task} 以令牌 {finished} 结束，而它最后一次授予的令牌是 {token}：一个过期的持有者结束了别人持有的任务 —— 每次写入都必须由任务、持有者和令牌共同防护',
