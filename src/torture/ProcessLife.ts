@@ -65,6 +65,7 @@ export interface ProcessLifeDeps {
 /** A runner stepped past the bound: the process ends, as the simulation halts a run (src/sim/workers/life.ts). */
 export class StepBoundError extends MessageError {
   override readonly name = 'StepBoundError';
+  readonly code = 'STEP_BOUND';
 }
 
 const isStale = (error: unknown) => isContractError(error) && error.code === 'STALE_FENCE';
