@@ -27,22 +27,24 @@ const RUN_MS = 240_000;
 /** faultlab's folders in a TMPDIR. */
 const ours = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('faultlab-'));
 
-/** The processes whose command line names something in `tmp`: torture's workers (and torture, while it runs). */
-function processesIn(tmp: string): number[] {
+/** The command lines (arguments split) of the processes that name something in `tmp`: torture's workers. */
+function commandLinesIn(tmp: string): string[][] {
   return readdirSync('/proc').flatMap((name) => {
     if (!/^\d+$/.test(name)) return [];
     try {
-      return readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(tmp) ? [Number(name)] : [];
+      const line = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      return line.includes(tmp) ? [line.split('\0')] : [];
     } catch {
       return []; // gone while we looked
     }
   });
 }
+const processesIn = (tmp: string) => commandLinesIn(tmp).length;
 
 /** A process SIGKILLed a moment ago may take a moment to go: wait (at most a few seconds) until none is left. */
-async function noneLeftIn(tmp: string): Promise<number[]> {
-  for (let i = 0; i < 300 && processesIn(tmp).length > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  return processesIn(tmp);
+async function noneLeftIn(tmp: string): Promise<string[]> {
+  for (let i = 0; i < 300 && processesIn(tmp) > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  return commandLinesIn(tmp).map((line) => line.join(' '));
 }
 
 interface Started {
@@ -123,8 +125,11 @@ describe('faultlab torture: real processes, real kills', () => {
       await run.saw('torture: ');
       // The three workers (torture's own command line does not name the folder); one just restarted may not have
       // its own command line yet.
-      for (let i = 0; i < 500 && processesIn(run.tmp).length < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(processesIn(run.tmp)).toHaveLength(3);
+      for (let i = 0; i < 500 && processesIn(run.tmp) < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      const workers = commandLinesIn(run.tmp);
+      expect(workers).toHaveLength(3);
+      // Each started on the worker's own bundle, as the built CLI starts them (a restart loads one file).
+      for (const line of workers) expect(line[1]).toMatch(/dist\/bundle\/torture-worker\.load\.cjs$/);
       run.child.kill('SIGINT');
       const end = await run.ended;
       expect(end.code).toBe(130);
