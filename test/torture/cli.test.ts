@@ -118,9 +118,12 @@ describe('faultlab torture: real processes, real kills', () => {
     RUN_MS,
   );
 
-  it(
-    'Ctrl-C (SIGINT) mid-run kills every worker, removes the temporary folder and exits 130',
-    async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s mid-run (Ctrl-C, or a shutdown) kills every worker, removes the temporary folder and exits %i',
+    async (signal, code) => {
       const run = start(['--workers', '3', '--kills', '1000', '--seed', '7']);
       await run.saw('torture: ');
       // The three workers (torture's own command line does not name the folder); one just restarted may not have
@@ -130,10 +133,10 @@ describe('faultlab torture: real processes, real kills', () => {
       expect(workers).toHaveLength(3);
       // Each started on the worker's own bundle, as the built CLI starts them (a restart loads one file).
       for (const line of workers) expect(line[1]).toMatch(/dist\/bundle\/torture-worker\.load\.cjs$/);
-      run.child.kill('SIGINT');
+      run.child.kill(signal);
       const end = await run.ended;
-      expect(end.code).toBe(130);
-      expect(end.stderr).toContain('stopped by SIGINT; temporary files removed');
+      expect(end.code).toBe(code);
+      expect(end.stderr).toContain(`stopped by ${signal}; temporary files removed`);
       expect(ours(run.tmp)).toEqual([]);
       expect(await noneLeftIn(run.tmp)).toEqual([]);
     },
