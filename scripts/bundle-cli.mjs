@@ -138,6 +138,12 @@ rmSync(join(out, 'faultlab.mjs'), { force: true }); // the ES module loader of e
 await bundleAs('explore-worker', `import ${JSON.stringify(join(root, 'dist', 'src', 'explore', 'worker.js'))};`);
 writeLoader('explore-worker');
 
+// The torture's worker process (src/cli/torture/worker.ts), bundled too: every SIGKILL is followed by a start of
+// one, and loading dist/src's modules one by one would be most of what a restart costs. Started by the torture's
+// driver through its loader when the driver runs from the bundle.
+await bundleAs('torture-worker', `import ${JSON.stringify(join(root, 'dist', 'src', 'cli', 'torture', 'worker.js'))};`);
+writeLoader('torture-worker');
+
 // The box's host (src/box/host.ts): one ES module a box starts on, with nothing to resolve at run time.
 const { compileModule } = await import(pathToFileURL(join(root, 'dist', 'src', 'box', 'compile.js')).href);
 await compileModule(join(root, 'src', 'box', 'host.ts'), join(out, 'box-host.mjs'));
@@ -145,4 +151,4 @@ await compileModule(join(root, 'src', 'box', 'host.ts'), join(out, 'box-host.mjs
 // The caches: the code `faultlab run --quiet` compiles, and the code a worker compiles exploring one scenario.
 cacheFrom('faultlab', ['run', '--quiet']);
 cacheFrom('explore-worker', ['explore', '--json', '--workers', '2', join(root, 'scenarios', 'happy_path.yaml')]);
-process.stdout.write(`bundled dist/src/cli/main.js → dist/bundle/faultlab.cjs, and the explorer's worker → dist/bundle/explore-worker.cjs (each with its loader and a code cache)\n`);
+process.stdout.write(`bundled dist/src/cli/main.js → dist/bundle/faultlab.cjs, the explorer's worker → dist/bundle/explore-worker.cjs and the torture's → dist/bundle/torture-worker.cjs (each with its loader and a code cache)\n`);

@@ -24,6 +24,7 @@ export const LAYERS = [
   'target',
   'durability',
   'sim',
+  'torture',
   'check',
   'render',
   'labs',

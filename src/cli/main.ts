@@ -32,6 +32,7 @@ export const commands = new Map<string, () => Promise<CommandModule>>([
   ['grade', async () => import('./commands/grade.js').then((m) => ({ run: m.gradeCommand, help: m.gradeHelp }))],
   ['explore', async () => import('./commands/explore.js').then((m) => ({ run: m.exploreCommand, help: m.exploreHelp }))],
   ['dlq', async () => import('./commands/dlq.js').then((m) => ({ run: m.dlqCommand, help: m.dlqHelp }))],
+  ['torture', async () => import('./commands/torture.js').then((m) => ({ run: m.tortureCommand, help: m.tortureHelp }))],
 ]);
 
 /** Every command's help: the one place that loads them all. */

@@ -252,6 +252,17 @@ export function openStorage(kind: StorageKind, options: StorageOptions & MemoryS
 }
 
 /**
+ * One process's connection to a database many share: WAL, no busy timeout (a statement that meets another's write
+ * lock gets SQLITE_BUSY at once, and its caller decides how to wait), synchronous OFF. The simulated workers and the
+ * real ones of `faultlab torture` (src/cli/torture) open theirs the same way.
+ */
+export function openShared(path: string): Db {
+  const db = openDatabase(path, { shared: true, busyTimeoutMs: 0 });
+  db.pragma('synchronous = OFF'); // a process crash loses nothing committed (see openDatabase); only a power cut could
+  return db;
+}
+
+/**
  * Many processes on one database (the many-worker scenarios): one file in WAL mode, every process with its own
  * connection, so a crash closes only the crashed process's connection — SQLite rolls back what it had not
  * committed — and the others go on. In-memory databases cannot be shared honestly between connections: only
@@ -275,8 +286,7 @@ export class SharedDatabase {
 
   /** A new connection of its own (a process starting, or starting again after a crash). */
   connect(): Db {
-    const db = openDatabase(this.path, { shared: true, busyTimeoutMs: 0 });
-    db.pragma('synchronous = OFF'); // a process crash loses nothing committed (see openDatabase); only a power cut could
+    const db = openShared(this.path);
     this.#open.add(db);
     return db;
   }

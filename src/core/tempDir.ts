@@ -9,6 +9,10 @@
  * thread still running cannot make a new run folder, since the folder it would go in is gone. A process
  * killed outright (SIGKILL, a power cut) leaves its folder; the next start sweeps it: only marked folders,
  * only of this host, only once the process that made them is gone. An unmarked folder is never touched.
+ *
+ * A run may start processes of its own that work in its folder (`faultlab torture`'s workers): it lists their
+ * pids in the folder (CHILDREN_FILE), and a sweep kills those still working there before it removes the folder
+ * — a worker stopped (SIGSTOP) when its driver was killed outright would otherwise wait for ever.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -21,6 +25,8 @@ const PREFIX = 'faultlab-';
 /** The marker's name inside a process folder; its content says whose the folder is. */
 export const TEMP_MARKER = '.faultlab-temp';
 const OWN_NAME = /^faultlab-(\d+)-[A-Za-z0-9]{6}$/;
+/** A run folder's list of the processes working in it, one pid a line. */
+export const CHILDREN_FILE = '.faultlab-children';
 /** How a process's folder reaches its worker threads. */
 const PARENT_VARIABLE = 'FAULTLAB_TEMP_PARENT';
 
@@ -137,6 +143,44 @@ function leftEmptyMarked(dir: string): boolean {
   }
 }
 
+/**
+ * Kill the processes the run folders inside `dir` list that still work there. A pid is someone else's once its
+ * process has gone and the number been given again: only a process whose command line names the run folder is
+ * killed (Linux's /proc; where there is none, nothing is).
+ */
+function killChildren(dir: string): void {
+  let runs: string[];
+  try {
+    runs = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of runs) {
+    const run = join(dir, name);
+    let pids: string[];
+    try {
+      pids = readFileSync(join(run, CHILDREN_FILE), 'utf8').split('\n');
+    } catch {
+      continue; // no processes of its own
+    }
+    for (const pid of pids) {
+      if (!/^\d+$/.test(pid)) continue;
+      let commandLine = '';
+      try {
+        commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue; // gone
+      }
+      if (!commandLine.includes(run)) continue;
+      try {
+        process.kill(Number(pid), 'SIGKILL'); // a stopped process dies of it too
+      } catch {
+        // gone in between, or not ours to kill
+      }
+    }
+  }
+}
+
 /** Remove the marked folders of this host under `base` for which `whose(pid)` holds; returns what was removed. */
 function sweep(base: string, whose: (pid: number) => boolean): string[] {
   let names: string[];
@@ -160,6 +204,7 @@ function sweep(base: string, whose: (pid: number) => boolean): string[] {
     if (marker === null || marker.pid !== Number(pid) || marker.host !== hostname()) continue;
     try {
       if (!statSync(dir).isDirectory()) continue;
+      killChildren(dir);
       // Twice: a worker thread may have made a run folder inside while the first pass ran.
       for (let pass = 0; pass < 2; pass += 1) {
         try {

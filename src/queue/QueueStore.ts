@@ -153,7 +153,9 @@ export const STATEMENTS: Record<Dialect, (c: Clauses) => Record<Statement, strin
     begin: 'BEGIN IMMEDIATE',
     // 1. CLAIM: a task this worker holds already (a re-claim), else the first queued one
     held: "SELECT task_id, token FROM tasks WHERE state = 'running' AND owner = @owner ORDER BY rowid LIMIT 1",
-    queued: "SELECT task_id, token FROM tasks WHERE state = 'queued' ORDER BY rowid LIMIT 1",
+    // `owner IS NULL` holds of every queued row (made so, or returned so by the sweep); said here, it lets SQLite read
+    // the first one straight from tasks_by_state instead of sorting every queued row on every claim
+    queued: "SELECT task_id, token FROM tasks WHERE state = 'queued' AND owner IS NULL ORDER BY rowid LIMIT 1",
     grant: `UPDATE tasks SET state = 'running', owner = @owner, token = token + 1, lease_until_ms = @until, updated_at_ms = @now
             WHERE task_id = @task AND token = @seen AND (state = 'queued' OR (state = 'running' AND owner = @owner))
             RETURNING token, lease_until_ms`,

@@ -28,7 +28,7 @@ const file = (name: string, text: string) => {
   return path;
 };
 const HAPPY = readFileSync(join(SCENARIOS_DIR, 'happy_path.yaml'), 'utf8');
-const COMMANDS = ['run', 'list', 'grade', 'explore', 'dlq'];
+const COMMANDS = ['run', 'list', 'grade', 'explore', 'dlq', 'torture'];
 const widest = (text: string) => Math.max(...text.split('\n').map(displayWidth));
 
 describe('the help, in Chinese', () => {

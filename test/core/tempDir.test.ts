@@ -2,12 +2,12 @@
  * faultlab's temporary folders are marked as its own, and only marked folders of processes that are gone
  * are ever swept: a folder of a live process, an unmarked folder, or someone else's file is never touched.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkTempDir, makeTempDir, removeOwnTempDirs, sweepStaleTempDirs, TEMP_MARKER, TempDirError } from '../../src/core/tempDir.js';
+import { CHILDREN_FILE, checkTempDir, makeTempDir, removeOwnTempDirs, sweepStaleTempDirs, TEMP_MARKER, TempDirError } from '../../src/core/tempDir.js';
 import { FileStorage } from '../../src/core/storage.js';
 import { word } from '../../src/render/words/index.js';
 
@@ -83,6 +83,40 @@ describe('temporary folders', () => {
     writeFileSync(join(holding, TEMP_MARKER), '');
     expect(sweepStaleTempDirs()).toEqual([empty]);
     expect([live, holding].map(existsSync)).toEqual([true, true]); // a live process's; one that holds more than the marker
+  });
+
+  it("kills the processes a stale run folder lists that still work in it — a stopped one too — and no process of another folder", async () => {
+    const gone = deadPid();
+    const stale = leftBy(gone, { pid: gone, host: hostname() });
+    const run = join(stale, 'torture-AbC123');
+    mkdirSync(run);
+    // Two processes that never end on their own: one names the run folder on its command line (as a torture worker
+    // names its database), the other names another folder; both listed. The first is stopped, as by SIGSTOP.
+    const forever = 'setInterval(() => {}, 1000)';
+    const worker = spawn(process.execPath, ['-e', forever, join(run, 'torture.db')], { stdio: 'ignore' });
+    const stranger = spawn(process.execPath, ['-e', forever, join(sandbox, 'elsewhere.db')], { stdio: 'ignore' });
+    const ended = (child: typeof worker) => new Promise<string | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+    const [workerEnd, strangerEnd] = [ended(worker), ended(stranger)];
+    try {
+      // A child's command line is its parent's until it has started: wait for its own.
+      const started = (pid: number, path: string) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path);
+        } catch {
+          return false;
+        }
+      };
+      while (!started(worker.pid!, run) || !started(stranger.pid!, 'elsewhere.db')) await new Promise((resolve) => setTimeout(resolve, 5));
+      worker.kill('SIGSTOP');
+      writeFileSync(join(run, CHILDREN_FILE), `${worker.pid}\n${stranger.pid}\n`);
+      expect(sweepStaleTempDirs()).toEqual([stale]);
+      expect(await workerEnd).toBe('SIGKILL');
+      expect(stranger.exitCode === null && stranger.signalCode === null).toBe(true);
+    } finally {
+      stranger.kill('SIGKILL');
+      worker.kill('SIGKILL');
+    }
+    expect(await strangerEnd).toBe('SIGKILL');
   });
 
   it('says where it tried when TMPDIR names no folder, as bad input', () => {

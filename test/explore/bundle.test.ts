@@ -21,7 +21,7 @@ const explore = (...args: string[]) => {
 describe('the bundles', () => {
   // One character past ASCII makes Node decode a whole bundle as UTF-8 into a two-byte string at every start.
   it('are ASCII only, each of them', async () => {
-    for (const file of ['faultlab.cjs', 'explore-worker.cjs']) {
+    for (const file of ['faultlab.cjs', 'explore-worker.cjs', 'torture-worker.cjs']) {
       const bytes = readFileSync(join(PACKAGE_ROOT, 'dist', 'bundle', file));
       expect(bytes.findIndex((byte) => byte > 0x7f), file).toBe(-1);
     }

@@ -14,6 +14,7 @@ import { RUNNER_CODES } from '../../runner/codes.js';
 import { SCENARIO_CODES } from '../../scenario/codes.js';
 import { SIM_CODES } from '../../sim/codes.js';
 import { TARGET_CODES } from '../../target/codes.js';
+import { TORTURE_CODES } from '../../torture/codes.js';
 
 /** By layer, bottom-up (test/architecture.test.ts: LAYERS). */
 export const PRODUCED_CODES = {
@@ -27,6 +28,7 @@ export const PRODUCED_CODES = {
   target: TARGET_CODES,
   durability: DURABILITY_CODES,
   sim: SIM_CODES,
+  torture: TORTURE_CODES,
   check: CHECK_CODES,
 } as const;
 

@@ -25,6 +25,7 @@ import { box } from './box.js';
 import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { limits } from './limits.js';
+import { torture } from './torture.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -50,6 +51,7 @@ const PARTS = [
   postgres,
   workers,
   limits,
+  torture,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

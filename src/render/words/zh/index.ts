@@ -25,6 +25,7 @@ import { box } from './box.js';
 import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { limits } from './limits.js';
+import { torture } from './torture.js';
 
 /** The parts, one per line, in the English catalogue's order. */
 const PARTS = [
@@ -50,6 +51,7 @@ const PARTS = [
   postgres,
   workers,
   limits,
+  torture,
 ] as const;
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an

@@ -1,0 +1,74 @@
+/**
+ * A torture worker: the entry point of one worker process, started (and SIGKILLed, SIGSTOPped, restarted) by the
+ * driver (driver.ts, docs/spec.md §19). It is thin on purpose: it opens its own connection to the shared file,
+ * builds the one protocol (src/torture/ProcessLife.ts: ReferenceWorker, QueueStore, InventoryTool, ReferenceRunner
+ * — or a mutant's parts) and loops claim → run → finish. What only a real process has lives here: the real clock
+ * (leases are real milliseconds, the same clock in every process), real waits (a poll when the queue is empty, a
+ * short back-off when SQLite answers BUSY), its command line, and the IPC channel to the driver.
+ *
+ * It never stops on its own: the driver kills it. When the driver is gone (the channel closes), it exits too.
+ */
+import { MAX_STEPS } from '../../core/defaults.js';
+import { SeededRng } from '../../core/rng.js';
+import { openShared } from '../../core/storage.js';
+import { saidOf } from '../../core/message.js';
+import { partsOf } from '../../torture/parts.js';
+import { ProcessLife, type LifeCounts } from '../../torture/ProcessLife.js';
+import type { WorkerConfig, WorkerReport } from './ipc.js';
+
+/** How long an idle worker waits before it claims again, in ms: a few polls per lease. */
+const POLL_MS = 5;
+/** The back-off after SQLITE_BUSY, in ms, drawn per wait: about what SQLite's own busy handler sleeps first (1, 2, 5 ms). */
+const BUSY_WAIT_MS = { min: 1, max: 3 } as const;
+/** Counts reach the driver after every cycle that changed them, and at least this often while a cycle waits. */
+const REPORT_EVERY_MS = 50;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function send(report: WorkerReport, then?: () => void): void {
+  if (process.connected) process.send!(report, undefined, {}, () => then?.());
+  else then?.();
+}
+
+async function main(config: WorkerConfig): Promise<void> {
+  const db = openShared(config.db);
+  const jitter = new SeededRng(`${config.seed}/${config.name}/${config.life}/busy`);
+  const life = new ProcessLife({
+    db,
+    clock: {
+      nowMs: () => Date.now(), // every process reads the same clock: a lease written by one is read by all
+      advance: () => {
+        throw new Error('real time moves by itself');
+      },
+    },
+    rng: new SeededRng(`${config.seed}/${config.name}/${config.life}/tool`),
+    name: config.name,
+    leaseMs: config.leaseMs,
+    parts: partsOf(config.runner),
+    wait: () => sleep(jitter.int(BUSY_WAIT_MS.min, BUSY_WAIT_MS.max)),
+    onTheWire: () => (config.toolMs > 0 ? sleep(config.toolMs) : Promise.resolve()),
+    maxSteps: MAX_STEPS,
+  });
+  let sent = '';
+  const report = () => {
+    const now = JSON.stringify(life.counts);
+    if (now === sent) return;
+    sent = now;
+    send({ type: 'counts', counts: JSON.parse(now) as LifeCounts });
+  };
+  setInterval(report, REPORT_EVERY_MS).unref();
+  send({ type: 'ready' });
+  for (;;) {
+    const outcome = await life.worker.cycle();
+    report();
+    if (outcome === 'idle') await sleep(POLL_MS);
+  }
+}
+
+// The driver is gone (it exited, or was killed): nobody will kill this process, so it ends itself.
+process.on('disconnect', () => process.exit(0));
+main(JSON.parse(process.argv[2] ?? '{}') as WorkerConfig).catch((error: unknown) => {
+  const e = error instanceof Error ? error : new Error(String(error));
+  process.stderr.write(`${e.stack ?? e.message}\n`);
+  send({ type: 'error', name: e.name, said: saidOf(e) ?? e.message }, () => process.exit(70));
+});
