@@ -7,6 +7,7 @@
 import { said, t, word, type MessageKey, type Lang } from '../render/words/index.js';
 import { saidOf } from '../core/message.js';
 import { TempDirError } from '../core/tempDir.js';
+import { PostgresStartError, PostgresUnavailableError } from '../postgres/errors.js';
 import { RunnerLoadError } from '../runner/load.js';
 import { formatProblem, printable, ScenarioError } from '../scenario/ScenarioError.js';
 import { Interrupted } from './interrupt.js';
@@ -74,7 +75,8 @@ export function report(lang: Lang, error: unknown, io: Io, name: string, help: s
     say(`faultlab ${name}: ${error instanceof UsageError ? error.message : parseArgsMessage(lang, (error as Error).message)}${stack()}\n\n${help}`);
     return EXIT.badInput;
   }
-  if (error instanceof TempDirError) {
+  // The environment: no temporary folder, no embedded PostgreSQL here, or one that did not start.
+  if (error instanceof TempDirError || error instanceof PostgresUnavailableError || error instanceof PostgresStartError) {
     say(`faultlab ${name}: ${word(lang, error.said)}${stack()}`);
     return EXIT.badInput;
   }

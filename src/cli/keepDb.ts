@@ -10,7 +10,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DB_FILES, DB_SIDE_FILES, isBusy, type Db } from '../core/storage.js';
+import { isBusy } from '../core/busy.js';
+import { DB_FILES, DB_SIDE_FILES, type Db } from '../core/storage.js';
 import { t, type Lang } from '../render/words/index.js';
 import { onStop } from './interrupt.js';
 import { BadInputError } from './io.js';

@@ -1,10 +1,11 @@
 /**
  * The one option spec of the CLI: every option that more than one command takes is declared here once —
  * its parseArgs shape, its help line (in the language asked for), its default and its validation — so
- * `--seed`, `--runner`, `--storage`, `--json` and `--no-color` mean the same thing, with the same default,
- * in every command.
+ * `--seed`, `--runner`, `--storage`, `--db`, `--json` and `--no-color` mean the same thing, with the same
+ * default, in every command.
  */
 import type { StorageKind } from '../core/storage.js';
+import { parseDbChoice, type DbChoice } from '../postgres/url.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
 import { t, type Lang } from '../render/words/index.js';
 import { pad } from '../render/format.js';
@@ -39,6 +40,7 @@ export const SHARED_OPTIONS = {
   'no-color': { parse: { type: 'boolean' }, flag: '--no-color', help: (lang) => t(lang, 'help.option.noColor') },
   width: { parse: { type: 'string' }, flag: '--width N', help: (lang) => t(lang, 'help.option.width', { width: FIXED_WIDTH }) },
   html: { parse: { type: 'string' }, flag: '--html DIR', help: (lang) => t(lang, 'help.option.html') },
+  db: { parse: { type: 'string' }, flag: '--db DB', help: (lang) => t(lang, 'help.option.db') },
 } as const satisfies Record<string, Spec>;
 
 /** `--lang` is taken out of every command line before the command parses it (main.ts): help only. */
@@ -79,6 +81,16 @@ export function parseStorage(lang: Lang, value: string | undefined): StorageKind
   if (value === undefined) return DEFAULT_STORAGE;
   if (value !== 'file' && value !== 'memory') throw new UsageError(t(lang, 'cli.storage.bad', { given: JSON.stringify(value) }));
   return value;
+}
+
+/** `--db sqlite|postgres|postgres://…`: SQLite when not given. A URL's password is not repeated in a refusal. */
+export function parseDb(lang: Lang, value: string | undefined): DbChoice {
+  if (value === undefined) return { kind: 'sqlite' };
+  const choice = parseDbChoice(value);
+  if (!('bad' in choice)) return choice;
+  const given = JSON.stringify(value.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@'));
+  if (choice.bad === 'value') throw new UsageError(t(lang, 'cli.db.bad', { given }));
+  throw new UsageError(t(lang, 'cli.db.badUrl', { given, problem: t(lang, choice.bad === 'noHost' ? 'cli.db.noHost' : 'cli.db.unparsable') }));
 }
 
 /** `--width N`, else the terminal's columns, else the fixed width (a pipe or a file: same bytes every time). */

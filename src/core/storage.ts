@@ -74,12 +74,6 @@ export function crashAndReopen(db: Db, options: OpenOptions = {}): Db {
   return openDatabase(path, options);
 }
 
-/** True when better-sqlite3 refused because another connection holds the lock. */
-export function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
 /** The two databases of a simulated run, and what a crash does to them (both die together: one process). */
 export interface Storage {
   readonly kind: StorageKind;

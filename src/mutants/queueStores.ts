@@ -6,7 +6,7 @@
 import { ContractError } from '../inventory/errors.js';
 import { CLAUSES, QueueStore, type Clauses, type Grant, type Swept } from '../queue/QueueStore.js';
 import { ReferenceWorker, type CycleOutcome } from '../runner/ReferenceWorker.js';
-import { isBusy } from '../core/storage.js';
+import { isBusy } from '../core/busy.js';
 
 /** The fence checks the task and its state, not the holder: any worker's write goes in while the task runs. */
 export class NoFenceCheckQueue extends QueueStore {

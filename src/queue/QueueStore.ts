@@ -34,7 +34,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
-import { isBusy } from '../core/storage.js';
+import { isBusy } from '../core/busy.js';
 import { ContractError } from '../inventory/errors.js';
 import type { ToolFence } from '../inventory/InventoryTool.js';
 

@@ -18,7 +18,7 @@ import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js'
 import { yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
-import { inThisLanguage, optionHelp, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
+import { inThisLanguage, optionHelp, parseDb, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
 import { msg, t, word, type Lang, type Message } from '../../render/words/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { RunnerConstructorError } from '../../box/boxedRunner.js';
@@ -43,7 +43,7 @@ export function runHelp(lang: Lang): string {
     optionHelp('--all', t(lang, 'help.run.all')),
     sharedHelp(lang, 'seed', 'runner'),
     optionHelp('--quiet', t(lang, 'help.run.quiet')),
-    sharedHelp(lang, 'json', 'no-color', 'width', 'html', 'storage'),
+    sharedHelp(lang, 'json', 'no-color', 'width', 'html', 'storage', 'db'),
     optionHelp('--keep-db DIR', t(lang, 'help.run.keepDb')),
     sharedHelp(lang, 'lang'),
   ].join('\n');
@@ -54,7 +54,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     args: argv,
     allowPositionals: true,
     options: {
-      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage', 'width', 'html'),
+      ...sharedParse('seed', 'runner', 'json', 'no-color', 'storage', 'width', 'html', 'db'),
       quiet: { type: 'boolean', short: 'q' },
       all: { type: 'boolean' },
       'keep-db': { type: 'string' },
@@ -62,6 +62,9 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(lang, values.seed);
+  // Parsed and checked now; the protocol runs on PostgreSQL in a later step (issue 23), and until then says so.
+  const db = parseDb(lang, values.db);
+  if (db.kind !== 'sqlite') throw new UsageError(t(lang, 'cli.db.notYet', { given: db.url === null ? 'postgres' : 'postgres://…' }), { showHelp: false });
   const width = parseWidth(lang, values.width, io);
   const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd, lang) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.

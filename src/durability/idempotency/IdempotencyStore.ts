@@ -4,7 +4,8 @@ import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { IdempotencyConfig } from '../config/types.js';
 import { StoreBusyError } from '../errors.js';
 import { ignoreEvents, type DurabilityEvent, type EventSink } from '../events.js';
-import { isBusy, type Db } from '../../core/storage.js';
+import { isBusy } from '../../core/busy.js';
+import type { Db } from '../../core/storage.js';
 import { keyByteLength } from '../../core/key.js';
 
 /**

@@ -9,6 +9,7 @@ import { CORE_CODES } from '../../core/codes.js';
 import { DURABILITY_CODES } from '../../durability/codes.js';
 import { FAULT_CODES } from '../../faults/codes.js';
 import { MUTANT_CODES } from '../../mutants/codes.js';
+import { POSTGRES_CODES } from '../../postgres/codes.js';
 import { RUNNER_CODES } from '../../runner/codes.js';
 import { SCENARIO_CODES } from '../../scenario/codes.js';
 import { SIM_CODES } from '../../sim/codes.js';
@@ -17,6 +18,7 @@ import { TARGET_CODES } from '../../target/codes.js';
 /** By layer, bottom-up (test/architecture.test.ts: LAYERS). */
 export const PRODUCED_CODES = {
   core: CORE_CODES,
+  postgres: POSTGRES_CODES,
   faults: FAULT_CODES,
   scenario: SCENARIO_CODES,
   runner: RUNNER_CODES,

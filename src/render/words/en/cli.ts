@@ -36,6 +36,11 @@ export const cli = {
   'cli.seed.bad': '--seed must be an integer, got {given}',
   'cli.storage.bad': '--storage must be memory or file, got {given}',
   'cli.width.bad': '--width must be an integer from {min} to {max}, got {given}',
+  'cli.db.bad': '--db must be sqlite, postgres or a URL postgres://USER@HOST:PORT/DATABASE, got {given}',
+  'cli.db.badUrl': '--db {given} is not a URL faultlab can connect with: {problem}',
+  'cli.db.unparsable': 'it does not parse as a URL',
+  'cli.db.noHost': 'it names no server (give a host, or the folder of a unix socket as ?host=/path)',
+  'cli.db.notYet': '--db {given}: the scenarios do not run on PostgreSQL yet; for now they run on SQLite only (--db sqlite, the default)',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
   'cli.run.runnerFailed': 'the runner failed outside step(): {failure}',

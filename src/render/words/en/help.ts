@@ -14,6 +14,7 @@ export const help = {
   'help.option.width': "wrap the trace to N columns (default: the terminal's; {width} when not a terminal)",
   'help.option.html': 'also write each run as a self-contained HTML page in DIR, with an index',
   'help.option.lang': 'the language of the messages: zh (Chinese) or en (English); default: the locale, zh* is Chinese',
+  'help.option.db': 'sqlite (default), postgres (an embedded server that faultlab starts and removes)\nor a URL postgres://USER@HOST:PORT/DATABASE (a server of yours)',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
   'help.run.head':

@@ -21,10 +21,11 @@ import { grade } from './grade.js';
 import { gradeReport } from './gradeReport.js';
 import { hint } from './hint.js';
 import { classroom } from './classroom.js';
+import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 
 /** The parts together. Object.assign, not a spread: V8 builds a spread of ~1000 keys one hidden class at a time
  * (about 7 ms of every start-up), Object.assign in a fraction of that; the type is the same. */
-export const en: typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof workers = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, workers);
+export const en: typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof postgres & typeof workers = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, postgres, workers);
 
 export type MessageKey = keyof typeof en;

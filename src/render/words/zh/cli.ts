@@ -33,6 +33,11 @@ export const cli = {
   'cli.seed.bad': '--seed 必须是整数，得到的是 {given}',
   'cli.storage.bad': '--storage 只能是 memory 或 file，得到的是 {given}',
   'cli.width.bad': '--width 必须是 {min} 到 {max} 之间的整数，得到的是 {given}',
+  'cli.db.bad': '--db 只能是 sqlite、postgres 或 URL postgres://USER@HOST:PORT/DATABASE，得到的是 {given}',
+  'cli.db.badUrl': '--db {given} 不是 faultlab 能连接的 URL：{problem}',
+  'cli.db.unparsable': '无法解析为 URL',
+  'cli.db.noHost': '没有指明服务器（请给出主机名，或以 ?host=/路径 给出 unix 套接字所在的文件夹）',
+  'cli.db.notYet': '--db {given}：场景暂时还不能在 PostgreSQL 上运行，目前只在 SQLite 上运行（--db sqlite，即默认值）',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
   'cli.run.runnerFailed': 'Runner 在 step() 之外出错：{failure}',

@@ -14,6 +14,7 @@ export const help = {
   'help.option.width': '把轨迹折成 N 列宽（默认：终端的宽度；不是终端时\n为 {width}）',
   'help.option.html': '另外把每次运行写成 DIR 中一个独立的 HTML 网页，\n并附一个索引页',
   'help.option.lang': '消息的语言：zh（中文）或 en（英文）；默认随系统\n语言设置（zh* 即中文）',
+  'help.option.db': 'sqlite（默认）、postgres（faultlab 自行启动\n并删除的内嵌服务器）或 URL\npostgres://USER@HOST:PORT/DATABASE（你自己的服务器）',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
   'help.run.head':

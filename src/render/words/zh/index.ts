@@ -21,8 +21,9 @@ import { grade } from './grade.js';
 import { gradeReport } from './gradeReport.js';
 import { hint } from './hint.js';
 import { classroom } from './classroom.js';
+import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not a
  * spread, for the start-up's sake (see ../en/index.ts). */
-export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, workers) as typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof workers;
+export const zh: { readonly [K in MessageKey]: string } = Object.assign({}, cli, help, scenario, target, tempDir, config, summary, trace, pillar, check, lab, html, explore, mutant, grade, gradeReport, hint, classroom, postgres, workers) as typeof cli & typeof help & typeof scenario & typeof target & typeof tempDir & typeof config & typeof summary & typeof trace & typeof pillar & typeof check & typeof lab & typeof html & typeof explore & typeof mutant & typeof grade & typeof gradeReport & typeof hint & typeof classroom & typeof postgres & typeof workers;

