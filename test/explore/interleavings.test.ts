@@ -162,6 +162,22 @@ describe('faultlab explore on a many-worker scenario', () => {
     expect(out.stdout).toContain('(13 invariants of docs/spec.md §7 and §12 checked after each run)');
   }, 120_000);
 
+  it('gives the same in JSON: the bound, the interleavings, and each violation with the choices of its schedule', async () => {
+    const out = await cli(['explore', 'scenarios/workers/rescuer_races_completion.yaml', '--runner', 'mutant:rescue_overwrites_done', '--preemptions', '1', '--json', '--workers', '1', '--out', tempDir()]);
+    expect(out.code).toBe(1);
+    const doc = JSON.parse(out.stdout);
+    expect(doc.preemptions).toBe(1);
+    expect(doc.interleavings).toEqual({ runs: 34, byPreemptions: { '1': 34 }, broke: 16, repeated: 19, pruned: 0 });
+    expect(doc.scenarios[0].interleavings).toEqual(doc.interleavings);
+    const [violation] = doc.violations;
+    expect(violation).toMatchObject({
+      scenario: 'rescuer_races_completion',
+      invariant: 'inv11_finished_stays_finished',
+      schedule: [{ kind: 'worker_pause', at: { worker: 'w1', point: 'finish' }, ms: 404 }],
+      choices: [{ choice: 12, run: 'sweeper' }],
+    });
+  }, 120_000);
+
   it('refuses a bound that is not a whole number up to 4, exit 2', async () => {
     for (const given of ['two', '5', '1.5']) {
       const out = await cli(['explore', 'scenarios/workers/lost_claim_reply.yaml', '--preemptions', given]);
