@@ -6,7 +6,8 @@
 import { DEFAULT_SEED } from '../core/defaults.js';
 import type { Scenario } from '../scenario/types.js';
 import type { StorageKind } from '../core/storage.js';
-import { depthOneSchedules } from './enumerate.js';
+import { depthOneSchedules, workerFaults } from './enumerate.js';
+import { DEFAULT_PREEMPTIONS } from './interleavings.js';
 import { Bases } from './fork.js';
 import { defaultWorkers, runTasks } from './pool.js';
 import { simulateWith, verdictOf } from './runSchedule.js';
@@ -19,6 +20,8 @@ import { openRunner, type OpenedRunner } from '../target/runners.js';
 export interface ExploreOptions {
   /** 1: one added fault per schedule; 2: one or two. Default 1. */
   depth?: number;
+  /** Many workers: pre-emptions per run, one fewer per added fault (interleavings.ts; default DEFAULT_PREEMPTIONS). */
+  preemptions?: number;
   seed?: number;
   /** Default 'memory': in-memory SQLite with the same crash model as files (only committed data survives). */
   storage?: StorageKind;
@@ -38,6 +41,8 @@ export interface ScenarioExploration {
 
 export interface Exploration {
   depth: number;
+  /** The bound on pre-emptions (many workers). */
+  preemptions: number;
   seed: number;
   storage: StorageKind;
   target: Target;
@@ -49,6 +54,8 @@ export interface Exploration {
 export async function explore(scenarios: readonly Scenario[], options: ExploreOptions = {}): Promise<Exploration> {
   const depth = options.depth ?? 1;
   if (depth !== 1 && depth !== 2) throw new RangeError(`depth must be 1 or 2, got ${depth}`);
+  const preemptions = options.preemptions ?? DEFAULT_PREEMPTIONS;
+  if (!Number.isInteger(preemptions) || preemptions < 0) throw new RangeError(`preemptions must be a whole number, got ${preemptions}`);
   const seed = options.seed ?? DEFAULT_SEED;
   const storage = options.storage ?? 'memory';
   const opened = options.target ? null : (options.runner ?? (await openRunner({ kind: 'reference' }, 'reference')));
@@ -67,12 +74,15 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
       const base = judge((await bases.of(scenario))?.run ?? (await simulateWith(scenario, [], target)), 'scenario');
       tally.add([], verdictOf(base, 0));
       explored.push({ scenario, tally });
-      for (const [first] of depthOneSchedules(base)) tasks.push({ scenario: index, first: first! });
+      // Many workers: the interleavings of the run as written come first.
+      if (scenario.workers !== undefined && preemptions > 0) tasks.push({ scenario: index, first: null });
+      for (const [first] of [...depthOneSchedules(base), ...workerFaults(base)]) tasks.push({ scenario: index, first: first! });
     }
 
     tallies = await runTasks(tasks, {
       scenarios: [...scenarios],
       depth,
+      preemptions,
       seed,
       storage,
       workers: options.workers ?? defaultWorkers(),
@@ -87,5 +97,5 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   tallies.forEach((tally, i) => explored[tasks[i]!.scenario]!.tally.merge(tally));
   const total = new Tally();
   for (const one of explored) total.merge(one.tally);
-  return { depth, seed, storage, target, scenarios: explored, total };
+  return { depth, preemptions, seed, storage, target, scenarios: explored, total };
 }

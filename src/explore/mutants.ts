@@ -121,7 +121,7 @@ export interface QueueCatch {
 
 /**
  * The queue's mutants (many workers): every scenario as written that catches the mutant, each with every invariant
- * it breaks there. Their schedules are not explored: the explorer does not enumerate the workers' interleavings yet.
+ * it breaks there. Their interleavings and faults: `faultlab explore --runner mutant:NAME` (docs/spec.md §11.1).
  */
 export async function queueCatches(mutant: Mutant, scenarios: readonly Scenario[], options: { seed?: number } = {}): Promise<QueueCatch[]> {
   const target: Target = {

@@ -18,6 +18,8 @@ import { startWorker } from '../core/workerThread.js';
 export interface PoolOptions {
   scenarios: Scenario[];
   depth: number;
+  /** Many workers: pre-emptions per run (interleavings.ts). */
+  preemptions: number;
   seed: number;
   storage: StorageKind;
   /** Threads to use; 1 (or a runner given as a class, which cannot cross to a thread) runs here. */
@@ -49,7 +51,7 @@ export async function runTasks(tasks: readonly Task[], options: PoolOptions): Pr
   if (threads <= 1) {
     const tallies: Tally[] = [];
     for (const [i, task] of tasks.entries()) {
-      tallies.push(await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases));
+      tallies.push(await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases, options.preemptions));
       options.onProgress?.(i + 1, tasks.length);
       // A crash's committed image is a buffer SQLite allocated, freed by Node only on a later turn of the
       // event loop: without a turn now and then, one thread's depth 2 held ~600 MB of them at the end.
@@ -68,7 +70,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
   // even and the run short: a batch held back only lengthens the tail (measured: no gain).
   const inFlight = options.depth >= 2 ? 4 : 1;
   const results: Tally[] = new Array<Tally>(tasks.length);
-  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth };
+  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth, preemptions: options.preemptions };
   let next = 0;
   let done = 0;
   return new Promise<Tally[]>((resolve, reject) => {
@@ -108,7 +110,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
         const id = next;
         const slice = tasks.slice(id, id + batch);
         next += slice.length;
-        for (const [i, task] of slice.entries()) results[id + i] = await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases);
+        for (const [i, task] of slice.entries()) results[id + i] = await runTask(options.scenarios[task.scenario]!, task.first, options.depth, options.target, options.bases, options.preemptions);
         done += slice.length;
         options.onProgress?.(done, tasks.length);
         await nextTurn();

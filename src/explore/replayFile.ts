@@ -19,6 +19,7 @@ import { describeFaults, type FaultSpec } from '../faults/types.js';
 import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import { EXPLORED_TAG, type Scenario, type ScheduleChoice, type WorkersSpec } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
+import { describeChoices } from './schedule.js';
 import { t, type Lang } from '../render/words/index.js';
 import type { Message, Said } from '../core/message.js';
 
@@ -76,7 +77,10 @@ export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
   const { scenario } = spec;
   const words = (lang: Lang) => ({
     title: t(lang, 'explore.replay.title', { id: scenario.id, title: spec.broke.title }),
-    explain: t(lang, 'explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message }),
+    explain:
+      spec.schedule !== undefined && spec.schedule.length > 0
+        ? t(lang, 'explore.replay.explainSchedule', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), choices: describeChoices(lang, spec.schedule), invariant: spec.invariant, message: spec.broke.message })
+        : t(lang, 'explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message }),
   });
   const data = {
     id: replayId(spec),

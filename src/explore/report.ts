@@ -18,7 +18,8 @@ import type { Style } from '../render/style.js';
 import type { Exploration } from './explore.js';
 import type { Finding } from './findings.js';
 import type { MutantHunt } from './mutants.js';
-import { describeSchedule, EXPLORED_KINDS } from './schedule.js';
+import { describeChoices, describeSchedule, EXPLORED_KINDS, EXPLORED_WORKER_KINDS } from './schedule.js';
+import type { Tally } from './tally.js';
 
 export interface Replayed {
   finding: Finding;
@@ -39,6 +40,7 @@ export function explorationJson(lang: Lang, exploration: Exploration, replayed: 
     violations: replayed.map(({ finding, replay }) => ({
       scenario: finding.scenario.id,
       schedule: finding.minimal,
+      ...(finding.scenario.workers !== undefined ? { choices: finding.schedule } : {}),
       invariant: finding.invariant,
       ...messageJson(lang, finding.message),
       replay,
@@ -50,13 +52,25 @@ export function explorationJson(lang: Lang, exploration: Exploration, replayed: 
       id: scenario.id,
       asWritten: tally.asWritten,
       explored: { schedules: tally.total - (tally.runs[0] ?? 0), broke: tally.broke.slice(1).reduce((a, b) => a + b, 0) },
+      ...(scenario.workers !== undefined ? { interleavings: interleavingsJson(tally) } : {}),
     })),
     coverage: { ...total.fired },
     planned: { ...total.planned },
     depth: exploration.depth,
+    ...(manyWorkers(exploration) ? { preemptions: exploration.preemptions, interleavings: interleavingsJson(total) } : {}),
     runner: header.runner,
     seed: exploration.seed,
   };
+}
+
+/** Did the exploration take in a many-worker scenario? Only then does it say anything of interleavings. */
+function manyWorkers(exploration: Exploration): boolean {
+  return exploration.scenarios.some(({ scenario }) => scenario.workers !== undefined);
+}
+
+function interleavingsJson(tally: Tally) {
+  const { runs, broke, repeated, pruned } = tally.interleavings;
+  return { runs: tally.interleaved, byPreemptions: Object.fromEntries(runs.flatMap((n, k) => (k > 0 ? [[String(k), n]] : []))), broke, repeated, pruned };
 }
 
 /**
@@ -91,13 +105,19 @@ export function renderExploration(lang: Lang, exploration: Exploration, replayed
     );
   }
   const [asWritten = 0, one = 0, two = 0] = total.runs;
-  const parts = [tn(lang, 'explore.n.asWritten', asWritten), t(lang, 'explore.withOne', { n: one }), ...(two > 0 ? [t(lang, 'explore.withTwo', { n: two })] : [])];
+  const parts = [
+    tn(lang, 'explore.n.asWritten', asWritten),
+    t(lang, 'explore.withOne', { n: one }),
+    ...(two > 0 ? [t(lang, 'explore.withTwo', { n: two })] : []),
+    ...(total.interleaved > 0 ? [tn(lang, 'explore.n.interleaving', total.interleaved)] : []),
+  ];
   const schedules = t(lang, 'explore.schedules', { n: total.total, parts: parts.join(t(lang, 'explore.join')) });
   const time = header.seconds !== undefined ? ' ' + t(lang, 'explore.time', { seconds: header.seconds.toFixed(2), rate: Math.round(total.total / header.seconds) }) : '';
   lines.push('', `  ${schedules}${time}`);
+  if (manyWorkers(exploration)) lines.push(...renderInterleavings(lang, exploration, style));
 
   lines.push('', c.bold(`  ${t(lang, 'explore.coverage')}`) + c.dim(` — ${t(lang, 'explore.coverage.about')}`));
-  for (const kind of EXPLORED_KINDS) {
+  for (const kind of [...EXPLORED_KINDS, ...EXPLORED_WORKER_KINDS.filter((kind) => (total.planned[kind] ?? 0) > 0)]) {
     const unreached = total.unreached[kind];
     const preempted = total.planned[kind] - total.fired[kind] - unreached;
     const notes = [
@@ -114,7 +134,11 @@ export function renderExploration(lang: Lang, exploration: Exploration, replayed
   lines.push('');
   if (replayed.length === 0) {
     const past = exploration.scenarios.some(({ scenario }) => usesLimits(scenario));
-    const about = past ? t(lang, 'limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length }) : t(lang, 'explore.noViolation.about', { n: INVARIANTS.length });
+    const about = past
+      ? t(lang, 'limits.explore.noViolation.about', { n: INVARIANTS.length, more: LIMIT_INVARIANTS.length })
+      : manyWorkers(exploration)
+        ? t(lang, 'explore.noViolation.aboutWorkers', { n: INVARIANTS.length + QUEUE_INVARIANTS.length })
+        : t(lang, 'explore.noViolation.about', { n: INVARIANTS.length });
     lines.push(c.green.bold(`  ${t(lang, 'explore.noViolation')}`) + c.dim(` ${about}`));
   } else {
     const schedules = [...exploration.scenarios].reduce((n, s) => n + [...s.tally.violations.values()].reduce((a, v) => a + v.schedules, 0), 0);
@@ -139,11 +163,17 @@ export function renderFinding(lang: Lang, finding: Finding, replay: string, styl
   };
   return [
     `  ${c.red('✘')} ${t(lang, 'explore.breaks', { scenario: c.bold(finding.scenario.id), invariant: c.bold(finding.invariant) })}` + c.dim(finding.schedules > 1 ? ` ${t(lang, 'explore.inSchedules', { n: finding.schedules })}` : ''),
-    `${label('explore.label.found')}${describeSchedule(lang, finding.found)}`,
+    `${label('explore.label.found')}${describeFound(lang, finding)}`,
     `${label('explore.label.minimal')}${describeMinimal(lang, finding)}`,
     wrap(word(lang, finding.message), 110, `${indent}`),
     `${label('explore.label.replay')}${c.cyan(replay)}`,
   ];
+}
+
+/** What the explorer had added when it first saw the rule break — and, for many workers, the schedule it ran. */
+function describeFound(lang: Lang, finding: Finding): string {
+  const faults = describeSchedule(lang, finding.found);
+  return finding.scenario.workers !== undefined && finding.foundSchedule.length > 0 ? t(lang, 'explore.minimalSchedule', { minimal: faults, choices: describeChoices(lang, finding.foundSchedule) }) : faults;
 }
 
 /** The minimal schedule, saying so when the scenario's own faults were not needed. */
@@ -151,7 +181,22 @@ export function describeMinimal(lang: Lang, finding: Finding): string {
   const kept = new Set(finding.minimal.map((f) => JSON.stringify(f)));
   const dropped = finding.scenario.faults.filter((f) => !kept.has(JSON.stringify(f)));
   const params = { id: finding.scenario.id, faults: describeFaults(finding.minimal) };
-  return dropped.length > 0 ? t(lang, 'explore.minimalWithout', { ...params, own: describeFaults(dropped) }) : t(lang, 'explore.minimal', params);
+  const minimal = dropped.length > 0 ? t(lang, 'explore.minimalWithout', { ...params, own: describeFaults(dropped) }) : t(lang, 'explore.minimal', params);
+  return finding.schedule.length > 0 ? t(lang, 'explore.minimalSchedule', { minimal, choices: describeChoices(lang, finding.schedule) }) : minimal;
+}
+
+/** What the interleavings covered: the bound, the runs by pre-emptions, and what was pruned. */
+function renderInterleavings(lang: Lang, exploration: Exploration, style: Style): string[] {
+  const { c } = style;
+  const counts = exploration.total.interleavings;
+  const parts = counts.runs.flatMap((n, k) => (k > 0 && n > 0 ? [t(lang, 'explore.interleavings.withK', { n, k })] : []));
+  return [
+    '',
+    c.bold(`  ${t(lang, 'explore.interleavings')}`),
+    c.dim(wrap(t(lang, 'explore.interleavings.bound', { bound: exploration.preemptions }), 110, '    ')),
+    `    ${t(lang, 'explore.interleavings.ran', { n: exploration.total.interleaved, parts: parts.join(t(lang, 'explore.join')) || '-', broke: counts.broke })}`,
+    `    ${t(lang, 'explore.interleavings.pruned', { repeated: counts.repeated, pruned: counts.pruned })}`,
+  ];
 }
 
 const short = (invariant: string) => invariant.split('_')[0]!;
@@ -192,7 +237,7 @@ export function queueMutantsJson(lang: Lang, reports: QueueMutantReport[]) {
 /**
  * The queue's mutants (many workers): each with every many-worker scenario that catches it as written, and the
  * invariants it breaks there — the queue's, then the chapter's in brackets; every invariant of the queue must be
- * among them. Their schedules are not explored yet: the explorer does not enumerate the workers' interleavings.
+ * among them. Their interleavings and faults are explored one mutant at a time (`--runner mutant:NAME`, docs/spec.md §11.1).
  */
 export function renderQueueMutants(lang: Lang, reports: QueueMutantReport[], style: Style): string {
   const { c } = style;

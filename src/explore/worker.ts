@@ -17,6 +17,7 @@ export interface WorkerSetup {
   seed: number;
   storage: StorageKind;
   depth: number;
+  preemptions: number;
 }
 
 export type WorkerRequest = { id: number; tasks: Task[] } | { stop: true };
@@ -43,7 +44,7 @@ async function handle(request: WorkerRequest, target: Target, bases: Bases, clos
   }
   try {
     const tallies = [];
-    for (const task of request.tasks) tallies.push((await runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target, bases)).toData());
+    for (const task of request.tasks) tallies.push((await runTask(setup.scenarios[task.scenario]!, task.first, setup.depth, target, bases, setup.preemptions)).toData());
     parentPort!.postMessage({ id: request.id, tallies });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) });

@@ -66,6 +66,8 @@ describe.skipIf(skip)('the HTML timeline in Chromium', () => {
     out = mkdtempSync(join(tmpdir(), 'faultlab-browser-'));
     const run = await cli(['run', 'lost_reply', 'crash_after_commit', '--quiet', '--html', join(out, 'run')]);
     expect(run.code).toBe(0);
+    const workers = await cli(['run', 'scenarios/workers/zombie_after_pause.yaml', '--quiet', '--html', join(out, 'workers')]);
+    expect(workers.code).toBe(0);
     const grade = await cli(['grade', 'test/fixtures/learners/NewKeyPerAttempt.ts', '--no-color', '--html', join(out, 'grade')]);
     expect(grade.code).toBe(1);
     context = await chromium.launchPersistentContext(join(out, 'profile'), {
@@ -137,6 +139,47 @@ describe.skipIf(skip)('the HTML timeline in Chromium', () => {
       expect(recovered.text).toContain('state rebuilt from event #12 — reserve pending, attempt 1, calls 4');
       await expect(page.locator('table.events-log tr[data-seq]:visible').first().innerText()).resolves.toMatch(/^#12\s+attempt_started/);
       await expect(page.locator('[data-rs-state]:visible').innerText()).resolves.toMatch(/attempts\s+1/);
+      expect(problemsOf(page)).toEqual([]);
+    });
+  });
+
+  describe('the timeline of zombie_after_pause: a lane per worker', () => {
+    /** What the chosen moment shows in a worker's lane (w1, w2, sweeper) or the queue's. */
+    const lane = (page: Page, n: number) => page.locator(`.moment.current > div:nth-child(${n + 1})`).innerText();
+
+    it('shows w1, w2 and the sweeper side by side, the token on every write, the lease expiring and the zombie refused', async () => {
+      const page = await open(join(out, 'workers', 'zombie_after_pause.html'));
+      await expect(page.locator('.lane-head').innerText()).resolves.toMatch(/w1[\s\S]*w2[\s\S]*sweeper[\s\S]*queue\.db[\s\S]*tool · tool\.db/);
+      // Every line w1 saves carries its token, as a mark of its own.
+      await stepUntil(page, (m) => m.type === 'saved');
+      await expect(page.locator('.moment.current .wl-0 .token').innerText()).resolves.toBe('token 1');
+      await expect(page.locator('[data-q-state]:visible').innerText()).resolves.toContain('running w1 · token 1 · lease until 500ms');
+
+      // At 500 ms, while w1 is paused: its lease expires, in its own lane and on the queue's row.
+      await stepUntil(page, (m) => m.type === 'lease_expired');
+      expect((await current(page)).when).toBe('500ms · step 4 · lease_expired');
+      await expect(page.locator('.moment.current .wl-0 .expiry').innerText()).resolves.toContain('the lease of w1 (token 1) expired at 500ms');
+      await expect(page.locator('.moment.current .wl-queue .expiry').isVisible()).resolves.toBe(true);
+      await stepUntil(page, (m) => m.type === 'tasks');
+      await expect(page.locator('[data-q-state]:visible').innerText()).resolves.toContain('queued · token 1');
+
+      // w2 takes it under token 2, and its effect's receipt is committed under token 2.
+      await stepUntil(page, (m) => m.type === 'db' && m.text.includes('ledger +1'));
+      await expect(page.locator('.moment.current .wl-tool .token').innerText()).resolves.toBe('token 2');
+
+      // w1 wakes a zombie: its reserve under token 1 is refused at once, nothing written.
+      await stepUntil(page, (m) => m.type === 'reply' && m.text.includes('STALE_FENCE'));
+      expect(await lane(page, 1)).toContain('STALE_FENCE: reserve under token 1 refused — nothing written');
+      expect(await lane(page, 2)).toBe('');
+      expect(await ledgerShown(page)).toHaveLength(1);
+      await stepUntil(page, (m) => m.type === 'lease_lost');
+      await expect(page.locator('.moment.current .wl-0 .zombie').isVisible()).resolves.toBe(true);
+
+      if (process.env.UPDATE_SCREENSHOT === '1') {
+        await page.evaluate(() => window.scrollBy(0, document.querySelector('.moment.current')!.getBoundingClientRect().top - 330));
+        await page.screenshot({ path: join(out, 'timeline-workers.png') });
+        copyFileSync(join(out, 'timeline-workers.png'), join(ROOT, 'docs', 'timeline-workers.png'));
+      }
       expect(problemsOf(page)).toEqual([]);
     });
   });

@@ -35,6 +35,15 @@ describe('reading a lesson', () => {
     ]);
   });
 
+  it('reads a block that needs a faultlab command another branch brings (its claims kept for the day it lands)', () => {
+    const doc = lesson(`${FENCE}sh`, 'npx faultlab torture --kills 30', FENCE, '<!-- expect needs: torture -->', '<!-- expect exit: 0 -->');
+    expect(doc.problems).toEqual([]);
+    expect(doc.commands[0]!.claims).toEqual([
+      { kind: 'needs', command: 'torture', line: 4 },
+      { kind: 'exit', code: 0, line: 5 },
+    ]);
+  });
+
   it('keeps quotes inside a claim (the claim runs to the last quote)', () => {
     const doc = lesson(`${FENCE}sh`, 'faultlab run unknown_item', FENCE, '<!-- expect output: "UNKNOWN_ITEM: no item "drone" in stock" -->');
     expect(doc.commands[0]!.claims).toEqual([{ kind: 'output', text: 'UNKNOWN_ITEM: no item "drone" in stock', line: 4 }]);
@@ -50,7 +59,7 @@ describe('reading a lesson', () => {
     const doc = lesson(`${FENCE}sh`, 'faultlab list', 'faultlab run', FENCE, `${FENCE}sh`, 'faultlab list', FENCE, '<!-- expect stdout: "x" -->', '<!-- expect output: "" -->');
     expect(doc.problems).toEqual([
       'line 1: a ```sh block must hold exactly one command (it holds 2)',
-      'line 8: unknown claim "expect stdout: "x"" — use exit: N, output: "…" or no output: "…"',
+      'line 8: unknown claim "expect stdout: "x"" — use exit: N, output: "…", no output: "…" or needs: COMMAND',
       'line 9: an empty output claim proves nothing',
     ]);
   });

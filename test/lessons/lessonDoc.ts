@@ -8,7 +8,9 @@
 export type Claim =
   | { kind: 'exit'; code: number; line: number }
   | { kind: 'output'; text: string; line: number }
-  | { kind: 'no-output'; text: string; line: number };
+  | { kind: 'no-output'; text: string; line: number }
+  /** The block runs a faultlab command another branch brings (e.g. `torture`): skipped, and said so, until faultlab has it. */
+  | { kind: 'needs'; command: string; line: number };
 
 export interface CommandBlock {
   /** The command exactly as the lesson shows it. */
@@ -56,6 +58,7 @@ const ELISION = /^(…|\.\.\.|⋮)$/;
 const EXPECT = /^<!--\s*expect\b(.*?)-->\s*$/;
 const EXPECT_EXIT = /^\s*exit:\s*(\d+)\s*$/;
 const EXPECT_OUTPUT = /^\s*(output|no output):\s*"(.*)"\s*$/;
+const EXPECT_NEEDS = /^\s*needs:\s*([a-z][a-z-]*)\s*$/;
 /**
  * `<!-- zh-todo: … -->` once marked a line a Chinese lesson meant to quote when the program spoke Chinese. It
  * does now, and a claim nobody checks is a defect: a lesson that still holds one breaks the convention.
@@ -195,7 +198,9 @@ function parseClaim(rest: string, line: number, problems: string[]): Claim | nul
     }
     return { kind: output[1] === 'output' ? 'output' : 'no-output', text, line };
   }
-  problems.push(`line ${line}: unknown claim "expect${rest.trimEnd()}" — use exit: N, output: "…" or no output: "…"`);
+  const needs = rest.match(EXPECT_NEEDS);
+  if (needs) return { kind: 'needs', command: needs[1]!, line };
+  problems.push(`line ${line}: unknown claim "expect${rest.trimEnd()}" — use exit: N, output: "…", no output: "…" or needs: COMMAND`);
   return null;
 }
 

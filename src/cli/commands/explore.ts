@@ -10,6 +10,7 @@ import { explore } from '../../explore/explore.js';
 import { findings } from '../../explore/findings.js';
 import { huntMutant, queueCatches } from '../../explore/mutants.js';
 import { defaultWorkers } from '../../explore/pool.js';
+import { DEFAULT_PREEMPTIONS } from '../../explore/interleavings.js';
 import { brokeOn, replayCommand, writeReplay } from '../../explore/replayFile.js';
 import { explorationJson, failedAsWritten, mutantsJson, renderExploration, renderMutants, renderQueueMutants, queueMutantsJson, type MutantReport, type QueueMutantReport, type Replayed } from '../../explore/report.js';
 import { LIMIT_MUTANTS, MUTANTS, QUEUE_MUTANTS, type Mutant } from '../../mutants/catalogue.js';
@@ -44,12 +45,16 @@ export function exploreHelp(lang: Lang): string {
     optionHelp('--mutants', t(lang, 'help.explore.mutants')),
     optionHelp('--out DIR', t(lang, 'help.explore.out')),
     optionHelp('--workers N', t(lang, 'help.explore.workers')),
+    optionHelp('--preemptions N', t(lang, 'help.explore.preemptions', { n: DEFAULT_PREEMPTIONS })),
     sharedHelp(lang, 'json', 'no-color', 'storage', 'html', 'lang'),
   ].join('\n');
 }
 
 /** The many-worker scenarios: the queue's mutants are hunted there when no scenario is named. */
 const WORKERS_DIR = join(SCENARIOS_DIR, 'workers');
+
+/** Pre-emptions at most: the interleavings grow about as the choices to this power (two already run hundreds). */
+const MAX_PREEMPTIONS = 4;
 
 /** Worker threads at most: more only adds start-up cost on any machine faultlab runs on. */
 const MAX_WORKERS = 64;
@@ -64,6 +69,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
       mutants: { type: 'boolean' },
       out: { type: 'string' },
       workers: { type: 'string' },
+      preemptions: { type: 'string' },
     },
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
@@ -72,6 +78,8 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   if (depth !== 1 && depth !== 2) throw new UsageError(t(lang, 'cli.explore.depthBad', { given: JSON.stringify(values.depth) }));
   const workers = values.workers === undefined ? defaultWorkers() : /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(t(lang, 'cli.explore.workersBad', { max: MAX_WORKERS, given: JSON.stringify(values.workers) }));
+  const preemptions = values.preemptions === undefined ? DEFAULT_PREEMPTIONS : /^\d+$/.test(values.preemptions) ? Number(values.preemptions) : NaN;
+  if (!Number.isInteger(preemptions) || preemptions > MAX_PREEMPTIONS) throw new UsageError(t(lang, 'cli.explore.preemptionsBad', { max: MAX_PREEMPTIONS, given: JSON.stringify(values.preemptions) }));
   const storage = parseStorage(lang, values.storage);
   if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
   // Checked before any work: an exploration must not end in "cannot write" after it found something.
@@ -140,7 +148,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
   try {
-    return await exploreWith(lang, resolved, { scenarios, depth, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
+    return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
   } finally {
     await resolved.close();
   }
@@ -149,6 +157,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
 interface ExploreRun {
   scenarios: Scenario[];
   depth: 1 | 2;
+  preemptions: number;
   seed: number;
   storage: StorageKind;
   workers: number;
@@ -162,12 +171,12 @@ interface ExploreRun {
   html: string | undefined;
 }
 
-async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, depth, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
+async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, depth, preemptions, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
   const bar = progressBar(lang, io, t(lang, 'cli.explore.barDepth', { depth }));
-  const exploration = await explore(scenarios, { depth, seed, storage, workers, runner: resolved, onProgress: (done, total) => bar?.update(done, total) });
+  const exploration = await explore(scenarios, { depth, preemptions, seed, storage, workers, runner: resolved, onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = (await findings(exploration)).map((finding) => {
     const file = writeReplay(
@@ -178,6 +187,7 @@ async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, dept
         invariant: finding.invariant,
         broke: brokeOn(finding.run, finding.invariant, finding.message),
         who: msg('cli.run.who.runner', { label: resolved.label }),
+        ...(finding.scenario.workers !== undefined ? { schedule: finding.schedule } : {}),
       },
       out(),
     );

@@ -51,7 +51,8 @@ export function laneHtml(lang: Lang, run: RunResult): LaneHtml[] {
   return byEvent;
 }
 
-function lineHtml(lang: Lang, line: Line, event: TraceEvent): string {
+/** One narrated line as HTML (the many-worker lanes use it too). */
+export function lineHtml(lang: Lang, line: Line, event: TraceEvent): string {
   if (line.saved) {
     const s = line.saved;
     return `<span class="line"><b class="label tone-${s.labelTone}">${esc(s.label)}</b>${parts(line.parts)} <span class="calls">${esc(t(lang, 'trace.figure.calls', { n: s.calls }))}</span></span>`;

@@ -154,7 +154,8 @@ function jsText(text: string): string {
   return text.replace(/[\\']/g, (ch) => `\\${ch}`).replace(/</g, '\\x3c').replace(/[\r\n]/g, ' ');
 }
 
-export function page(lang: Lang, title: string, body: string, options: { bodyClass?: string } = {}): string {
+/** `style`, `script`: what one kind of page adds to the shared ones (a many-worker run's lanes), after them. */
+export function page(lang: Lang, title: string, body: string, options: { bodyClass?: string; style?: string; script?: string } = {}): string {
   return [
     '<!doctype html>',
     `<html lang="${lang}">`,
@@ -163,11 +164,11 @@ export function page(lang: Lang, title: string, body: string, options: { bodyCla
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(title)}</title>`,
-    `<style>${css(lang)}</style>`,
+    `<style>${css(lang)}${options.style ?? ''}</style>`,
     '</head>',
     `<body${options.bodyClass ? ` class="${esc(options.bodyClass)}"` : ''}>`,
     body,
-    `<script>${script(lang)}</script>`,
+    `<script>${script(lang)}${options.script ?? ''}</script>`,
     '</body>',
     '</html>',
     '',

@@ -21,6 +21,7 @@ import { locateChecks } from './locateChecks.js';
 import { timelineOf, type Moment, type Timeline } from './moments.js';
 import { page } from './page.js';
 import { say } from './say.js';
+import { columnsOf, queueBox, QUEUE_SCRIPT, queueStates, workerCells, workerLaneHead, workerRowCells, workerStyle, type QueueStates, type WorkerColumns } from './workerLanes.js';
 import { t, word, type MessageKey, type Lang } from '../words/index.js';
 import { isMessage } from '../../core/message.js';
 
@@ -43,15 +44,18 @@ function th(lang: Lang, ...keys: MessageKey[]): string {
 
 export function renderRunHtml(lang: Lang, run: RunResult): string {
   const s = run.scenario;
+  // Many workers: a lane per worker (workerLanes.ts); one runner's page is what it always was.
+  const columns = run.workers !== undefined ? columnsOf(run) : null;
+  const queue = columns !== null ? queueStates(run) : null;
   const body = [
     header(lang, run),
     '<main class="run">',
-    timelineHtml(lang, run),
+    columns !== null ? workersTimelineHtml(lang, run, columns, queue!) : timelineHtml(lang, run),
     checksHtml(lang, run),
     '</main>',
-    panel(lang, run, timelineOf(run)),
+    panel(lang, run, timelineOf(run), queue),
   ].join('\n');
-  return page(lang, `${s.id} — faultlab`, body);
+  return columns !== null ? page(lang, `${s.id} — faultlab`, body, { bodyClass: 'workers', style: workerStyle(columns), script: QUEUE_SCRIPT }) : page(lang, `${s.id} — faultlab`, body);
 }
 
 export function verdictWord(lang: Lang, run: RunResult): string {
@@ -90,6 +94,35 @@ function timelineHtml(lang: Lang, run: RunResult): string {
   for (const [check, at] of locateChecks(run, timeline)) broke.set(at, [...(broke.get(at) ?? []), check]);
   const rows = run.trace.map((event, i) => momentHtml(lang, event, i, lanes[i]!, timeline.moments[i]!, broke.get(i) ?? []));
   return [`<section class="timeline" aria-label="${esc(t(lang, 'html.aria.timeline'))}">`, laneHead(lang), '<ol class="moments">', ...rows, '</ol>', '</section>'].join('\n');
+}
+
+function workersTimelineHtml(lang: Lang, run: RunResult, columns: WorkerColumns, queue: QueueStates): string {
+  const cells = workerCells(lang, run, columns);
+  const timeline = timelineOf(run);
+  const broke = new Map<number, Check[]>();
+  for (const [check, at] of locateChecks(run, timeline)) broke.set(at, [...(broke.get(at) ?? []), check]);
+  const rows = run.trace.map((event, i) => {
+    const q = queue.at[i]!;
+    const attrs = [...momentAttrs(lang, event, i, timeline.moments[i]!), `data-q="${q.state}"`, `data-q-fresh="${q.changed ? 1 : 0}"`];
+    const row = [`<div class="t">${event.t}ms<small>${esc(t(lang, 'html.step', { n: event.step }))}</small></div>`, ...workerRowCells(event, cells[i]!, columns)];
+    for (const check of broke.get(i) ?? []) row.push(`<div class="span broke">${esc(checkName(lang, check))}: ${esc(word(lang, check.message))}</div>`);
+    return `<li class="moment lanes${event.type === 'crash' ? ' crash' : ''}" ${attrs.join(' ')}>${row.join('')}</li>`;
+  });
+  return [`<section class="timeline" aria-label="${esc(t(lang, 'html.aria.timeline'))}">`, workerLaneHead(lang, columns), '<ol class="moments">', ...rows, '</ol>', '</section>'].join('\n');
+}
+
+function momentAttrs(lang: Lang, event: TraceEvent, i: number, m: Moment): string[] {
+  return [
+    `id="m${i}"`,
+    'data-moment',
+    `data-db="${m.db}"`,
+    `data-fresh="${m.dbChanged ? 1 : 0}"`,
+    `data-log="${m.logSeq}"`,
+    `data-rs="${m.runner}"`,
+    ...(m.savedSeq !== undefined ? [`data-saved="${m.savedSeq}"`] : []),
+    `data-when="${esc(when(lang, event))}"`,
+    `data-type="${esc(event.type)}"`,
+  ];
 }
 
 function momentHtml(lang: Lang, event: TraceEvent, i: number, lanes: LaneHtml, m: Moment, broke: Check[]): string {
@@ -142,15 +175,16 @@ export function checksHtml(lang: Lang, run: RunResult, links = true, heading = t
   ].join('\n');
 }
 
-function panel(lang: Lang, run: RunResult, timeline: Timeline): string {
+function panel(lang: Lang, run: RunResult, timeline: Timeline, queue: QueueStates | null = null): string {
   const key = traceKey(run.scenario.task.id);
   return [
     `<section class="then" aria-label="${esc(t(lang, 'html.aria.then'))}" aria-live="polite">`,
     `<h2>${say(lang, 'html.panel.at', {}, { now: '<span data-now></span>' })}</h2>`,
     '<div class="boxes">',
     `<div class="box events"><h3>${escText(t(lang, 'html.panel.events'))}</h3>${logTable(lang, run, key)}</div>`,
-    `<div class="box runner"><h3>${esc(t(lang, 'html.panel.runner'))}</h3>${timeline.runnerStates.map((st, i) => runnerBox(lang, st, i, key)).join('')}<div data-rs-state="-1" hidden><p class="down">${esc(t(lang, 'html.panel.down'))}</p></div></div>`,
+    `<div class="box runner"><h3>${esc(t(lang, queue !== null ? 'html.workers.panel.runner' : 'html.panel.runner'))}</h3>${timeline.runnerStates.map((st, i) => runnerBox(lang, st, i, key)).join('')}<div data-rs-state="-1" hidden><p class="down">${esc(t(lang, queue !== null ? 'html.workers.panel.noRunner' : 'html.panel.down'))}</p></div></div>`,
     `<div class="box db"><h3>${esc(t(lang, 'html.panel.db'))}</h3>${timeline.dbStates.map((db, i) => dbBox(lang, db, i, timeline.dbStates[i - 1], key)).join('')}</div>`,
+    ...(queue !== null ? [queueBox(lang, queue)] : []),
     '</div>',
     '</section>',
   ].join('\n');

@@ -24,6 +24,8 @@ import type { TraceRecorder } from '../TraceRecorder.js';
 export interface ChoiceRecord {
   choice: number;
   t: number;
+  /** The trace's length when it was made: the choice comes after those events. */
+  at: number;
   ready: string[];
   ran: string;
   byDefault: boolean;
@@ -143,7 +145,7 @@ export class Scheduler {
           pick = named;
           this.applied.add(choice);
         }
-        this.choices.push({ choice, t: this.#clock.nowMs(), ready: ready.map((a) => a.name), ran: pick.name, byDefault: pick === ready[0] });
+        this.choices.push({ choice, t: this.#clock.nowMs(), at: this.#trace.events.length, ready: ready.map((a) => a.name), ran: pick.name, byDefault: pick === ready[0] });
       }
       if (this.turns >= this.#maxTurns) {
         this.cut = 'turns';

@@ -63,6 +63,7 @@ export const cli = {
   // ── explore ───────────────────────────────────────────────────────────────────────────────────────
   'cli.explore.depthBad': '--depth must be 1 or 2, got {given}',
   'cli.explore.workersBad': '--workers must be an integer from 1 to {max}, got {given}',
+  'cli.explore.preemptionsBad': '--preemptions must be an integer from 0 to {max}, got {given}',
   'cli.explore.noRunnerScenario': 'no runner scenario among the targets',
   'cli.explore.mutantsNoRunner': '--mutants explores the mutants; it takes no --runner',
   'cli.explore.barMutants': 'mutants',

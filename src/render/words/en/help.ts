@@ -57,11 +57,15 @@ export const help = {
     'faultlab explore [SCENARIO…] [options]\n' +
     '  Run each scenario (default: the 17) with one added fault at every point the fault catalogue allows\n' +
     '  (depth 1) or two (depth 2), check the invariants of docs/spec.md §7 after each run, and shrink every\n' +
-    '  violation to its smallest schedule, written as a scenario file that `faultlab run` replays.',
+    '  violation to its smallest schedule, written as a scenario file that `faultlab run` replays. A scenario\n' +
+    "  of many workers (docs/spec.md §11) is run under their interleavings too, and with each worker's lease\n" +
+    '  expiring, or the worker paused, at every point of its loop; the invariants of §12 are checked as well.',
   'help.explore.depth': 'faults added per schedule, at most (default 1)',
   'help.explore.mutants': 'run every mutant (broken runner or store) over the scenarios and the exploration',
   'help.explore.out': 'where replay files go (default: faultlab-explore/ in the current folder)',
   'help.explore.workers': 'worker threads (default: one per core)',
+  'help.explore.preemptions':
+    'many workers: pre-emptions per run, at most (default {n}) — a pre-emption takes the turn\nfrom a worker that could still move; an added fault takes one of them',
 
   // ── dlq ───────────────────────────────────────────────────────────────────────────────────────────
   'help.dlq.head':

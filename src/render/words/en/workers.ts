@@ -57,7 +57,21 @@ export const workers = {
   'check.inv13.cut': '{task} was still {state} (token {token}) when the run stopped after {turns} turns, with workers alive: the task never got done — a holder whose every write is refused strands it as surely as a dead one',
   'check.inv13.ok': 'no task waited past one sweep and one poll without a holder',
   // ── explore --mutants ──
-  'explore.queueMutants.head': "The queue's {n} mutants (many workers): every scenario of scenarios/workers, as written, that catches each — the queue's invariants it breaks there, the chapter's in brackets (the workers' interleavings are not explored yet)",
+  'explore.queueMutants.head': "The queue's {n} mutants (many workers): every scenario of scenarios/workers, as written, that catches each — the queue's invariants it breaks there, the chapter's in brackets (their interleavings and faults: faultlab explore scenarios/workers --runner mutant:NAME)",
+  // ── explore: the interleavings of many workers (src/explore/interleavings.ts) ──
+  'explore.n.interleaving.one': '{n} interleaving',
+  'explore.n.interleaving.other': '{n} interleavings',
+  'explore.interleavings': 'Interleavings of many workers',
+  'explore.interleavings.bound':
+    'Up to {bound} pre-emption(s) per run. A pre-emption takes the turn from the actor whose turn it was — one that could still move — and gives it to another; an added fault takes one of them, and its pre-emptions come after it struck.',
+  'explore.interleavings.ran': '{n} run ({parts}), {broke} of them broke a rule',
+  'explore.interleavings.withK': '{n} with {k}',
+  'explore.interleavings.pruned': '{repeated} repeated a run already seen (the same trace) and were not extended: {pruned} pre-emption(s) pruned',
+  'explore.noViolation.aboutWorkers': '({n} invariants of docs/spec.md §7 and §12 checked after each run)',
+  'explore.minimalSchedule': '{minimal}; schedule: {choices}',
+  'explore.choice': 'choice {choice} → {run}',
+  'explore.replay.explainSchedule':
+    'Found by {command} ({who}): {id} with {faults} and the schedule {choices} breaks {invariant} — {message}. No smaller set of these faults and choices breaks it.',
   // ── the trace (src/render/narrateWorkers.ts) ──
   'workers.view.none': 'no row',
   'workers.view.running': 'running {owner} · token {token} · lease until {until}ms',

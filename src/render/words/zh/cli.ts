@@ -60,6 +60,7 @@ export const cli = {
   // ── explore ───────────────────────────────────────────────────────────────────────────────────────
   'cli.explore.depthBad': '--depth 只能是 1 或 2，得到的是 {given}',
   'cli.explore.workersBad': '--workers 必须是 1 到 {max} 之间的整数，得到的是 {given}',
+  'cli.explore.preemptionsBad': '--preemptions 必须是 0 到 {max} 之间的整数，得到的是 {given}',
   'cli.explore.noRunnerScenario': '指定的目标中没有 Runner 场景',
   'cli.explore.mutantsNoRunner': '--mutants 探索的是变异体本身，不能再加 --runner',
   'cli.explore.barMutants': '变异体',

@@ -57,7 +57,21 @@ export const workers = {
   'check.inv13.cut': '运行在 {turns} 轮之后停下时，{task} 仍是 {state}（令牌 {token}），而工作进程都活着：任务始终没有完成 —— 一个每次写入都被拒绝的持有者，和一个死掉的持有者一样会把任务搁置',
   'check.inv13.ok': '没有任务在没有持有者的情况下等过一次清扫加一次轮询',
   // ── explore --mutants ──
-  'explore.queueMutants.head': '队列的 {n} 个变异体（多个工作进程）：scenarios/workers 里每个照原样写的场景，凡能捕获它的都列出 —— 它在那里打破的队列不变量，本章的不变量写在括号里（还不探索工作进程之间的交错）',
+  'explore.queueMutants.head': '队列的 {n} 个变异体（多个工作进程）：scenarios/workers 里每个照原样写的场景，凡能捕获它的都列出 —— 它在那里打破的队列不变量，本章的不变量写在括号里（探索它们的交错与故障：faultlab explore scenarios/workers --runner mutant:名字）',
+  // ── explore：多个工作进程的交错（src/explore/interleavings.ts）──
+  'explore.n.interleaving.one': '{n} 种交错',
+  'explore.n.interleaving.other': '{n} 种交错',
+  'explore.interleavings': '多个工作进程的交错',
+  'explore.interleavings.bound':
+    '每次运行最多 {bound} 次抢占。抢占是把轮次从本该轮到、并且还能动的那个参与者手里拿走，交给另一个；每个添加的故障占用其中一次，而它的抢占只从它触发之后开始。',
+  'explore.interleavings.ran': '运行了 {n} 种（{parts}），其中 {broke} 种打破了规则',
+  'explore.interleavings.withK': '{n} 种有 {k} 次',
+  'explore.interleavings.pruned': '{repeated} 种重复了已经运行过的运行（轨迹完全相同），不再往下扩展：剪掉了 {pruned} 次抢占',
+  'explore.noViolation.aboutWorkers': '（每次运行后都检查 docs/spec.md §7 与 §12 的 {n} 个不变量）',
+  'explore.minimalSchedule': '{minimal}；调度：{choices}',
+  'explore.choice': '第 {choice} 次选择 → {run}',
+  'explore.replay.explainSchedule':
+    '由 {command}（{who}）发现：{id} 加上 {faults}，并按调度（{choices}），会打破 {invariant} —— {message}。这些故障和选择中再少一个都不会打破它。',
   // ── the trace (src/render/narrateWorkers.ts) ──
   'workers.view.none': '没有这一行',
   'workers.view.running': '运行中 {owner} · 令牌 {token} · 租约到 {until}ms',
