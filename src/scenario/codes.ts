@@ -85,6 +85,7 @@ export const SCENARIO_CODES = [
   'scenario.durability.windowTooSmall',
   'scenario.stock.unknownItem',
   'scenario.steps.overBound',
+  'scenario.crashAfterEvent.neverFires',
   // a workers block and what refers to it (docs/spec.md §11)
   'workers.scenario.figuresWithoutBlock',
   'workers.scenario.faultWithoutBlock',

@@ -95,7 +95,7 @@ export function semanticIssues(doc: ScenarioDocument): SemanticIssue[] {
     if (fault.kind !== 'crash_after_event' || fault.at.tool === undefined || label === undefined || !NOTHING_PENDING_AFTER.has(label)) return;
     issues.push({
       path: ['faults', index, 'at', 'tool'],
-      message: `a crash after event ${label} can never fire with tool ${fault.at.tool}: nothing is pending when ${label} is saved (drop tool, or name an event saved while ${fault.at.tool} is pending: prepared, attempt_started, transient:…)`,
+      message: message<ScenarioCode>('scenario.crashAfterEvent.neverFires', { label, tool: fault.at.tool }),
       key: true,
     });
   });

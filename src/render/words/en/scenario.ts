@@ -94,6 +94,7 @@ export const scenario = {
 
   // ── what a schema cannot express (toScenario.ts) ──────────────────────────────────────────────────
   'scenario.ref.noEarlierStep': '{value} refers to {tool}, which no earlier step calls (earlier: {earlier})',
+  'scenario.crashAfterEvent.neverFires': 'a crash after event {label} can never fire with tool {tool}: nothing is pending when {label} is saved (drop tool, or name an event saved while {tool} is pending: prepared, attempt_started, transient:…)',
   'scenario.steps.overBound': 'the reference may need {most} steps here ({calls} call(s), {crashes} crash(es) counting one the explorer adds, {deliveries} deliveries), over the bound of {bound} steps every run must end within (invariant 7): lower task.max_calls or task.max_retries, or use fewer faults',
   'scenario.ref.none': 'none',
   'scenario.durability.figuresWithoutBlock': 'the pillars have figures only with a durability block (durability: retry, breaker, dlq)',

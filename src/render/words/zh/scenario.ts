@@ -90,6 +90,7 @@ export const scenario = {
 
   // ── 模式表达不了的检查（toScenario.ts）────────────────────────────────────────────────────────────────
   'scenario.ref.noEarlierStep': '{value} 引用了 {tool}，但前面没有哪一步调用它（前面调用过的：{earlier}）',
+  'scenario.crashAfterEvent.neverFires': '事件 {label} 之后的崩溃在工具 {tool} 上永远不会发生：保存 {label} 时没有待定的动作（去掉 tool，或改成 {tool} 待定时保存的事件：prepared、attempt_started、transient:…）',
   'scenario.steps.overBound': '参考实现在这里可能需要 {most} 步（{calls} 次调用，{crashes} 次崩溃——含探索器多加的一次，{deliveries} 次投递），超过了每次运行必须在其内结束的 {bound} 步上限（不变式 7）：请调低 task.max_calls 或 task.max_retries，或减少故障',
   'scenario.ref.none': '无',
   'scenario.durability.figuresWithoutBlock': '只有写了 durability 块（durability: retry、breaker、dlq），支柱才有数字可查',
