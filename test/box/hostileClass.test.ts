@@ -23,7 +23,10 @@ const asRoot = process.getuid?.() === 0;
 /** Each hostile submission, and what its first problem must say (the first scenario's message, first line). */
 const HOSTILE: Record<string, RegExp> = {
   'forges-json-later': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the JSON is not rewritten after the grade
-  forges: /^inv4 the event log rebuilds the state after every step/, // fake frames and a fake score, none counted
+  // Fake frames and a fake score, none counted. Its writes into every descriptor of its box can also kill the box
+  // (SIGSEGV) before a later scenario's first step, depending on which scenarios share a box — a known open
+  // question (see the session note); either way the submission scores 0 and is told why.
+  forges: /^(inv4 the event log rebuilds the state after every step|the learner's process was killed by SIGSEGV)/,
   'rewrites-checkout': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the checkout is byte-identical
   'kills-grader': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the grade went on to its end
   'stalls-watchdog': /^no answer after 3000 ms: step 1 never returned/, // each run costs the time limit, no more
