@@ -8,7 +8,10 @@
  * statement stays in flight; once its blocker moves (a COMMIT, a ROLLBACK), `settle(session)` says how it
  * ended, or that it waits again. Before any statement is sent, every other session is brought to rest (done,
  * failed, or waiting on a driven session), so nothing moves but the statement the caller chose: the same
- * calls give the same outcomes, every time.
+ * calls give the same outcomes, every time — with one exception the caller must avoid: a COMMIT that frees a
+ * row two driven sessions wait on wakes both, and PostgreSQL lets them race for the row's new version (the
+ * first waiter drops its tuple lock as it retries), so which then waits on which is the server's choice. Keep
+ * at most one session waiting on any one lock.
  *
  * A statement waiting on something outside the driven sessions (autovacuum, a relation's extension lock) is
  * not "waiting" here: it resolves on its own, and the driver keeps looking until it does. Two sessions waiting

@@ -112,10 +112,14 @@ describe.skipIf(noPostgres !== null)(`the statement driver${noPostgres ? ` (skip
       const seen: string[] = [];
       const step = async (name: string, sql: string) => seen.push(`${name}: ${brief(await driver.step(s[name]!, sql))}`);
       const settle = async (name: string) => seen.push(`${name} settles: ${brief(await driver.settle(s[name]!))}`);
+      // One waiter per lock at a time: when a COMMIT frees a row two sessions wait on, PostgreSQL wakes both
+      // and lets them race for the new version (the first waiter drops its tuple lock on the way), so which
+      // one waits on the other is the server's choice, not the caller's. A harness steps one waiter at a time.
       for (const name of ['A', 'B', 'C']) await step(name, 'BEGIN');
-      for (const name of ['A', 'B', 'C']) await step(name, "UPDATE items SET available = available - 1 WHERE item_id = 'camera' AND available >= 1");
+      for (const name of ['A', 'B']) await step(name, "UPDATE items SET available = available - 1 WHERE item_id = 'camera' AND available >= 1");
       await step('A', 'COMMIT');
       await settle('B');
+      await step('C', "UPDATE items SET available = available - 1 WHERE item_id = 'camera' AND available >= 1");
       await step('B', 'ROLLBACK');
       await settle('C');
       await step('C', 'COMMIT');
@@ -129,11 +133,11 @@ describe.skipIf(noPostgres !== null)(`the statement driver${noPostgres ? ` (skip
       'C: done BEGIN null',
       'A: done UPDATE 1',
       'B: waiting on A',
-      'C: waiting on B', // B holds the row's tuple lock while it waits for A's transaction
       'A: done COMMIT null',
-      'B settles: done UPDATE 1',
+      'B settles: done UPDATE 1', // it read the row again once A committed, and took the second camera
+      'C: waiting on B',
       'B: done ROLLBACK null',
-      'C settles: done UPDATE 1',
+      'C settles: done UPDATE 1', // B's camera came back
       'C: done COMMIT null',
     ]);
     expect(await once()).toEqual(first);
