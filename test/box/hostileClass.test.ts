@@ -24,8 +24,11 @@ const asRoot = process.getuid?.() === 0;
 const HOSTILE: Record<string, RegExp> = {
   'forges-json-later': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the JSON is not rewritten after the grade
   // Fake frames and a fake score, none counted. Its writes into every descriptor of its box can also kill the box
-  // (SIGSEGV) before a later scenario's first step, depending on which scenarios share a box — a known open
-  // question (see the session note); either way the submission scores 0 and is told why.
+  // (SIGSEGV) before a later scenario's first step: among those descriptors are libuv's own signal pipes (one per
+  // event loop, the main thread's and each worker's), from which libuv reads a handle *pointer* and follows it —
+  // a forged frame there is a wild pointer in the submission's own process (measured: a frame written into any one
+  // of them alone ends `node` with 139). Which scenario's box meets it first depends on which scenarios share a
+  // box; either way the submission scores 0 and is told why, and nothing outside its box is touched.
   forges: /^(inv4 the event log rebuilds the state after every step|the learner's process was killed by SIGSEGV)/,
   'rewrites-checkout': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the checkout is byte-identical
   'kills-grader': /^the runner threw Error at step 1 \(.*\): this step never works/, // and the grade went on to its end
