@@ -102,6 +102,18 @@ export function labelOf(name: string | undefined): string {
   return name === undefined ? 'reference' : name;
 }
 
+/**
+ * What a learner's file holds — a runner (the first exercise) or a worker (the second) — asked of a box of its
+ * own; null when it does not load (whoever runs it next says why).
+ */
+export async function fileKind(file: string, options: BoxOptions = {}): Promise<'runner' | 'worker' | null> {
+  if (!existsSync(file)) return null;
+  const opened = await Box.open(file, options);
+  if (opened.kind !== 'ready') return null;
+  await opened.box.dispose();
+  return opened.worker !== undefined ? 'worker' : 'runner';
+}
+
 const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ output: NOTHING_PRINTED, loss: null }) };
 
 /**
