@@ -57,6 +57,7 @@ const SECTIONS = {
   liveness: { en: 'a-lease-is-liveness-a-token-is-safety', zh: '租约管活性令牌管安全' },
   everyWrite: { en: 'every-write-carries-the-token', zh: '每一次写入都带着令牌' },
   zombie: { en: 'a-zombie-in-the-middle-of-the-work', zh: '工作中途的僵尸' },
+  secondExercise: { en: 'the-second-exercise-write-the-queue-yourself', zh: '第二个练习自己写队列' },
   reusedKey: { en: 'reused-unchanged-by-every-retry', zh: '每次重试都原样沿用' },
   fingerprint: { en: 'the-fingerprint-does-the-key-still-mean-the-same-request', zh: '参数指纹这个键还指同一个请求吗' },
   contractError: { en: 'a-contract-error-does-not-get-better-with-time', zh: '契约错误不会随时间变好' },
@@ -137,6 +138,9 @@ const BY_SCENARIO: Record<string, Target> = {
   zombie_redoes_work: [L.zombies, 'zombie'],
 };
 
+/** The many-worker scenarios: graded for the second exercise (src/runner/LearnerWorker.ts). */
+const WORKER_SCENARIOS = new Set(['double_claim_race', 'zombie_after_pause', 'crash_after_commit_other_worker', 'stale_completion_after_reclaim', 'rescuer_races_completion', 'lost_claim_reply', 'deferred_upgrade_busy', 'lease_expires_before_reserve', 'zombie_redoes_work']);
+
 function anchor(section: Section, lang: Lang): string {
   if (section.startsWith('exercise.')) {
     const key = section.slice('exercise.'.length) as keyof typeof EXERCISE_SECTIONS;
@@ -150,7 +154,9 @@ function anchor(section: Section, lang: Lang): string {
  * (`zh/02-idempotency-keys.md#每次重试都原样沿用`), which has the same file name and its own headings.
  */
 export function lessonFor(problem: ProblemId | null, scenarioId: string, lang: Lang): string {
-  const [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
+  let [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
+  // On a many-worker scenario the exercise is the second one: what lesson 8 says of the first, lesson 9 says of it.
+  if (file === L.exercise && WORKER_SCENARIOS.has(scenarioId)) [file, section] = [L.leases, 'secondExercise'];
   const path = lang === 'en' ? file : `${lang}/${file}`;
   return section === undefined ? path : `${path}#${anchor(section, lang)}`;
 }
