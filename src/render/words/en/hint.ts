@@ -109,7 +109,7 @@ export const hint = {
   'hint.inv9TokenPlusOne.code': 'In the grant: UPDATE tasks SET token = token + 1, … WHERE task_id = ? — computed by SQLite from the row it updates, never from a value read earlier.',
   'hint.inv10NoStaleToken.question': "A write went in under a token older than the task's holder's. What does your fence check of the writer?",
   'hint.inv10NoStaleToken.rule': "The fence is the condition every holder's write commits under: the task, its owner AND its token, and that it is still running. Without the token, a zombie (a worker whose lease expired while it paused) writes over its successor.",
-  'hint.inv10NoStaleToken.code': "static readonly fence = \"task_id = @task AND owner = @owner AND token = @token AND state = 'running'\"",
+  'hint.inv10NoStaleToken.code': "Name the owner and the token in the fence: static readonly fence = \"task_id = @task AND owner = @owner AND token = @token AND state = 'running'\"",
   'hint.inv11FinishedStaysFinished.question': 'A finished task changed again. Which of your writes can touch a task that is done — finish, or the sweep?',
   'hint.inv11FinishedStaysFinished.rule': "A finished task never changes: finish writes only under the holder's whole fence (task, owner, token, running); the sweep returns only the very grant it found expired, still running, inside one transaction.",
   'hint.inv11FinishedStaysFinished.code': "finish: UPDATE … WHERE <the fence>; sweep: BEGIN IMMEDIATE, read the expired leases, UPDATE … WHERE task_id = ? AND token = ? AND state = 'running', COMMIT.",

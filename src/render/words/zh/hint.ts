@@ -133,7 +133,7 @@ export const hint = {
   'hint.inv9TokenPlusOne.code': '授予时：UPDATE tasks SET token = token + 1, … WHERE task_id = ?——由 SQLite 从它更新的那一行算出，绝不用之前读到的值。',
   'hint.inv10NoStaleToken.question': '有一次写入用的令牌比任务持有者的旧。你的 fence 检查了写入者的什么？',
   'hint.inv10NoStaleToken.rule': 'fence 是每个持有者的写入提交时都要满足的条件：任务、持有者和令牌，并且仍在运行。少了令牌，僵尸（暂停期间租约过期的 worker）就会覆盖它的后继者。',
-  'hint.inv10NoStaleToken.code': "static readonly fence = \"task_id = @task AND owner = @owner AND token = @token AND state = 'running'\"",
+  'hint.inv10NoStaleToken.code': "把持有者和令牌都写进 fence：static readonly fence = \"task_id = @task AND owner = @owner AND token = @token AND state = 'running'\"",
   'hint.inv11FinishedStaysFinished.question': '一个已结束的任务又变了。你的哪次写入能碰到已完成的任务——finish，还是清扫？',
   'hint.inv11FinishedStaysFinished.rule': '结束了的任务绝不再变：finish 只在持有者完整的 fence（任务、持有者、令牌、运行中）下写；清扫只在一个事务里送回它发现已过期、仍在运行的那一次授予。',
   'hint.inv11FinishedStaysFinished.code': "finish：UPDATE … WHERE <fence>；sweep：BEGIN IMMEDIATE，读出过期租约，UPDATE … WHERE task_id = ? AND token = ? AND state = 'running'，COMMIT。",
