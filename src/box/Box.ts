@@ -24,7 +24,7 @@ import type { RunnerState } from '../runner/state.js';
 import { MAX_OUTPUT_CHARS, type Printed } from './captureOutput.js';
 import { encodeFrame, FrameReader, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { callProblem, LearnerValueError, stateProblem } from './learnerValues.js';
-import { CALLABLE, type FromLearner, type ThrownInfo, type ToLearner, type WireError } from './protocol.js';
+import { CALLABLE, type CallTarget, type FromLearner, type ThrownInfo, type ToLearner, type WireError, type WorkerMethod } from './protocol.js';
 import { codeText, isMessage, message, saidOf, type Message, type Param } from '../core/message.js';
 import type { BoxCode } from './codes.js';
 
@@ -110,13 +110,20 @@ function taken(info: unknown): { name: string; message: string | Message; stack?
   return { name: String(i.name), message, ...(typeof i.stack === 'string' ? { stack: i.stack } : {}) };
 }
 
+/** What a worker's calls are carried out on, in the harness (src/box/boxedWorker.ts). */
+export interface WorkerCalls {
+  db: { get(sql: unknown, params?: unknown): Promise<unknown>; all(sql: unknown, params?: unknown): Promise<unknown>; run(sql: unknown, params?: unknown): Promise<unknown>; exec(sql: unknown): Promise<unknown> };
+  clock: { nowMs(): number };
+}
+
 export interface BoxOptions {
   loadTimeoutMs?: number;
   runTimeoutMs?: number;
 }
 
 /** `shipped`: the file's code holds one of faultlab's own runners (compile.ts), not only the learner's. */
-export type Opened = { kind: 'ready'; box: Box; runnerName: string; shipped: Shipped | null } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
+/** `worker`: the file holds the second exercise's class (src/runner/BaseWorker.ts), with its static fence as it said it. */
+export type Opened = { kind: 'ready'; box: Box; runnerName: string; shipped: Shipped | null; worker?: { fence: unknown } } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
 
 
 function thrownInfo(error: unknown): { name: string; message: string } {
@@ -148,7 +155,8 @@ export class Box {
   readonly #socket: Socket;
   readonly #exited: Promise<ExitInfo>;
   readonly #runTimeoutMs: number;
-  readonly #instances = new Map<number, RunnerDeps>();
+  /** What each instance's calls are carried out on: a runner's deps, or a worker's (its statements, the clock). */
+  readonly #instances = new Map<number, Partial<Record<CallTarget, object>>>();
   /** Errors sent into the learner's code during this run, by number: one that comes back out is rethrown as itself. */
   readonly #sent = new Map<number, unknown>();
   readonly #inbox: FromLearner[] = [];
@@ -231,7 +239,7 @@ export class Box {
     } finally {
       box.#disarm();
     }
-    if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner, shipped };
+    if (first.t === 'ready' && typeof first.runner === 'string') return { kind: 'ready', box, runnerName: first.runner, shipped, ...(first.kind === 'worker' ? { worker: { fence: first.fence } } : {}) };
     await box.dispose();
     if (first.t === 'load_error') return { kind: 'load_error', error: taken(first.error) };
     return { kind: 'load_error', error: { name: 'ProtocolError', message: say('grade.process.notReady', { said: JSON.stringify(first).slice(0, 100) }) } };
@@ -282,10 +290,10 @@ export class Box {
   }
 
   /** Build a runner in the box with these deps; resolves to its number. Rejects with what its constructor threw. */
-  async build(deps: RunnerDeps): Promise<number> {
+  async build(deps: RunnerDeps | WorkerCalls, leaseMs?: number): Promise<number> {
     const instance = this.#nextInstance++;
-    this.#instances.set(instance, deps);
-    this.#send({ t: 'build', instance });
+    this.#instances.set(instance, deps as unknown as Partial<Record<CallTarget, object>>);
+    this.#send(leaseMs === undefined ? { t: 'build', instance } : { t: 'build', instance, leaseMs });
     await this.#serve();
     return instance;
   }
@@ -301,6 +309,13 @@ export class Box {
     if (problem !== null) throw new LearnerValueError(say('box.value.stepReturned', { problem }));
     this.#lastReturned = returned;
     return returned;
+  }
+
+  /** A worker's method (the second exercise): what it returned, unchecked (the caller checks it), or what it threw. */
+  async invoke(instance: number, method: WorkerMethod, args: unknown[]): Promise<unknown> {
+    this.#step += 1;
+    this.#send({ t: 'invoke', instance, method, args });
+    return this.#serve();
   }
 
   async dispose(): Promise<void> {
@@ -430,7 +445,7 @@ export class Box {
         case 'built':
           return undefined;
         case 'returned':
-          return message.state;
+          return 'value' in message ? message.value : message.state;
         case 'threw': {
           if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
           const info = taken(message.error);
@@ -451,7 +466,7 @@ export class Box {
   async #answer(message: Extract<FromLearner, { t: 'call' }>): Promise<void> {
     const deps = this.#instances.get(message.instance);
     const methods = CALLABLE[message.target] as readonly string[] | undefined;
-    if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
+    if (deps === undefined || methods === undefined || !Object.hasOwn(CALLABLE, message.target) || !Object.hasOwn(deps, message.target) || !methods.includes(message.method) || !Array.isArray(message.args)) {
       this.#brokeProtocol(say('grade.process.unanswered', { call: `${String(message.target)}.${String(message.method)}` }));
       throw new BoxGone(GONE);
     }
@@ -490,5 +505,6 @@ function wireError(ref: number, error: unknown): WireError {
   if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point, ...(said !== undefined ? { said } : {}) };
   if (isTransientError(error)) return { ref, kind: 'transient', name, message, definite: error.definite };
   if (isContractError(error)) return { ref, kind: 'contract', name, message, code: error.code, detail: error.detail };
-  return { ref, kind: 'other', name, message };
+  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+  return { ref, kind: 'other', name, message, ...(code !== undefined ? { code } : {}) };
 }

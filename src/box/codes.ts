@@ -29,6 +29,17 @@ export const BOX_CODES = [
   'box.value.stepReturned',
   'box.value.call',
   'box.value.notSendable',
+  'box.worker.execOnly',
+  'box.worker.sqlText',
+  'box.worker.writesOutsideTasks',
+  'box.worker.claimReturned',
+  'box.worker.claimNotGranted',
+  'box.worker.finishReturned',
+  'box.worker.sweepReturned',
+  'box.worker.openTransaction',
+  'box.worker.noFence',
+  'box.worker.notForScenario',
+  'box.worker.sqlParams',
 ] as const;
 
 export type BoxCode = (typeof BOX_CODES)[number];

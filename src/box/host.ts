@@ -20,13 +20,14 @@ import { ContractError, TransientError, type ContractCode } from '../inventory/e
 import type { RunnerDeps, SyncRunnerClass } from '../runner/BaseRunner.js';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
-import { runnerClassFrom } from '../runner/load.js';
+import { learnerClassFrom, type LearnerClass } from '../runner/load.js';
+import type { WorkerDeps } from '../runner/BaseWorker.js';
 import type { RunnerState } from '../runner/state.js';
 import { captureOutput } from './captureOutput.js';
 import { FrameChannel, ChannelClosed, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
-import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError } from './protocol.js';
+import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError, WorkerMethod } from './protocol.js';
 
 const [compiled, file] = process.argv.slice(2) as [string, string];
 const CHANNEL_FD = 3;
@@ -94,7 +95,7 @@ function asError(wire: WireError): Error {
   if (wire.kind === 'crash') error = new Crash(wire.point as CrashPoint, wire.said ?? message<BoxCode>('grade.process.unreadable'));
   else if (wire.kind === 'transient') error = new TransientError(wire.message, { definite: wire.definite ?? false });
   else if (wire.kind === 'contract') error = new ContractError(wire.code as ContractCode, wire.detail ?? '');
-  else error = Object.assign(new Error(wire.message), { name: wire.name });
+  else error = Object.assign(new Error(wire.message), { name: wire.name }, wire.code !== undefined ? { code: wire.code } : {});
   fromGrader.set(error, wire.ref);
   return error;
 }
@@ -128,6 +129,20 @@ function depsFor(instance: number): RunnerDeps<'sync'> {
   };
 }
 
+/** A worker's deps (the second exercise): each statement and each look at the clock goes to the harness. */
+function workerDepsFor(instance: number, leaseMs: number): WorkerDeps {
+  return {
+    db: {
+      get: (sql, params) => call(instance, 'db', 'get', params === undefined ? [sql] : [sql, params]) as never,
+      all: (sql, params) => call(instance, 'db', 'all', params === undefined ? [sql] : [sql, params]) as never,
+      run: (sql, params) => call(instance, 'db', 'run', params === undefined ? [sql] : [sql, params]) as { changes: number },
+      exec: (sql) => void call(instance, 'db', 'exec', [sql]),
+    },
+    clock: { nowMs: () => call(instance, 'clock', 'nowMs', []) as number },
+    leaseMs,
+  };
+}
+
 /**
  * process.exit is the harness's to call, not the learner's: in their code it throws where it was called — a
  * step that calls it fails with the reason, and a file that calls it while it loads is refused — instead of
@@ -152,19 +167,29 @@ process.exit = ((code?: unknown) => {
   throw new RunnerExitError(code);
 }) as typeof process.exit;
 
-let Learner: SyncRunnerClass;
+let found: LearnerClass;
 try {
-  Learner = runnerClassFrom((await import(pathToFileURL(compiled).href)) as Record<string, unknown>, file) as unknown as SyncRunnerClass;
+  found = learnerClassFrom((await import(pathToFileURL(compiled).href)) as Record<string, unknown>, file);
 } catch (error) {
   send({ t: 'load_error', error: thrown(error) });
   exit(0);
 }
-// From here on only the learner's constructor and steps run in this process, and this loop, which needs no
+// From here on only the learner's constructor and methods run in this process, and this loop, which needs no
 // clock and no chance: the determinism guard goes in for good.
-const Guarded = guardRunner(Learner, installDeterminismGuardForGood());
-send({ t: 'ready', runner: Guarded.name });
+const guard = installDeterminismGuardForGood();
+type Built = { step(state: RunnerState): unknown } | Record<WorkerMethod, (...args: unknown[]) => unknown>;
+let build: (instance: number, request: Extract<ToLearner, { t: 'build' }>) => Built;
+if (found.kind === 'runner') {
+  const Guarded = guardRunner(found.cls as unknown as SyncRunnerClass, guard);
+  build = (instance) => new Guarded(depsFor(instance));
+  send({ t: 'ready', runner: Guarded.name });
+} else {
+  const Worker = found.cls;
+  build = (instance, request) => guard(() => new Worker(workerDepsFor(instance, request.leaseMs ?? 0))) as unknown as Built;
+  send({ t: 'ready', runner: Worker.name || 'anonymous worker', kind: 'worker', fence: wary(() => Worker.fence, undefined) });
+}
 
-const instances = new Map<number, InstanceType<typeof Guarded>>();
+const instances = new Map<number, Built>();
 /** What the last step returned, handed back as the same object when the harness passes it on. */
 let last: unknown;
 
@@ -176,7 +201,7 @@ for (;;) {
     output.reset();
   } else if (request.t === 'build') {
     try {
-      instances.set(request.instance, new Guarded(depsFor(request.instance)));
+      instances.set(request.instance, build(request.instance, request));
       send({ t: 'built' });
     } catch (error) {
       send(threw(error));
@@ -186,6 +211,7 @@ for (;;) {
     try {
       if (runner === undefined) throw new Error(`faultlab: no runner #${request.instance} in the learner's process`);
       // An async step (written as the reference is) resolves within this turn: every call it awaits answered at once.
+      if (!('step' in runner)) throw new Error(`faultlab: #${request.instance} is a worker, not a runner`);
       const stepped = runner.step((request.state ?? last) as RunnerState);
       const returned = stepped instanceof Promise ? await stepped : stepped;
       last = returned;
@@ -196,6 +222,27 @@ for (;;) {
         // A state the channel cannot carry (a BigInt, a cycle, megabytes) is the step's failure, said as such.
         throw new StateNotSendable(thrown(error).message);
       }
+    } catch (error) {
+      send(threw(error));
+    }
+  } else if (request.t === 'invoke') {
+    const worker = instances.get(request.instance);
+    try {
+      if (worker === undefined || 'step' in worker) throw new Error(`faultlab: no worker #${request.instance} in the learner's process`);
+      const method = request.method;
+      // Under the guard, as a step is; an async method resolves within this turn (every call answers at once).
+      const called = guard(() => worker[method]!.apply(worker, request.args));
+      const value =
+        called instanceof Promise
+          ? await called.then(
+              (v: unknown) => guard(() => v, true),
+              (e: unknown) =>
+                guard(() => {
+                  throw e;
+                }, true),
+            )
+          : called;
+      send(value === undefined ? { t: 'returned' } : { t: 'returned', value });
     } catch (error) {
       send(threw(error));
     }

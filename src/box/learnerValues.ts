@@ -65,6 +65,7 @@ export function callProblem(target: string, method: string, args: unknown[]): Me
     return stateProblem(args[0]);
   }
   if (target === 'policy') return stateProblem(args[0]);
+  if (target === 'db') return paramsProblem(args[1]);
   if (target === 'tools') {
     const problem = actionProblem(args[0], 'action');
     if (problem !== null) return problem;
@@ -72,6 +73,16 @@ export function callProblem(target: string, method: string, args: unknown[]): Me
     if (!isObject(at) || typeof at.taskId !== 'string' || !isCount(at.call) || !isCount(at.attempt)) return say('box.value.wrong', { field: 'at', expected: '{ taskId, call, attempt }' });
     if (depthOf(args[0]) > MAX_VALUE_DEPTH) return say('box.value.tooDeep', { field: 'action', max: MAX_VALUE_DEPTH });
   }
+  return null;
+}
+
+const isSqlValue = (value: unknown) => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
+/** Why a worker's statement parameters (an object of names, or a list) are not what SQLite may bind, or null. */
+function paramsProblem(params: unknown): Message<BoxCode> | null {
+  if (params === undefined) return null;
+  const values = Array.isArray(params) ? params : isObject(params) ? Object.values(params) : null;
+  if (values === null || values.length > 100 || !values.every(isSqlValue)) return say('box.worker.sqlParams');
   return null;
 }
 

@@ -30,7 +30,7 @@ export interface WireError {
   message: string;
   /** The error's message when faultlab made it (the crash's, above all), to be thrown with it. */
   said?: Message;
-  /** contract: the code and the detail the message was made of. */
+  /** contract: the code and the detail the message was made of; other: the error's own code, if it has one (SQLite's, say). */
   code?: string;
   detail?: string;
   /** transient: did the tool surely not run? */
@@ -42,9 +42,12 @@ export interface WireError {
 export type ToLearner =
   /** A new run begins: earlier instances are gone, printed output is counted afresh. */
   | { t: 'run' }
-  | { t: 'build'; instance: number }
+  /** `leaseMs`: a worker's (the second exercise) — what its deps carry beside its calls. */
+  | { t: 'build'; instance: number; leaseMs?: number }
   /** `state` left out: the very object the last step returned (a runner may keep a reference to it). */
   | { t: 'step'; instance: number; state?: RunnerState }
+  /** A worker's method (the second exercise): claim, finish or sweep. */
+  | { t: 'invoke'; instance: number; method: WorkerMethod; args: unknown[] }
   | { t: 'reply'; ok: true; value?: unknown }
   | { t: 'reply'; ok: false; error: WireError };
 
@@ -53,20 +56,29 @@ export const CALLABLE = {
   policy: ['nextAction'],
   events: ['save', 'last', 'lastEvent', 'all'],
   tools: ['execute'],
+  // a worker's (the second exercise): its statements, and the virtual clock
+  db: ['get', 'all', 'run', 'exec'],
+  clock: ['nowMs'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CallTarget = keyof typeof CALLABLE;
+
+/** What a box's class is: a runner (`step`), or a worker's queue (claim, finish, sweep; src/runner/BaseWorker.ts). */
+export type BoxKind = 'runner' | 'worker';
+
+export type WorkerMethod = 'claim' | 'finish' | 'sweep';
 
 /**
  * Every message from the learner's process may carry what its code printed since the last one (`out`), and
  * `cut` once it printed more than a run may keep (the rest was dropped).
  */
 export type FromLearner = { out?: string; cut?: true } & (
-  | { t: 'ready'; runner: string }
+  /** `fence`: a worker's static fence (the SQL condition every holder's write commits under). */
+  | { t: 'ready'; runner: string; kind?: BoxKind; fence?: unknown }
   | { t: 'load_error'; error: ThrownInfo }
   | { t: 'call'; instance: number; target: CallTarget; method: string; args: unknown[] }
   | { t: 'built' }
-  | { t: 'returned'; state?: unknown }
+  | { t: 'returned'; state?: unknown; value?: unknown }
   /** `ref`: the error was one the grader sent (a crash let through, say), not the learner's own. */
   | { t: 'threw'; error: ThrownInfo; ref?: number }
 );

@@ -89,6 +89,7 @@ export const CHECK_CODES = [
   'check.inv9.title',
   'check.inv9.grant',
   'check.inv9.moved',
+  'check.inv9.reclaim',
   'check.inv9.ok',
   'check.inv10.title',
   'check.inv10.stale',

@@ -66,6 +66,16 @@ export function inv9(run: Run): Check {
     if (grant && to.token !== from.token + 1) problems.push(message('check.inv9.grant', { task, owner: String(to.owner), token: to.token, previous: from.token, at }));
     else if (!grant && to.token !== from.token) problems.push(message('check.inv9.moved', { task, from: from.token, to: to.token, at }));
   }
+  // A re-claim by the same worker is a grant too (its claim's reply was lost, or a crash ended the life that held
+  // it): the table shows only a new lease, so the claims the harness read back say it — each a token of its own.
+  const last = new Map<string, number>();
+  for (const event of run.trace) {
+    if (event.type !== 'claim' || event.granted === null) continue;
+    const { task, token, reclaim } = event.granted;
+    const previous = last.get(task);
+    if (reclaim && previous !== undefined && token <= previous) problems.push(message('check.inv9.reclaim', { task, owner: event.worker ?? '?', token, previous, at: event.t }));
+    last.set(task, Math.max(previous ?? 0, token));
+  }
   return verdict('inv9_token_plus_one', problems, 'token + 1 on every grant', message('check.inv9.ok'));
 }
 

@@ -98,7 +98,7 @@ export function firstProblem(run: RunResult, learnerFile?: string, display: (pat
   if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };
   const figure = failed.find((c) => c.kind === 'expectation');
   if (figure) {
-    const id = (figure.id.startsWith('stock.') ? 'stock' : figure.id) as ProblemId;
+    const id = (figure.id.startsWith('stock.') ? 'stock' : figure.id.startsWith('workers.') ? 'workers' : figure.id) as ProblemId;
     return { id, title: figure.title, message: figure.message };
   }
   const unfired = failed.find((c) => c.id === 'faults_fired');

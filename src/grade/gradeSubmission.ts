@@ -26,6 +26,7 @@ import type { FromHarness, GradeJob, RunOutcome } from './job.js';
 import { outcomeProblem } from './outcomeProblem.js';
 import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { displayPath } from './replay.js';
+import { fileKind } from '../target/runners.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
 
 /** The box's limits (src/box/Box.ts): per run, and for loading the file. */
@@ -38,6 +39,8 @@ export const DEFAULT_REPLAY_DIR = 'faultlab-grade';
 
 export interface GradeOptions {
   scenarios: readonly Scenario[];
+  /** The second exercise's scenarios (many workers): graded instead when the file holds a worker (src/runner/LearnerWorker.ts). */
+  workerScenarios?: readonly Scenario[];
   seed?: number;
   /** How long one run may take before the learner's process is killed (ms). */
   timeoutMs?: number;
@@ -131,7 +134,8 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const maxSteps = options.maxSteps ?? MAX_STEPS;
   const explore = options.explore ?? true;
   const references = options.references ?? new ReferenceRuns();
-  const scenarios = [...options.scenarios];
+  const worker = options.workerScenarios !== undefined && (await fileKind(absolute, { loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS })) === 'worker';
+  const scenarios = [...(worker ? options.workerScenarios! : options.scenarios)];
   const refs = await Promise.all(scenarios.map((scenario) => references.get(scenario, seed, maxSteps)));
   const replayDir = options.replayDir === null ? null : resolve(cwd, options.replayDir ?? DEFAULT_REPLAY_DIR, ...(options.replayDir === undefined ? [name] : []));
 

@@ -17,6 +17,8 @@ export const LESSON_FILES = {
   errors: '06-which-errors-to-retry.md',
   retention: '07-receipt-retention.md',
   exercise: '08-the-exercise.md',
+  leases: '09-leases-and-fencing-tokens.md',
+  zombies: '10-zombies-and-real-kills.md',
 } as const;
 
 const L = LESSON_FILES;
@@ -51,6 +53,11 @@ export const ZH_EXERCISE_SECTIONS: Record<keyof typeof EXERCISE_SECTIONS, string
 
 /** The sections of lessons 2 to 6 a mistake points at, by their anchor in each language. */
 const SECTIONS = {
+  claim: { en: 'the-claim-one-transaction-one-token', zh: '认领一个事务一个令牌' },
+  liveness: { en: 'a-lease-is-liveness-a-token-is-safety', zh: '租约管活性令牌管安全' },
+  everyWrite: { en: 'every-write-carries-the-token', zh: '每一次写入都带着令牌' },
+  zombie: { en: 'a-zombie-in-the-middle-of-the-work', zh: '工作中途的僵尸' },
+  secondExercise: { en: 'the-second-exercise-write-the-queue-yourself', zh: '第二个练习自己写队列' },
   reusedKey: { en: 'reused-unchanged-by-every-retry', zh: '每次重试都原样沿用' },
   fingerprint: { en: 'the-fingerprint-does-the-key-still-mean-the-same-request', zh: '参数指纹这个键还指同一个请求吗' },
   contractError: { en: 'a-contract-error-does-not-get-better-with-time', zh: '契约错误不会随时间变好' },
@@ -92,6 +99,13 @@ const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   inv5_contract_error_changes_nothing: [L.errors, 'contractError'],
   inv6_success_has_receipt: [L.lostContact],
   inv7_run_terminates: exercise('states'),
+  inv8_one_live_holder: [L.leases, 'claim'],
+  inv9_token_plus_one: [L.leases, 'claim'],
+  inv10_no_stale_token: [L.leases, 'everyWrite'],
+  inv11_finished_stays_finished: [L.leases, 'everyWrite'],
+  inv12_budgets_across_workers: [L.zombies, 'zombie'],
+  inv13_no_stranded_task: [L.leases, 'liveness'],
+  workers: [L.leases],
   reference_fails: exercise('grader'),
 };
 
@@ -113,7 +127,19 @@ const BY_SCENARIO: Record<string, Target> = {
   budget_exhausted: [L.intents],
   policy_error: exercise('rule2'),
   unauthorized_action: exercise('rule2'),
+  double_claim_race: [L.leases, 'claim'],
+  zombie_after_pause: [L.zombies, 'zombie'],
+  crash_after_commit_other_worker: [L.leases],
+  stale_completion_after_reclaim: [L.leases, 'everyWrite'],
+  rescuer_races_completion: [L.leases, 'everyWrite'],
+  lost_claim_reply: [L.leases, 'claim'],
+  deferred_upgrade_busy: [L.leases, 'claim'],
+  lease_expires_before_reserve: [L.leases, 'everyWrite'],
+  zombie_redoes_work: [L.zombies, 'zombie'],
 };
+
+/** The many-worker scenarios: graded for the second exercise (src/runner/LearnerWorker.ts). */
+const WORKER_SCENARIOS = new Set(['double_claim_race', 'zombie_after_pause', 'crash_after_commit_other_worker', 'stale_completion_after_reclaim', 'rescuer_races_completion', 'lost_claim_reply', 'deferred_upgrade_busy', 'lease_expires_before_reserve', 'zombie_redoes_work']);
 
 function anchor(section: Section, lang: Lang): string {
   if (section.startsWith('exercise.')) {
@@ -128,7 +154,9 @@ function anchor(section: Section, lang: Lang): string {
  * (`zh/02-idempotency-keys.md#每次重试都原样沿用`), which has the same file name and its own headings.
  */
 export function lessonFor(problem: ProblemId | null, scenarioId: string, lang: Lang): string {
-  const [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
+  let [file, section] = (problem !== null ? BY_PROBLEM[problem] : undefined) ?? BY_SCENARIO[scenarioId] ?? [L.exercise];
+  // On a many-worker scenario the exercise is the second one: what lesson 8 says of the first, lesson 9 says of it.
+  if (file === L.exercise && WORKER_SCENARIOS.has(scenarioId)) [file, section] = [L.leases, 'secondExercise'];
   const path = lang === 'en' ? file : `${lang}/${file}`;
   return section === undefined ? path : `${path}#${anchor(section, lang)}`;
 }

@@ -5,6 +5,7 @@
 import type { Message, Param, Said } from '../core/message.js';
 import type { Printed } from '../box/captureOutput.js';
 import type { InvariantId } from '../check/invariants.js';
+import type { QueueInvariantId } from '../check/queueInvariants.js';
 import type { Divergence } from './divergence.js';
 import type { MistakeId } from './mistakes.js';
 import type { ThrownInfo } from '../box/protocol.js';
@@ -26,6 +27,9 @@ export type ProblemId =
   | 'determinism'
   | 'runner_error'
   | InvariantId
+  /** The queue's rules and figures (the second exercise: many workers). */
+  | QueueInvariantId
+  | 'workers'
   | 'status'
   | 'calls'
   | 'ledger'

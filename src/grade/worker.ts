@@ -18,6 +18,8 @@ import { depthOneSchedules } from '../explore/enumerate.js';
 import { findingFor } from '../explore/findings.js';
 import { verdictOf } from '../explore/runSchedule.js';
 import { Tally } from '../explore/tally.js';
+import { explore } from '../explore/explore.js';
+import type { ScheduleChoice } from '../scenario/types.js';
 import { targetOf } from '../explore/target.js';
 import { Bases, resumePoint, runFrom } from '../explore/fork.js';
 import { MAX_STEPS } from '../core/defaults.js';
@@ -77,7 +79,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   let run: RunResult | null = null;
   let error: unknown = null;
   try {
-    run = judge(await simulate(scenario, { runner: box.runner, seed: job.seed, storage: 'memory', maxSteps: job.maxSteps, extraFaults: added }));
+    run = judge(await simulate(scenario, { runner: box.runner, ...(box.queue ? { queue: box.queue } : {}), seed: job.seed, storage: 'memory', maxSteps: job.maxSteps, extraFaults: added }));
   } catch (e) {
     error = e;
   }
@@ -120,11 +122,21 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
   const started = performance.now();
-  const tally = new Tally();
+  let tally = new Tally();
   let schedules = 0;
   let broke = 0;
   let stopped: Explored['stopped'] = null;
-  for (const added of depthOneSchedules(base)) {
+  if (scenario.workers !== undefined) {
+    // Many workers (the second exercise): explored as `faultlab explore` does — its interleavings, then one added
+    // fault at every point of the run and of every worker's loop — in this thread, on the learner's boxes.
+    const report = await explore([scenario], { target: targetOf(opened!, job.seed, 'memory'), workers: 1 });
+    tally = report.scenarios[0]!.tally;
+    const sum = (counts: readonly number[]) => counts.reduce((a, b) => a + b, 0);
+    // The run as written is counted apart (it was graded as written); its interleavings and added faults are the exploration.
+    schedules = sum(tally.runs) - 1 + sum(tally.interleavings.runs);
+    broke = sum(tally.broke) - (tally.asWritten?.passed === false ? 1 : 0) + tally.interleavings.broke;
+  }
+  for (const added of scenario.workers !== undefined ? [] : depthOneSchedules(base)) {
     const outcome = await runExplored(scenario, added);
     if (outcome.kind !== 'done') {
       stopped = { schedule: added, outcome };
@@ -140,17 +152,17 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
     .map(([check, first]) => ({ check, schedules: first.schedules, message: first.message, added: first.added }));
   let finding: Explored['finding'] = null;
   const first = violations[0];
-  if (first !== undefined) finding = await shrunk(scenario, first);
+  if (first !== undefined) finding = await shrunk(scenario, first, tally.violations.get(first.check)?.schedule);
   const fired = Object.values(tally.fired).reduce((a, b) => a + b, 0);
   const planned = Object.values(tally.planned).reduce((a, b) => a + b, 0);
   return { schedules, broke, violations, finding, stopped, fired, planned, durationMs: Math.round(performance.now() - started) };
 }
 
 /** The violation shrunk to its smallest schedule (src/explore's shrink, run in the learner's box). */
-async function shrunk(scenario: Scenario, violation: Explored['violations'][number]): Promise<NonNullable<Explored['finding']>> {
+async function shrunk(scenario: Scenario, violation: Explored['violations'][number], schedule?: ScheduleChoice[]): Promise<NonNullable<Explored['finding']>> {
   const unshrunk = { check: violation.check, found: violation.added, minimal: [...scenario.faults, ...violation.added], message: violation.message, run: null, schedules: violation.schedules };
   try {
-    const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'));
+    const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'), schedule);
     return { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
   } catch {
     // a runner that does not break it again the same way (or a box lost meanwhile): keep the schedule as found

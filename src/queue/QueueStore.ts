@@ -98,6 +98,8 @@ export interface QueueDeps {
   /** How long a grant or a renewal lasts, in virtual ms. */
   leaseMs: number;
   turns?: Turns;
+  /** Whom this connection serves (a worker's name, the sweeper): a learner's worker runs in a box of each one's own. */
+  actor?: string;
 }
 
 /** The tables. `events` is the task's log (the chapter's three columns, then who wrote each line under which grant). */

@@ -8,6 +8,7 @@ import { brandOf, hasBrand, setBrand } from '../core/brand.js';
 import { codeText, message, type Message } from '../core/message.js';
 import type { RunnerCode } from './codes.js';
 import type { RunnerClass } from './BaseRunner.js';
+import { WORKER_METHODS, type BaseWorker, type WorkerDeps } from './BaseWorker.js';
 
 export type RunnerLoadCode = 'UNKNOWN_RUNNER' | 'NO_SUCH_FILE' | 'NO_RUNNER_CLASS';
 
@@ -33,6 +34,29 @@ export class RunnerLoadError extends Error {
 }
 
 const isRunnerClass = (v: unknown): boolean => typeof v === 'function' && typeof (v as { prototype?: { step?: unknown } }).prototype?.step === 'function';
+
+/** The second exercise's shape (src/runner/BaseWorker.ts): a class with claim, finish and sweep, and no step. */
+const isWorkerClass = (v: unknown): boolean =>
+  typeof v === 'function' && !isRunnerClass(v) && WORKER_METHODS.every((name) => typeof (v as { prototype?: Record<string, unknown> }).prototype?.[name] === 'function');
+
+/** What a learner's file holds: a runner (the first exercise) or a worker's queue (the second). */
+export type LearnerClass = { kind: 'runner'; cls: RunnerClass } | { kind: 'worker'; cls: WorkerClassShape };
+
+/** A worker class as the box builds it: a constructor, and its `fence` (a static string). */
+export type WorkerClassShape = (new (deps: WorkerDeps) => BaseWorker) & { fence?: unknown };
+
+/**
+ * The class a learner's module offers: a runner (`LearnerRunner`, else the default, else `Runner`, else the first)
+ * or, when it has none, a worker (`LearnerWorker`, else the default, else the first).
+ */
+export function learnerClassFrom(module: Record<string, unknown>, file: string): LearnerClass {
+  const runner = pickRunner(module);
+  if (runner !== undefined) return { kind: 'runner', cls: runner as RunnerClass };
+  for (const preferred of ['LearnerWorker', 'default']) if (isWorkerClass(module[preferred])) return { kind: 'worker', cls: module[preferred] as WorkerClassShape };
+  const worker = Object.values(module).find(isWorkerClass);
+  if (worker !== undefined) return { kind: 'worker', cls: worker as WorkerClassShape };
+  return { kind: 'runner', cls: runnerClassFrom(module, file) }; // throws: neither is there
+}
 
 /** The runner class among a module's exports: `LearnerRunner`, else the default, else `Runner`, else the first. */
 export function runnerClassFrom(module: Record<string, unknown>, file: string, exportName?: string): RunnerClass {

@@ -38,6 +38,8 @@ import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Ru
 import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
 import { simulateWorkers, type WorkersOptions } from './workers/simulateWorkers.js';
+import { isLearnerWorker } from '../box/boxedWorker.js';
+import { message, MessageError } from '../core/message.js';
 
 export { SEAM_ORDER } from './process.js';
 
@@ -74,6 +76,8 @@ export interface SimulateOptions extends WorkersOptions {
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
   if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
+  // A learner's worker (the second exercise) is a queue: a scenario of one runner has none for it to run on.
+  if (isLearnerWorker(options.queue)) return Promise.reject(new MessageError(message('box.worker.notForScenario', { name: options.queue!.name, scenario: scenario.id })));
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {

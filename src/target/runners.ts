@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { Box, describeLoss, DEFAULT_RUN_TIMEOUT_MS, type BoxOptions, type Loss } from '../box/Box.js';
 import { boxedRunnerClass } from '../box/boxedRunner.js';
+import { boxedQueueClass, WorkerBoxes } from '../box/boxedWorker.js';
+import type { BoxCode } from '../box/codes.js';
 import type { Shipped } from '../box/compile.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import type { ThrownInfo } from '../box/protocol.js';
@@ -46,8 +48,10 @@ export interface OpenedRunner extends RunHooks {
   runner: RunnerClass;
   /** A deliberately broken store goes with some mutants. */
   tool?: ToolClass;
-  /** A deliberately broken queue or worker loop goes with the queue's mutants (many workers). */
+  /** A deliberately broken queue or worker loop goes with the queue's mutants (many workers); a learner's worker file (the second exercise) is its queue. */
   queue?: QueueClass;
+  /** The file holds a worker (the second exercise): it runs on the many-worker scenarios only. */
+  isWorker?: boolean;
   worker?: WorkerClass;
   /** What to call it in messages: `reference`, `learner`, `mutant:NAME` or the path as given. */
   label: string;
@@ -98,6 +102,18 @@ export function labelOf(name: string | undefined): string {
   return name === undefined ? 'reference' : name;
 }
 
+/**
+ * What a learner's file holds — a runner (the first exercise) or a worker (the second) — asked of a box of its
+ * own; null when it does not load (whoever runs it next says why).
+ */
+export async function fileKind(file: string, options: BoxOptions = {}): Promise<'runner' | 'worker' | null> {
+  if (!existsSync(file)) return null;
+  const opened = await Box.open(file, options);
+  if (opened.kind !== 'ready') return null;
+  await opened.box.dispose();
+  return opened.worker !== undefined ? 'worker' : 'runner';
+}
+
 const NO_HOOKS: RunHooks = { beginRun: async () => {}, endRun: async () => ({ output: NOTHING_PRINTED, loss: null }) };
 
 /**
@@ -122,9 +138,9 @@ export async function openRunner(source: RunnerSource, label: string, options: O
   const file = resolve(source.file);
   if (!existsSync(file)) throw new RunnerLoadError('NO_SUCH_FILE', message<TargetCode>('target.noSuchRunnerFile', { label, file }));
   const timeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
-  const open = async (): Promise<{ box: Box; name: string; shipped: Shipped | null }> => {
+  const open = async (): Promise<{ box: Box; name: string; shipped: Shipped | null; worker?: { fence: unknown } }> => {
     const opened = await Box.open(file, options);
-    if (opened.kind === 'ready') return { box: opened.box, name: opened.runnerName, shipped: opened.shipped };
+    if (opened.kind === 'ready') return { box: opened.box, name: opened.runnerName, shipped: opened.shipped, ...(opened.worker ? { worker: opened.worker } : {}) };
     if (opened.kind === 'load_error') throw new RunnerLoadFailed(opened.error.message, opened.error, null);
     throw new RunnerLoadFailed(describeLoss(opened.loss, options.loadTimeoutMs ?? timeoutMs), null, opened.loss);
   };
@@ -151,6 +167,42 @@ export async function openRunner(source: RunnerSource, label: string, options: O
       return { output: forward(current.box), loss };
     },
   };
+  if (current.worker !== undefined) {
+    // The second exercise: the reference runner runs each task; the learner's class is the queue it runs on,
+    // in a box per worker.
+    const fence = current.worker.fence;
+    if (typeof fence !== 'string' || fence.trim() === '') {
+      await current.box.dispose();
+      const said = message<BoxCode>('box.worker.noFence', { name: current.name });
+      throw new RunnerLoadFailed(said, { name: 'NotImplementedError', message: said }, null);
+    }
+    const boxes = new WorkerBoxes(current.box, async () => {
+      const next = await open();
+      forward(next.box);
+      return next.box;
+    });
+    const workerHooks: RunHooks = {
+      beginRun: () => boxes.beginRun(),
+      async endRun() {
+        const ended = await boxes.endRun();
+        const printed = ended.boxes.map(forward);
+        return { output: { text: printed.map((p) => p.text).join(''), cut: printed.some((p) => p.cut) }, loss: ended.loss };
+      },
+    };
+    return {
+      runner: ReferenceRunner,
+      queue: boxedQueueClass(boxes, current.name, fence),
+      isWorker: true,
+      label,
+      file,
+      source,
+      name: current.name,
+      shipped: current.shipped,
+      hooks: workerHooks,
+      ...workerHooks,
+      close: () => boxes.close(),
+    };
+  }
   return {
     runner: boxedRunnerClass(() => current.box, current.name),
     label,

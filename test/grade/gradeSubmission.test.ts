@@ -248,7 +248,7 @@ describe('code that breaks more than a step', () => {
     const file = tmpFile('NoRunner.mjs', 'export const answer = 42;\n');
     const grade = await gradeSubmission(file, { scenarios: scenarios('read_only'), cwd: tmp, explore: false });
     expect(grade.scenarios[0]!.problem!.message).toBe(
-      `could not load NoRunner.mjs: NoRunner.mjs: no runner class found (a class with a step(state) method); it exports answer`,
+      `could not load NoRunner.mjs: NoRunner.mjs: no runner class found (a class with a step(state) method, or a worker with claim, finish and sweep); it exports answer`,
     );
   });
 

@@ -23,6 +23,7 @@ import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { t, word, type Lang } from '../../render/words/index.js';
 import { LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
+import { fileKind } from '../../target/runners.js';
 import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
@@ -210,7 +211,9 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
       ? (lang === 'en' ? 'npm run grade --' : inThisLanguage(lang, 'npm run grade'))
       : inThisLanguage(lang, ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
-  const options = { scenarios, seed, timeoutMs, loadTimeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns(), lang };
+  // The second exercise (a file holding a worker) is graded on the many-worker scenarios, unless others are named.
+  const workerScenarios = values.scenarios === undefined && values['held-out'] === undefined ? runnerScenariosOnly(lang, loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd }), 'grade') : undefined;
+  const options = { scenarios, ...(workerScenarios ? { workerScenarios } : {}), seed, timeoutMs, loadTimeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns(), lang };
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
 
@@ -222,7 +225,8 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   if (found.files.length === 1) {
     // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
     const file = found.files[0]!;
-    io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, scenarios.length, seed, style));
+    const count = workerScenarios !== undefined && (await fileKind(file, { loadTimeoutMs })) === 'worker' ? workerScenarios.length : scenarios.length;
+    io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, count, seed, style));
     const shown: ScenarioGrade[] = [];
     const submission = await gradeSubmission(file, {
       ...options,

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll, type Loaded } from '../../scenario/load.js';
+import { SCENARIOS_DIR } from '../../core/paths.js';
 import type { RunResult } from '../../check/RunResult.js';
 import { DB_FILES } from '../../core/storage.js';
 import { checkTempDir } from '../../core/tempDir.js';
@@ -73,7 +74,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   const keepDb = values['keep-db'];
   // Kept databases are files: --keep-db without --storage means --storage file.
   const storage = keepDb !== undefined && values.storage === undefined ? 'file' : parseStorage(lang, values.storage);
-  const loaded = loadAll(positionals, { cwd: io.cwd });
+  let loaded = loadAll(positionals, { cwd: io.cwd });
   refuseRunnerOptions(lang, 
     [
       ...(values.runner !== undefined ? [`--runner ${values.runner}`] : []),
@@ -85,6 +86,15 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
+  if (resolved.isWorker === true) {
+    // The second exercise: a worker runs where several share a queue — by default every such scenario.
+    if (positionals.length === 0) loaded = loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd });
+    const alone = loaded.find((one) => one.type !== 'runner' || one.scenario.workers === undefined);
+    if (alone !== undefined) {
+      await resolved.close();
+      throw new UsageError(t(lang, 'box.worker.notForScenario', { name: resolved.name, scenario: alone.type === 'runner' ? alone.scenario.id : alone.id }), { showHelp: false });
+    }
+  }
   let kept: KeptFolder | null = null;
   // The reference runner in memory runs every scenario on one pair of connections, restored to the scenario's
   // starting rows before each run (a crash still closes them): opening and preparing two databases per

@@ -55,7 +55,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
     this.#claims = claims;
     this.#db = crew.storage.connect();
     const turns: Turns = { at: () => this.#turn(), busy: (point) => this.#busy(point) };
-    this.#store = new crew.impl.queue({ db: this.#db, clock: crew.world.clock, leaseMs: crew.spec.lease_ms, turns });
+    this.#store = new crew.impl.queue({ db: this.#db, clock: crew.world.clock, leaseMs: crew.spec.lease_ms, turns, actor: self.name });
     this.worker = new crew.impl.worker({ queue: this, tasks: this, clock: crew.world.clock });
   }
 

@@ -140,7 +140,7 @@ async function workerLoop(crew: Crew, self: ActorHandle): Promise<void> {
 /** The sweeper (the rescuer): every `sweep_every_ms`, expired leases go back to the queue. */
 async function sweeperLoop(crew: Crew, self: ActorHandle): Promise<void> {
   const { world, spec } = crew;
-  const store = new crew.impl.queue({ db: crew.storage.connect(), clock: world.clock, leaseMs: spec.lease_ms, turns: { at: () => self.turn(), busy: () => self.busy() } });
+  const store = new crew.impl.queue({ db: crew.storage.connect(), clock: world.clock, leaseMs: spec.lease_ms, turns: { at: () => self.turn(), busy: () => self.busy() }, actor: SWEEPER });
   for (;;) {
     await self.sleep(spec.sweep_every_ms);
     if (crew.over()) return;

@@ -4,7 +4,7 @@
  */
 export const target = {
   'target.noSuchFile': 'no such file {file}',
-  'target.noRunnerClass': '{file}: no runner class found (a class with a step(state) method); it exports {found}',
+  'target.noRunnerClass': '{file}: no runner class found (a class with a step(state) method, or a worker with claim, finish and sweep); it exports {found}',
   'target.exportsNothing': 'nothing',
   'target.noSuchMutant': '{name}: no such mutant (known: {known})',
   'target.noSuchMutantNamed': 'no such mutant mutant:{name}',

@@ -38,6 +38,7 @@ export const workers = {
   'check.inv8.ok': 'every grant found the task queued, or its lease gone',
   'check.inv9.title': "every grant's token is the previous plus one",
   'check.inv9.grant': '{task} was granted to {owner} under token {token} at {at} ms, after token {previous}: every grant needs the previous token plus one, or two holders share a token and the fence cannot tell them apart',
+  'check.inv9.reclaim': '{owner} re-claimed {task} at {at} ms under token {token}, the token it held already ({previous}): a re-claim is a grant too, with the previous token plus one, or the grant whose reply was lost could still write',
   'check.inv9.moved': "{task}'s token went from {from} to {to} at {at} ms without a grant: only a grant moves the token, by one",
   'check.inv9.ok': 'every grant carried the previous token plus one',
   'check.inv10.title': "no effect carries a token older than its holder's",

@@ -4,7 +4,7 @@
  */
 export const target = {
   'target.noSuchFile': '没有这个文件：{file}',
-  'target.noRunnerClass': '{file}：找不到 Runner 类（带 step(state) 方法的类）；它导出的是 {found}',
+  'target.noRunnerClass': '{file}：找不到 Runner 类（带 step(state) 方法的类，或带 claim、finish、sweep 的 worker 类）；它导出的是 {found}',
   'target.exportsNothing': '空（什么也没导出）',
   'target.noSuchMutant': '{name}：没有这个变异体（已有的：{known}）',
   'target.noSuchMutantNamed': '没有这个变异体：mutant:{name}',

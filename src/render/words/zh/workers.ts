@@ -38,6 +38,7 @@ export const workers = {
   'check.inv8.ok': '每次授予时，任务都在排队，或者它的租约已经失效',
   'check.inv9.title': '每次授予的令牌都是上一个加一',
   'check.inv9.grant': '{task} 在 {at} 毫秒以令牌 {token} 授予了 {owner}，上一个令牌是 {previous}：每次授予都要把令牌加一，否则两个持有者共用一个令牌，防护检查就分不清它们',
+  'check.inv9.reclaim': '{owner} 在 {at} 毫秒重新认领 {task}，令牌仍是 {token}，与它已持有的（{previous}）相同：重新认领也是一次授予，令牌要加一，否则那次回复丢失的授予仍能写入',
   'check.inv9.moved': '{task} 的令牌在 {at} 毫秒从 {from} 变成了 {to}，却没有授予：只有授予才会移动令牌，而且只加一',
   'check.inv9.ok': '每次授予的令牌都是上一个加一',
   'check.inv10.title': '效果带的令牌不比它的持有者旧',
