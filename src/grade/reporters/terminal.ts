@@ -238,3 +238,23 @@ export function renderClassSummary(lang: Lang, submissions: readonly SubmissionG
   lines.push('', `  ${t(lang, 'gradeReport.class.passedAll', { passed: passedAll, n: submissions.length })}`);
   return lines.join('\n') + '\n';
 }
+
+/** A class's first line, said as soon as its grading starts: how many submissions, how many at a time. */
+export function renderProgressStart(lang: Lang, total: number, lanes: number, style: Style): string {
+  return style.c.bold(`  ${tn(lang, 'progress.start', total, { lanes: Math.min(lanes, total) })}`) + '\n';
+}
+
+/** A duration in words, as an estimate says it: whole seconds under two minutes, whole minutes after. */
+function roughly(lang: Lang, ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 120 ? t(lang, 'progress.seconds', { n: s }) : t(lang, 'progress.minutes', { n: Math.round(s / 60) });
+}
+
+/**
+ * How far a class's grade has got: `3/9 graded · about 12 s left` (no estimate before the first submission is
+ * graded, nor after the last). `leftMs` comes from timeLeftMs (src/grade/progress.ts).
+ */
+export function renderProgress(lang: Lang, done: number, total: number, leftMs: number | null): string {
+  const count = t(lang, 'progress.done', { done, total });
+  return leftMs === null || done >= total ? count : `${count} · ${t(lang, 'progress.left', { time: roughly(lang, leftMs) })}`;
+}
