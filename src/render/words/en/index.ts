@@ -27,6 +27,7 @@ import { workers } from './workers.js';
 import { limits } from './limits.js';
 import { torture } from './torture.js';
 import { progress } from './progress.js';
+import { refusal } from './refusal.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -54,6 +55,7 @@ const PARTS = [
   limits,
   torture,
   progress,
+  refusal,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

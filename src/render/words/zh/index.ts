@@ -27,6 +27,7 @@ import { workers } from './workers.js';
 import { limits } from './limits.js';
 import { torture } from './torture.js';
 import { progress } from './progress.js';
+import { refusal } from './refusal.js';
 
 /** The parts, one per line, in the English catalogue's order. */
 const PARTS = [
@@ -54,6 +55,7 @@ const PARTS = [
   limits,
   torture,
   progress,
+  refusal,
 ] as const;
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an

@@ -1,0 +1,42 @@
+/**
+ * 工具的拒绝（src/inventory/refusals.ts）：ContractError 携带的是工具自己的英文；中文输出在渲染时从文本里读回
+ * 模板和参数（src/render/words/toolText.ts），用这里的中文说出来。错误码（PAYLOAD_CONFLICT 等）保持原样。
+ */
+export const refusal = {
+  'refusal.unknownTool': '未知的工具 {tool}',
+  'refusal.noRemote': '未知的工具 {tool}：这个场景没有远程服务',
+  'refusal.noDoc': '没有文档 {doc}',
+  'refusal.noItem': '库存里没有物品 {item}',
+  'refusal.payloadConflict':
+    '键 {key} 已经存着另一个请求的回执（{heldItem} ×{heldQty}）；这一次要的是 {item} ×{qty}，expected_version 为 {version}——请原样重发当初的参数，或者给新的意图一个新的键',
+  'refusal.payloadConflictShort': '键 {key} 已经存着另一个请求的回执',
+  'refusal.staleVersion': '预期版本 {expected}，实际是 {found}',
+  'refusal.insufficientStock': '可用 {available}，请求 {asked}',
+  'refusal.purged': '键 {key} 的回执已在 {purged} ms 清除（写于 {written} ms）——不会再执行一次',
+  'refusal.purgedSame': '键 {key} 的回执已在 {purged} ms 清除（写于 {written} ms）：正是这个请求当时生效了——不会再执行一次',
+  'refusal.taskFinished': '任务 {task} 已在 {ms} ms 结束：不再接受新的效果',
+  'refusal.noDeadline': '这个工具拒绝没有截止时间的写入：请给出 not_after_ms（虚拟毫秒）',
+  'refusal.deadlineTooFar': 'not_after_ms {deadline} 距现在超过 {validity} ms（现在 {now} ms）：任何请求都不能有效这么久',
+  'refusal.expired': '请求的截止时间已在 {deadline} ms 过去（现在 {now} ms）：没有执行',
+  'refusal.nothingToRelease': '任务 {task} 没有可释放的预留 {of}（{item} ×{qty}）',
+  'refusal.noFinishedTasks': 'close_task：这个工具不记录已结束的任务（超出本章的场景才记录：docs/spec.md §13）',
+  'refusal.badOutbox': 'reserve 的 outbox 必须是 { charge: { ref: 非空字符串, amount: 正整数 } }',
+  'refusal.needsString': '{tool} 需要字符串 {field}，收到的是 {got}',
+  'refusal.needsStringItem': '{tool} 需要字符串 item',
+  'refusal.needsPositiveQty': '{tool} 需要正整数 qty，收到的是 {got}',
+  'refusal.needsIntegerVersion': '{tool} 需要整数 expected_version，收到的是 {got}',
+  'refusal.needsKey': '{tool} 需要一个幂等键',
+  'refusal.needsOf': 'release 需要指明它补偿的那次预留：of = 一个 reservation_id',
+  'refusal.toolNotAllowed': '任务 {task} 不允许使用工具 {tool}（允许的：{allowed}）',
+  'refusal.itemNotAllowed': '任务 {task} 不允许物品 {item}（允许的：{allowed}）',
+  'refusal.needsPending': 'execute() 需要一个待定动作',
+  'refusal.notAnAction': '不是一个动作：{action}',
+  'refusal.finishStatus': 'finish 的状态 {status} 不合法（允许的：{allowed}）',
+  'refusal.unknownKind': '未知的动作类型 {kind}',
+  'refusal.needsArgs': '{tool} 需要一个 args 对象',
+  'refusal.needsFields': '{tool} 需要 {required}（缺少 {missing}）',
+  'refusal.keyNonEmpty': '{tool} 的键如果给出，必须是非空字符串',
+  'refusal.needsRef': '{tool} 需要非空字符串 ref，收到的是 {got}',
+  'refusal.needsRefShort': '{tool} 需要非空字符串 ref',
+  'refusal.positiveAmount': 'charge 需要正整数 amount，收到的是 {got}',
+} as const;
