@@ -244,6 +244,15 @@ const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*[、。，．：；！？）」』]?$
 /** A word with a CJK character in it; a CJK character (with a closing mark after it), or a run of anything else. */
 const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');
 const CJK_PARTS = new RegExp(`[${CJK_CLASS}][、。，．：；！？）」』]?|[^${CJK_CLASS}]+`, 'gu');
+/** Chinese punctuation, which carries its own space: no space is put before or after it (`（reserve）会打破`, not `（reserve） 会打破`). */
+const FULLWIDTH_MARK = /^[、。，．：；！？（）「」『』《》〈〉【】]$/;
+const SPACE_AT_MARK = /(?<=\S) +(?=[、。，．：；！？（）「」『』《》〈〉【】])|(?<=[、。，．：；！？（）「」『』《》〈〉【】]) +(?=\S)/g;
+
+/** Chinese text without the spaces that words joined around its punctuation left (a line's indent is kept). */
+export function tighten(text: string): string {
+  return text.replace(SPACE_AT_MARK, '');
+}
+
 /** Chinese punctuation that never starts a line, and the marks that never end one. */
 const CLOSING = /^[、。，．：；！？）」』》〉】]/;
 const OPENING = /[（「『《〈【]$/;
@@ -346,7 +355,8 @@ export function flow(segments: Segments, options: FlowOptions): string[] {
         queue.splice(q + 1, 0, ...characters(word).map((part, i) => ({ word: part, attached: i > 0 || attached })));
         continue;
       }
-      const cjkJoin = !empty && (attached || (isCjk(word.codePointAt(0)!) && isCjk(lastCodePoint(stripAnsi(line)))));
+      const before = lastCodePoint(stripAnsi(line));
+      const cjkJoin = !empty && (attached || (isCjk(word.codePointAt(0)!) && isCjk(before)) || FULLWIDTH_MARK.test(stripAnsi(word).charAt(0)) || FULLWIDTH_MARK.test(String.fromCodePoint(Math.max(0, before))));
       const gap = empty || cjkJoin ? 0 : 1;
       if (!empty && used + gap + w > options.width) {
         lines.push(line);

@@ -63,7 +63,7 @@ describe('a classic mistake graded in Chinese (new key per attempt, lost_reply)'
 
   it('opens the hint ladder in Chinese, written for this mistake, and says how to climb it in Chinese', async () => {
     const { stdout } = await graded;
-    expect(stdout).toContain('  提示 1/3 · inv3 · 重试时换了新键（lost_reply 等 1 处）\n');
+    expect(stdout).toContain('  提示 1/3 · inv3 · 重试时换了新键（lost_reply 及另外 1 处）\n');
     expect(stdout).toContain('    1. 这次重试带的键和第一次尝试不一样。在账本看来，一个它从没见过的键意味着什么？\n');
     expect(stdout).toContain(`  更多提示：npx faultlab grade ${rel(mistake('new-key-per-attempt'))} --scenarios lost_reply --lang zh --hint 2\n`);
   });

@@ -122,7 +122,7 @@ export function hintTarget(submission: SubmissionGrade): { grade: ScenarioGrade;
 
 function listed(lang: Lang, grades: readonly ScenarioGrade[]): string {
   const failed = grades.filter((g) => g.status !== 'pass').map((g) => g.id);
-  return failed.length <= LIST_FAILED ? failed.join(', ') : t(lang, 'gradeReport.scenarios', { n: failed.length });
+  return failed.length <= LIST_FAILED ? failed.join(t(lang, 'cli.listSep')) : t(lang, 'gradeReport.scenarios', { n: failed.length });
 }
 
 export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Style, options: TerminalOptions): string {
@@ -133,7 +133,9 @@ export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Sty
   if (explored !== null) {
     const { schedules, broke } = coverageOf(submission);
     const coverage =
-      broke === 0
+      schedules === 0
+        ? t(lang, 'gradeReport.coverage.nothing')
+        : broke === 0
         ? tn(lang, 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
         : tn(lang, 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
     lines.push(`  ${coverage}`);
