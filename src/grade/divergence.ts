@@ -85,7 +85,7 @@ function did(lang: Lang, m: Done | undefined): string {
   if (m === undefined) return t(lang, 'grade.diverge.nothingMore');
   switch (m.kind) {
     case 'saved':
-      return t(lang, 'grade.diverge.saved', { label: shortened(m.label, ERROR_CHARS + LABEL_PREFIX.transient.length), detail: savedDetail(lang, m) });
+      return t(lang, 'grade.diverge.saved', { label: shortened(toolText(lang, m.label), ERROR_CHARS + LABEL_PREFIX.transient.length), detail: savedDetail(lang, m) });
     case 'sent':
       return t(lang, 'grade.diverge.sent', { action: formatAction(m.action) });
     case 'crash':
