@@ -45,6 +45,12 @@ export const REFUSALS = {
   needsRef: '{tool} needs a non-empty string ref, got {got}',
   needsRefShort: '{tool} needs a non-empty string ref',
   positiveAmount: 'charge needs a positive integer amount, got {got}',
+  // the task queue's fence (src/queue/QueueStore.ts): a holder's write under a token that is no longer the task's
+  staleFenceMissing: '{what} of {task} under token {token} by {owner} refused: the task is no such task',
+  staleFenceHeld: '{what} of {task} under token {token} by {owner} refused: the task is held by {holder} under token {now}',
+  staleFenceQueued: '{what} of {task} under token {token} by {owner} refused: the task is back in the queue after token {now}',
+  staleFenceEnded: '{what} of {task} under token {token} by {owner} refused: the task is {state} (token {now})',
+  staleFenceOwnCheck: "{owner}'s own check: its lease on {task} is gone",
 } as const;
 
 export type RefusalKey = keyof typeof REFUSALS;

@@ -138,6 +138,14 @@ describe('under --lang zh, no English sentence', { timeout: 600_000 }, () => {
     expect(englishSentences(stdout + stderr)).toEqual([]);
   });
 
+  it("in the trace of the workers' scenarios, the queue's refusals (STALE_FENCE) included", async () => {
+    const dir = join(ROOT, 'scenarios', 'workers');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.yaml')).map((name) => rel(join(dir, name)));
+    const { stdout, stderr } = await faultlab(['run', ...files, '--all', '--lang', 'zh']);
+    expect(stdout).toContain('STALE_FENCE: w1 以令牌 1 对任务');
+    expect(englishSentences(stdout + stderr)).toEqual([]);
+  });
+
   it("in the explorer's report over the 17, and in its replay files", async () => {
     const out = tmp('zh-explore');
     const reference = await faultlab(['explore', '--lang', 'zh', '--workers', '1']);

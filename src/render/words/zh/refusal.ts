@@ -39,4 +39,9 @@ export const refusal = {
   'refusal.needsRef': '{tool} 需要非空字符串 ref，收到的是 {got}',
   'refusal.needsRefShort': '{tool} 需要非空字符串 ref',
   'refusal.positiveAmount': 'charge 需要正整数 amount，收到的是 {got}',
+  'refusal.staleFenceMissing': '{owner} 以令牌 {token} 对任务 {task} 的 {what} 被拒绝：没有这个任务',
+  'refusal.staleFenceHeld': '{owner} 以令牌 {token} 对任务 {task} 的 {what} 被拒绝：任务现在由 {holder} 以令牌 {now} 持有',
+  'refusal.staleFenceQueued': '{owner} 以令牌 {token} 对任务 {task} 的 {what} 被拒绝：任务在令牌 {now} 之后已回到队列',
+  'refusal.staleFenceEnded': '{owner} 以令牌 {token} 对任务 {task} 的 {what} 被拒绝：任务已是 {state}（令牌 {now}）',
+  'refusal.staleFenceOwnCheck': '{owner} 自己的检查：它在 {task} 上的租约已经没了',
 } as const;
