@@ -19,6 +19,9 @@ import { REQUIRED_ARGS } from '../../src/runner/validateAction.js';
 import { TERMINAL_STATUSES } from '../../src/scenario/types.js';
 import { ATTEMPT_FAULT_KINDS } from '../../src/faults/types.js';
 import type { ExercismResults } from '../../src/grade/reporters/exercism.js';
+import { REFUSALS, refusalText, type RefusalKey } from '../../src/inventory/refusals.js';
+import { findRefusals } from '../../src/render/words/refusalText.js';
+import { placeholders, toolText } from '../../src/render/words/index.js';
 import { faultlab, LEARNERS, learner, mistake, ROOT, SEVENTEEN, tmp } from './helpers.js';
 
 /**
@@ -128,6 +131,25 @@ describe('the detector', () => {
     const englishHint = en.stdout.split('\n').find((line) => line.startsWith('    1. '))!;
     const leaked = zh.stdout.replace(/\n {4}1\. [^\n]*/, `\n${englishHint}`);
     expect(englishSentences(leaked)).toEqual([expect.stringContaining(englishHint.trim())]);
+  });
+});
+
+describe("the tools' refusals", () => {
+  it('each template reads back out of its text — which one, and its values — and words in Chinese with no English sentence', () => {
+    for (const key of Object.keys(REFUSALS) as RefusalKey[]) {
+      const params = Object.fromEntries(placeholders(REFUSALS[key]).map((name, i) => [name, i === 0 ? `"a b"` : `x_${name}`]));
+      const text = `tool_error: NOT_AUTHORIZED: ${refusalText(key, params)}`;
+      expect(findRefusals(text).map((f) => [f.key, f.params]), key).toEqual([[key, params]]);
+      const zh = toolText('zh', text);
+      expect(zh, key).not.toBe(text);
+      expect(englishSentences(zh), key).toEqual([]);
+      expect(toolText('en', text)).toBe(text); // English is the tool's own
+    }
+  });
+
+  it('leaves a text with no refusal in it, or one this build does not know, as it is', () => {
+    expect(toolText('zh', 'lost_reply')).toBe('lost_reply');
+    expect(toolText('zh', 'PAYLOAD_CONFLICT: something a newer tool says')).toBe('PAYLOAD_CONFLICT: something a newer tool says');
   });
 });
 

@@ -21,7 +21,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Each template as a pattern anchored where a refusal's text starts: its words literally, each placeholder any
- * text up to the next words (a last placeholder: up to the end, a space or a closing bracket). Longest first,
+ * text up to the next words (a last placeholder: up to the end of its line — a refusal ends the text that holds
+ * it: `tool_error: …`, a saved label, an error's message). Longest first,
  * so that `unknown tool {tool}: this scenario has no remote service` wins over `unknown tool {tool}`.
  */
 const TEMPLATES: readonly Compiled[] = (Object.keys(REFUSALS) as RefusalKey[])
@@ -33,7 +34,7 @@ const TEMPLATES: readonly Compiled[] = (Object.keys(REFUSALS) as RefusalKey[])
       if (i % 2 === 0) source += escape(part);
       else {
         names.push(part);
-        source += i === parts.length - 2 && parts[i + 1] === '' ? '(.+?)(?=$|\\s|[)）…])' : '(.+?)';
+        source += i === parts.length - 2 && parts[i + 1] === '' ? '(.+?)(?=$|\\n)' : '(.+?)';
       }
     });
     return { key, names, pattern: new RegExp(source, 's'), literal: REFUSALS[key].replace(/\{[a-zA-Z]+\}/g, '').length };
