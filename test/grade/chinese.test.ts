@@ -115,6 +115,7 @@ describe("the grading thread and the learner's process speak the grade's languag
   it('the stub as shipped: why nothing was explored is said by the grading thread, in Chinese', async () => {
     const { stdout } = await faultlab(['grade', rel(STUB), '--scenarios', 'happy_path', '--lang', 'zh']);
     expect(stdout).toContain('  ✘  1 happy_path                 未探索\n       未探索：原样的场景没有跑到终点\n');
+    expect(stdout).not.toContain('故障覆盖'); // nothing was explored: no coverage of 0 schedules
     expect(stdout).toContain('  得分 0/2——原样 0/1 · 加故障后 0/1 · 还没有一个通过\n');
   });
 

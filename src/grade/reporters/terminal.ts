@@ -130,12 +130,12 @@ export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Sty
   const { passed, total, asWritten, explored } = scoreOf(submission);
   const score = t(lang, 'gradeReport.score', { passed, total });
   const lines = [''];
-  if (explored !== null) {
-    const { schedules, broke } = coverageOf(submission);
+  const { schedules, broke } = coverageOf(submission);
+  // Nothing explored (a file that did not load, a stub that never reached the end): each row says why, and a
+  // coverage of 0 schedules would say nothing.
+  if (explored !== null && schedules > 0) {
     const coverage =
-      schedules === 0
-        ? t(lang, 'gradeReport.coverage.nothing')
-        : broke === 0
+      broke === 0
         ? tn(lang, 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
         : tn(lang, 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
     lines.push(`  ${coverage}`);

@@ -23,7 +23,6 @@ export const gradeReport = {
   'gradeReport.coverage.none.one': 'fault coverage: {n} schedule with one added fault, {none} broke a rule',
   'gradeReport.coverage.none.other': 'fault coverage: {n} schedules with one added fault, {none} broke a rule',
   'gradeReport.coverage.noneWord': 'none',
-  'gradeReport.coverage.nothing': 'fault coverage: no schedule with an added fault was explored',
   'gradeReport.coverage.some.one': 'fault coverage: {n} schedule with one added fault, {broke} broke a rule',
   'gradeReport.coverage.some.other': 'fault coverage: {n} schedules with one added fault, {broke} broke a rule',
   'gradeReport.score': 'score {passed}/{total}',

@@ -22,7 +22,6 @@ export const gradeReport = {
   'gradeReport.coverage.none.one': '故障覆盖：{n} 个多加一个故障的调度，{none}打破规则',
   'gradeReport.coverage.none.other': '故障覆盖：{n} 个多加一个故障的调度，{none}打破规则',
   'gradeReport.coverage.noneWord': '没有一个',
-  'gradeReport.coverage.nothing': '故障覆盖：没有探索任何多加一个故障的调度',
   'gradeReport.coverage.some.one': '故障覆盖：{n} 个多加一个故障的调度，其中 {broke} 个打破了规则',
   'gradeReport.coverage.some.other': '故障覆盖：{n} 个多加一个故障的调度，其中 {broke} 个打破了规则',
   'gradeReport.score': '得分 {passed}/{total}',
