@@ -87,6 +87,7 @@ const FROM_BOX: Readonly<Record<string, readonly string[]>> = {
   'grade.process.notAnError': ['value'],
   'cli.runner.calledExit': ['code'],
   'grade.determinism': ['call'],
+  'runner.notImplemented': ['what'],
   'target.noRunnerClass': ['file', 'found'],
   'target.exportsNothing': [],
   'box.value.notSendable': ['why'],

@@ -12,7 +12,7 @@ import { purgedReceipts } from './limits.js';
 import { checkQueueInvariants } from './queueInvariants.js';
 import { shortKey } from '../core/key.js';
 import type { Check } from './types.js';
-import { message, type Message } from '../core/message.js';
+import { listed, message, type Message, type Param } from '../core/message.js';
 import type { CheckCode } from './codes.js';
 
 export interface InvariantOptions {
@@ -138,11 +138,11 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
 }
 
 /** Where two states differ: the fields, and the first one's values. */
-function stateDiff(logged: RunnerState, held: RunnerState): { fields: string; log: string; runner: string } {
+function stateDiff(logged: RunnerState, held: RunnerState): { fields: Param; log: string; runner: string } {
   const fields = Object.keys({ ...logged, ...held }).filter((k) => !same((logged as unknown as Record<string, unknown>)[k], (held as unknown as Record<string, unknown>)[k]));
   const f = fields[0]!;
   return {
-    fields: fields.join(', '),
+    fields: listed(fields),
     log: String(canonicalJson((logged as unknown as Record<string, unknown>)[f])),
     runner: String(canonicalJson((held as unknown as Record<string, unknown>)[f])),
   };

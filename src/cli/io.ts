@@ -17,6 +17,8 @@ export interface Io {
   /** The terminal's width in columns, when stdout is one (the only place faultlab reads it). */
   columns?: number;
   cwd: string;
+  /** The wall clock in ms, for how long a command takes (a class's progress, JUnit's times): performance.now unless a test fixes it. */
+  now?: () => number;
 }
 
 /**
@@ -45,6 +47,7 @@ export function processIo(): Io {
     isTTY,
     ...(isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     cwd: process.cwd(),
+    now: () => performance.now(),
   };
 }
 

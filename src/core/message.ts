@@ -51,6 +51,11 @@ export function joined(code: string, items: readonly Param[]): Param {
   return items.slice(0, -1).reduceRight<Param>((rest, first) => message(code, { first, rest }), items[items.length - 1]!);
 }
 
+/** Names one after another as one parameter: `a, b, c` in English, `a、b、c` in Chinese (the code `core.list`). */
+export function listed(items: readonly Param[]): Param {
+  return joined('core.list', items);
+}
+
 /** What was said with every text in it changed by `change` (a runner's own text, or a message's text parameters). */
 export function mapText(said: Said, change: (text: string) => string): Said {
   if (typeof said === 'string') return change(said);

@@ -20,7 +20,8 @@ import { SCENARIO_SCHEMA_PATH } from '../core/paths.js';
 import { EXPLORED_TAG, type Scenario, type ScheduleChoice, type WorkersSpec } from '../scenario/types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { describeChoices } from './schedule.js';
-import { t, type Lang } from '../render/words/index.js';
+import { t, tn, type Lang } from '../render/words/index.js';
+import { tighten } from '../render/format.js';
 import type { Message, Said } from '../core/message.js';
 
 // yaml is loaded on first use: an exploration that finds nothing never writes a file.
@@ -80,8 +81,10 @@ export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
     explain:
       spec.schedule !== undefined && spec.schedule.length > 0
         ? t(lang, 'explore.replay.explainSchedule', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), choices: describeChoices(lang, spec.schedule), invariant: spec.invariant, message: spec.broke.message })
-        : t(lang, 'explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message }),
+        : t(lang, 'explore.replay.explain', { command: spec.command ?? 'faultlab explore', who: spec.who, id: scenario.id, faults: describeFaults(spec.faults), invariant: spec.invariant, message: spec.broke.message, minimal: tn(lang, 'explore.replay.minimal', spec.faults.length) }),
   });
+  // Chinese needs no space beside its punctuation; a folded YAML block keeps every space it is given.
+  const zh = words('zh');
   const data = {
     id: replayId(spec),
     ...words('en'),
@@ -95,7 +98,7 @@ export function replayYaml(lang: Lang, spec: ReplaySpec, file: string): string {
     ...(scenario.workers !== undefined ? { workers: workersBlock(scenario.workers, spec.schedule) } : {}),
     faults: spec.faults.map((fault) => ({ kind: fault.kind, at: fault.at, ...(fault.qty !== undefined ? { qty: fault.qty } : {}), ...(fault.ms !== undefined ? { ms: fault.ms } : {}) })),
     expect: {},
-    zh: words('zh'),
+    zh: { title: tighten(zh.title), explain: tighten(zh.explain) },
   };
   const doc = new Document(data);
   const flow = (path: Array<string | number>) => {

@@ -11,7 +11,7 @@ import type { Mutant } from '../mutants/catalogue.js';
 import type { QueueCatch } from './mutants.js';
 import { isRule } from '../check/verdict.js';
 import { describeFaults } from '../faults/types.js';
-import { displayWidth, pad, padStart, wrap } from '../render/format.js';
+import { displayWidth, pad, padStart, tighten, wrap } from '../render/format.js';
 import { t, tn, word, type Lang } from '../render/words/index.js';
 import { messageJson } from '../render/renderJson.js';
 import type { Style } from '../render/style.js';
@@ -113,7 +113,7 @@ export function renderExploration(lang: Lang, exploration: Exploration, replayed
   ];
   const schedules = t(lang, 'explore.schedules', { n: total.total, parts: parts.join(t(lang, 'explore.join')) });
   const time = header.seconds !== undefined ? ' ' + t(lang, 'explore.time', { seconds: header.seconds.toFixed(2), rate: Math.round(total.total / header.seconds) }) : '';
-  lines.push('', `  ${schedules}${time}`);
+  lines.push('', `  ${tighten(`${schedules}${time}`)}`);
   if (manyWorkers(exploration)) lines.push(...renderInterleavings(lang, exploration, style));
 
   lines.push('', c.bold(`  ${t(lang, 'explore.coverage')}`) + c.dim(` — ${t(lang, 'explore.coverage.about')}`));

@@ -28,7 +28,7 @@ export function describeSchedule(lang: Lang, schedule: Schedule): string {
 
 /** A schedule of many workers in words: `choice 10 → sweeper, choice 12 → w1`. */
 export function describeChoices(lang: Lang, schedule: readonly ScheduleChoice[]): string {
-  return schedule.map((entry) => t(lang, 'explore.choice', { choice: entry.choice, run: entry.run })).join(t(lang, 'explore.join'));
+  return schedule.map((entry) => t(lang, 'explore.choice', { choice: entry.choice, run: entry.run })).join(t(lang, 'cli.listSep'));
 }
 
 export function attemptFault(kind: FaultKind, call: number): FaultSpec {

@@ -13,7 +13,7 @@ import { analyze } from '../check/analysis.js';
 import { LABEL_PREFIX, type Label } from '../check/label.js';
 import { shortKey } from '../core/key.js';
 import { formatAction, formatValue } from '../render/format.js';
-import { said, t, type Lang } from '../render/words/index.js';
+import { said, t, toolText, type Lang } from '../render/words/index.js';
 import type { Message, Said } from '../core/message.js';
 
 export type Moment =
@@ -68,7 +68,7 @@ function savedDetail(lang: Lang, m: Extract<Moment, { kind: 'saved' }>): string 
     case 'observed':
       return '';
     default:
-      return st.result?.error ? t(lang, 'grade.diverge.detail.paren', { text: shortened(st.result.error, ERROR_CHARS) }) : '';
+      return st.result?.error ? t(lang, 'grade.diverge.detail.paren', { text: shortened(toolText(lang, st.result.error), ERROR_CHARS) }) : '';
   }
 }
 
@@ -85,7 +85,7 @@ function did(lang: Lang, m: Done | undefined): string {
   if (m === undefined) return t(lang, 'grade.diverge.nothingMore');
   switch (m.kind) {
     case 'saved':
-      return t(lang, 'grade.diverge.saved', { label: shortened(m.label, ERROR_CHARS + LABEL_PREFIX.transient.length), detail: savedDetail(lang, m) });
+      return t(lang, 'grade.diverge.saved', { label: shortened(toolText(lang, m.label), ERROR_CHARS + LABEL_PREFIX.transient.length), detail: savedDetail(lang, m) });
     case 'sent':
       return t(lang, 'grade.diverge.sent', { action: formatAction(m.action) });
     case 'crash':

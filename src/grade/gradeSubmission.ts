@@ -228,6 +228,8 @@ export async function gradeSubmissions(
     names?: readonly string[];
     /** Where each submission's replay files go, by name (default: as GradeOptions.replayDir says). */
     replayDirFor?: (name: string) => string | null;
+    /** Told of each submission as its grading starts. */
+    onStart?: (index: number) => void;
     /** Told of each submission as soon as it is graded (in the order they finish). */
     onSubmission?: (grade: SubmissionGrade, index: number) => void;
   },
@@ -240,6 +242,7 @@ export async function gradeSubmissions(
       const index = next++;
       const name = options.names?.[index] ?? submissionName(resolve(options.cwd ?? process.cwd(), files[index]!));
       const replayDir = options.replayDirFor !== undefined ? options.replayDirFor(name) : options.replayDir;
+      options.onStart?.(index);
       results[index] = await gradeSubmission(files[index]!, { ...options, references, onScenario: undefined, name, ...(replayDir !== undefined ? { replayDir } : {}) });
       options.onSubmission?.(results[index]!, index);
     }

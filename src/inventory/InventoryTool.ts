@@ -14,7 +14,7 @@ import type { Clock } from '../core/clock.js';
 import { canonicalJson } from '../core/canonical.js';
 import type { Rng } from '../core/rng.js';
 import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
-import { ContractError } from './errors.js';
+import { refuse } from './refusals.js';
 import { fingerprint } from './keys.js';
 
 export interface Receipt {
@@ -142,7 +142,7 @@ export class InventoryTool {
       case 'close_task':
         return this.closeTask(context);
       default:
-        throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}`);
+        throw refuse('INVALID_ACTION', 'unknownTool', { tool: String(JSON.stringify(request.name)) });
     }
   }
 
@@ -153,13 +153,13 @@ export class InventoryTool {
 
   readDoc(docId: string): { doc_id: string; title: string; body: string } {
     const doc = this.sql.doc.get(docId);
-    if (doc === undefined) throw new ContractError('NOT_FOUND', `no doc ${JSON.stringify(docId)}`);
+    if (doc === undefined) throw refuse('NOT_FOUND', 'noDoc', { doc: JSON.stringify(docId) });
     return { ...doc };
   }
 
   getStock(item: string): StockReading {
     const row = this.sql.item.get(item);
-    if (row === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(item)} in stock`);
+    if (row === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(item) });
     return { item, available: row.available, version: row.version };
   }
 
@@ -185,21 +185,18 @@ export class InventoryTool {
     if (stored !== undefined) {
       // 1. a receipt for this key: the same request again gets the original answer; another payload is refused
       if (stored.fingerprint !== print) {
-        throw new ContractError(
-          'PAYLOAD_CONFLICT',
-          `key ${args.key} already holds the receipt of another request (${stored.item_id} ×${stored.qty}); this one asks ${args.item} ×${args.qty} at expected_version ${args.expected_version} — resend the original arguments, or give a new intent its own key`,
-        );
+        throw refuse('PAYLOAD_CONFLICT', 'payloadConflict', { key: args.key, heldItem: stored.item_id, heldQty: stored.qty, item: args.item, qty: args.qty, version: args.expected_version });
       }
       return JSON.parse(stored.result) as Receipt;
     }
     this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
     const item = this.sql.item.get(args.item);
-    if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`); // 2.
+    if (item === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(args.item) }); // 2.
     if (item.version !== args.expected_version) {
-      throw new ContractError('STALE_VERSION', `expected version ${args.expected_version}, found ${item.version}`); // 3.
+      throw refuse('STALE_VERSION', 'staleVersion', { expected: args.expected_version, found: item.version }); // 3.
     }
     if (item.available < args.qty) {
-      throw new ContractError('INSUFFICIENT_STOCK', `${item.available} available, ${args.qty} asked`); // 4.
+      throw refuse('INSUFFICIENT_STOCK', 'insufficientStock', { available: item.available, asked: args.qty }); // 4.
     }
     this.sql.take.run(args.qty, args.item); // 5. the effect ...
     context.midTransaction?.();
@@ -236,27 +233,24 @@ export class InventoryTool {
     if (this.rule('refuse_purged_keys')) {
       const tomb = this.sql.tombstone.get(key);
       if (tomb !== undefined) {
-        throw new ContractError(
-          'RECEIPT_PURGED',
-          `the receipt of key ${key} was purged at ${tomb.purged_at_ms} ms (written at ${tomb.created_at_ms} ms)${tomb.fingerprint === print ? ': this very request took effect then' : ''} — it is not run again`,
-        );
+        throw refuse('RECEIPT_PURGED', tomb.fingerprint === print ? 'purgedSame' : 'purged', { key, purged: tomb.purged_at_ms, written: tomb.created_at_ms });
       }
     }
     if (this.rule('finished_tasks')) {
       const done = this.sql.finished.get(context.taskId);
-      if (done !== undefined) throw new ContractError('TASK_FINISHED', `task ${context.taskId} finished at ${done.finished_at_ms} ms: it takes no new effect`);
+      if (done !== undefined) throw refuse('TASK_FINISHED', 'taskFinished', { task: context.taskId, ms: done.finished_at_ms });
     }
     if (this.rule('deadline')) {
       const deadline = args.not_after_ms;
       const now = this.clock.nowMs();
       if (typeof deadline !== 'number' || !Number.isInteger(deadline)) {
-        throw new ContractError('INVALID_ACTION', 'this tool refuses a write without a deadline: give not_after_ms (virtual ms)');
+        throw refuse('INVALID_ACTION', 'noDeadline');
       }
       const validity = retention.requests_ms ?? 0;
       if (deadline > now + validity) {
-        throw new ContractError('INVALID_ACTION', `not_after_ms ${deadline} is more than ${validity} ms away (now ${now} ms): no request may stay valid that long`);
+        throw refuse('INVALID_ACTION', 'deadlineTooFar', { deadline, validity, now });
       }
-      if (now > deadline) throw new ContractError('EXPIRED', `the request's deadline passed at ${deadline} ms (now ${now} ms): not run`);
+      if (now > deadline) throw refuse('EXPIRED', 'expired', { deadline, now });
     }
   }
 
@@ -313,14 +307,14 @@ export class InventoryTool {
     const print = fingerprint(args);
     const stored = this.sql.receipt.get(args.key);
     if (stored !== undefined) {
-      if (stored.fingerprint !== print) throw new ContractError('PAYLOAD_CONFLICT', `key ${args.key} already holds the receipt of another request`);
+      if (stored.fingerprint !== print) throw refuse('PAYLOAD_CONFLICT', 'payloadConflictShort', { key: args.key });
       return JSON.parse(stored.result) as ReleaseReceipt;
     }
     this.checkLimits(args.key, print, args, context);
     const reserved = this.sql.taskReceipts.all(context.taskId).some((row) => (JSON.parse(row.result) as { reservation_id?: unknown }).reservation_id === args.of && row.item_id === args.item && row.qty >= args.qty);
-    if (!reserved) throw new ContractError('NOTHING_TO_RELEASE', `task ${context.taskId} holds no reservation ${args.of} of ${args.item} ×${args.qty} to release`);
+    if (!reserved) throw refuse('NOTHING_TO_RELEASE', 'nothingToRelease', { task: context.taskId, of: args.of, item: args.item, qty: args.qty });
     const item = this.sql.item.get(args.item);
-    if (item === undefined) throw new ContractError('UNKNOWN_ITEM', `no item ${JSON.stringify(args.item)} in stock`);
+    if (item === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(args.item) });
     this.sql.giveBack.run(args.qty, args.item); // the compensating effect ...
     context.midTransaction?.();
     const receipt: ReleaseReceipt = {
@@ -359,7 +353,7 @@ export class InventoryTool {
 
   /** The end of a task, kept in `finished_tasks` longer than any receipt (rule 4): a later write of it is refused. */
   closeTask(context: ToolContext): { task: string; finished_at_ms: number } {
-    if (this.limits === null) throw new ContractError('INVALID_ACTION', 'close_task: this tool keeps no finished tasks (a scenario past the chapter does: docs/spec.md §13)');
+    if (this.limits === null) throw refuse('INVALID_ACTION', 'noFinishedTasks');
     const now = this.clock.nowMs();
     this.sql.finish.run(context.taskId, now);
     const done = this.sql.finished.get(context.taskId)!;
@@ -372,7 +366,7 @@ function outboxMessage(value: unknown): { ref: string; amount: number } | null {
   if (value === undefined) return null;
   const charge = (value as { charge?: { ref?: unknown; amount?: unknown } } | null)?.charge;
   if (typeof charge?.ref !== 'string' || charge.ref === '' || !Number.isInteger(charge.amount) || (charge.amount as number) < 1) {
-    throw new ContractError('INVALID_ACTION', 'a reserve\'s outbox must be { charge: { ref: a non-empty string, amount: a positive integer } }');
+    throw refuse('INVALID_ACTION', 'badOutbox');
   }
   return { ref: charge.ref, amount: charge.amount as number };
 }
@@ -476,22 +470,22 @@ export interface ReserveRequest {
 function requireString(args: Record<string, unknown>, field: string, tool: string): string {
   const value = args[field];
   if (typeof value !== 'string') {
-    throw new ContractError('INVALID_ACTION', `${tool} needs a string ${field}, got ${JSON.stringify(value) ?? 'nothing'}`);
+    throw refuse('INVALID_ACTION', 'needsString', { tool, field, got: JSON.stringify(value) ?? 'nothing' });
   }
   return value;
 }
 
 function reserveArgs(args: Record<string, unknown>): ReserveRequest {
   const { item, qty, expected_version, key } = args;
-  if (typeof item !== 'string') throw new ContractError('INVALID_ACTION', 'reserve needs a string item');
+  if (typeof item !== 'string') throw refuse('INVALID_ACTION', 'needsStringItem', { tool: 'reserve' });
   if (typeof qty !== 'number' || !Number.isInteger(qty) || qty < 1) {
-    throw new ContractError('INVALID_ACTION', `reserve needs a positive integer qty, got ${JSON.stringify(qty)}`);
+    throw refuse('INVALID_ACTION', 'needsPositiveQty', { tool: 'reserve', got: String(JSON.stringify(qty)) });
   }
   if (typeof expected_version !== 'number' || !Number.isInteger(expected_version)) {
-    throw new ContractError('INVALID_ACTION', `reserve needs an integer expected_version, got ${JSON.stringify(expected_version)}`);
+    throw refuse('INVALID_ACTION', 'needsIntegerVersion', { tool: 'reserve', got: String(JSON.stringify(expected_version)) });
   }
   if (typeof key !== 'string' || key.length === 0) {
-    throw new ContractError('INVALID_ACTION', 'reserve needs an idempotency key');
+    throw refuse('INVALID_ACTION', 'needsKey', { tool: 'reserve' });
   }
   return { ...args, item, qty, expected_version, key };
 }
@@ -506,10 +500,10 @@ export interface ReleaseRequest {
 
 function releaseArgs(args: Record<string, unknown>): ReleaseRequest {
   const { item, qty, of, key } = args;
-  if (typeof item !== 'string') throw new ContractError('INVALID_ACTION', 'release needs a string item');
-  if (typeof qty !== 'number' || !Number.isInteger(qty) || qty < 1) throw new ContractError('INVALID_ACTION', `release needs a positive integer qty, got ${JSON.stringify(qty)}`);
-  if (typeof of !== 'string' || of === '') throw new ContractError('INVALID_ACTION', 'release needs the reservation it compensates: of = a reservation_id');
-  if (typeof key !== 'string' || key.length === 0) throw new ContractError('INVALID_ACTION', 'release needs an idempotency key');
+  if (typeof item !== 'string') throw refuse('INVALID_ACTION', 'needsStringItem', { tool: 'release' });
+  if (typeof qty !== 'number' || !Number.isInteger(qty) || qty < 1) throw refuse('INVALID_ACTION', 'needsPositiveQty', { tool: 'release', got: String(JSON.stringify(qty)) });
+  if (typeof of !== 'string' || of === '') throw refuse('INVALID_ACTION', 'needsOf');
+  if (typeof key !== 'string' || key.length === 0) throw refuse('INVALID_ACTION', 'needsKey', { tool: 'release' });
   return { ...args, item, qty, of, key };
 }
 

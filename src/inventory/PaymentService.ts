@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
-import { ContractError } from './errors.js';
+import { refuse } from './refusals.js';
 import type { ToolContext, ToolRequest } from './InventoryTool.js';
 
 /** The service's two operations; every other request is not its. */
@@ -60,11 +60,11 @@ export class PaymentService {
   call(request: ToolRequest, context: ToolContext): unknown {
     const args = request.args ?? {};
     const ref = args.ref;
-    if (typeof ref !== 'string' || ref === '') throw new ContractError('INVALID_ACTION', `${request.name} needs a non-empty string ref`);
+    if (typeof ref !== 'string' || ref === '') throw refuse('INVALID_ACTION', 'needsRefShort', { tool: request.name });
     if (request.name === 'charge_status') return this.status(ref);
-    if (request.name !== 'charge') throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}`);
+    if (request.name !== 'charge') throw refuse('INVALID_ACTION', 'unknownTool', { tool: String(JSON.stringify(request.name)) });
     const amount = args.amount;
-    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) throw new ContractError('INVALID_ACTION', `charge needs a positive integer amount, got ${JSON.stringify(amount)}`);
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) throw refuse('INVALID_ACTION', 'positiveAmount', { got: String(JSON.stringify(amount)) });
     return this.charge(ref, amount, context);
   }
 

@@ -1,7 +1,7 @@
 /**
  * Deliberately broken inventory stores: each breaks one rule of docs/spec.md §3 that the invariants must notice.
  */
-import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import { InventoryTool, type Receipt, type ReserveRequest, type ToolContext } from '../inventory/InventoryTool.js';
 import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
 
@@ -13,7 +13,7 @@ export class VersionBeforeLedgerStore extends InventoryTool {
   protected override reserveInTransaction(args: ReserveRequest, context: ToolContext): Receipt {
     const item = this.sql.item.get(args.item);
     if (item !== undefined && item.version !== args.expected_version) {
-      throw new ContractError('STALE_VERSION', `expected version ${args.expected_version}, found ${item.version}`);
+      throw refuse('STALE_VERSION', 'staleVersion', { expected: args.expected_version, found: item.version });
     }
     return super.reserveInTransaction(args, context);
   }

@@ -3,7 +3,7 @@
  * the way real job queues have (River #1302, Oban #532, Solid Queue #589), so that each new invariant is shown
  * to catch one (docs/spec.md §12). Most change one clause of the protocol's statements; two change its control.
  */
-import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import { CLAUSES, QueueStore, type Clauses, type Grant, type Swept } from '../queue/QueueStore.js';
 import { ReferenceWorker, type CycleOutcome } from '../runner/ReferenceWorker.js';
 import { isBusy } from '../core/busy.js';
@@ -112,7 +112,7 @@ export class LeaseCheckingWorker extends ReferenceWorker {
           beforeWrite: async () => {
             const row = await queue.lease(grant);
             const mine = row !== null && row.state === 'running' && row.owner === grant.owner && row.token === grant.token && (row.lease_until_ms ?? 0) > clock.nowMs();
-            if (!mine) throw new ContractError('STALE_FENCE', `${grant.owner}'s own check: its lease on ${grant.task} is gone`);
+            if (!mine) throw refuse('STALE_FENCE', 'staleFenceOwnCheck', { owner: grant.owner, task: grant.task });
           },
         }),
     };

@@ -36,6 +36,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { isBusy } from '../core/busy.js';
 import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import type { ToolFence } from '../inventory/InventoryTool.js';
 
 export type TaskState = 'queued' | 'running' | 'done' | 'failed';
@@ -368,9 +369,11 @@ export class QueueStore {
   /** The definite refusal of a stale holder's write, saying whose grant the task is under now. */
   protected stale(fence: Fence, what: string): ContractError {
     const now = this.row(fence.task);
-    const holder =
-      now === null ? 'no such task' : now.state === 'running' ? `held by ${now.owner} under token ${now.token}` : now.state === 'queued' ? `back in the queue after token ${now.token}` : `${now.state} (token ${now.finished_token ?? now.token})`;
-    return new ContractError('STALE_FENCE', `${what} of ${fence.task} under token ${fence.token} by ${fence.owner} refused: the task is ${holder}`);
+    const of = { what, task: fence.task, token: fence.token, owner: fence.owner };
+    if (now === null) return refuse('STALE_FENCE', 'staleFenceMissing', of);
+    if (now.state === 'running') return refuse('STALE_FENCE', 'staleFenceHeld', { ...of, holder: String(now.owner), now: now.token });
+    if (now.state === 'queued') return refuse('STALE_FENCE', 'staleFenceQueued', { ...of, now: now.token });
+    return refuse('STALE_FENCE', 'staleFenceEnded', { ...of, state: now.state, now: now.finished_token ?? now.token });
   }
 }
 

@@ -239,41 +239,96 @@ export interface FlowOptions {
 export const GLUE = '\u00a0';
 
 /** A number (`1`, `×1,`, `0)`) is never left alone at the start of a line: it stays with the word before it. */
-const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*$/;
+const NUMBER_TOKEN = /^[×(]?\d[\d.,:;)\]]*[、。，．：；！？）」』]?$/;
 
 /** A word with a CJK character in it; a CJK character (with a closing mark after it), or a run of anything else. */
 const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');
 const CJK_PARTS = new RegExp(`[${CJK_CLASS}][、。，．：；！？）」』]?|[^${CJK_CLASS}]+`, 'gu');
+/** Chinese punctuation, which carries its own space: no space is put before or after it (`（reserve）会打破`, not `（reserve） 会打破`). */
+const FULLWIDTH_MARK = /^[、。，．：；！？（）「」『』《》〈〉【】]$/;
+const SPACE_AT_MARK = /(?<=\S) +(?=[、。，．：；！？（）「」『』《》〈〉【】])|(?<=[、。，．：；！？（）「」『』《》〈〉【】]) +(?=\S)/g;
+
+/** Chinese text without the spaces that words joined around its punctuation left (a line's indent is kept). */
+export function tighten(text: string): string {
+  return text.replace(SPACE_AT_MARK, '');
+}
+
 /** Chinese punctuation that never starts a line, and the marks that never end one. */
 const CLOSING = /^[、。，．：；！？）」』》〉】]/;
 const OPENING = /[（「『《〈【]$/;
 
 /**
- * The words a text may break between: spaces, and every CJK character (a Chinese line may break between
- * any two characters, a closing mark staying with the one before it, an opening mark with the one after).
- * Words glued with GLUE stay one token in any script. `attached`: the word followed the one before it with
- * no space in the text, so joining them again adds none.
+ * Chinese words a line never splits, though the segmenter may: the chapter's terms (GLOSSARY.md) and the counted
+ * attempts and calls (`第 2 次尝试` stays whole with its number, see tokens()).
  */
-function tokens(text: string): Array<{ word: string; attached: boolean }> {
-  const out: Array<{ word: string; attached: boolean }> = [];
-  const push = (word: string, attached: boolean) => {
-    if (out.length > 0 && NUMBER_TOKEN.test(word)) out[out.length - 1]!.word += GLUE + word;
-    else out.push({ word, attached });
+const NEVER_SPLIT = ['重试', '尝试', '次尝试', '次调用', '放弃', '幂等', '待定', '回执', '调度', '不变量', '账本', '崩溃', '重放', '提交', '预留', '故障', '决策', '探索', '参考运行'];
+
+/** Word boundaries of Chinese text (ICU's dictionary, through Intl): where a line may break inside a run of it. */
+const WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** The offsets inside `chunk` where a Chinese word ends and another starts, but never inside a NEVER_SPLIT word. */
+function wordBreaks(chunk: string): Set<number> {
+  const breaks = new Set<number>();
+  for (const { index } of WORDS.segment(chunk)) if (index > 0) breaks.add(index);
+  for (const word of NEVER_SPLIT) {
+    for (let at = chunk.indexOf(word); at !== -1; at = chunk.indexOf(word, at + 1)) {
+      for (let i = at + 1; i < at + word.length; i++) breaks.delete(i);
+    }
+  }
+  return breaks;
+}
+
+/**
+ * The words a text may break between: spaces, and in Chinese the boundaries between its words (a closing mark
+ * staying with the word before it, an opening mark with the one after), never inside a word — `放弃` is never
+ * `放` at a line's end and `弃` at the next one's start. Words glued with GLUE stay one token in any script, and
+ * a number between Chinese words stays with both (`第 2 次尝试`). `attached`: the word followed the one before
+ * it with no space in the text, so joining them again adds none. `cjk`: a Chinese word, which flow() may still
+ * cut between its characters if it is wider than a whole line.
+ */
+function tokens(text: string): Array<{ word: string; attached: boolean; cjk?: boolean }> {
+  const out: Array<{ word: string; attached: boolean; cjk?: boolean }> = [];
+  let afterNumber = false;
+  const push = (word: string, attached: boolean, cjk = false) => {
+    const number = NUMBER_TOKEN.test(word);
+    if (out.length > 0 && number) out[out.length - 1]!.word += (attached ? '' : GLUE) + word;
+    else if (out.length > 0 && afterNumber && !attached && cjk && isCjk(word.codePointAt(0)!) && isCjk(lastCodePoint(out[out.length - 1]!.word.split(GLUE)[0]!))) {
+      out[out.length - 1]!.word += GLUE + word; // 第 2 次: the number's Chinese on both sides, one token
+    } else out.push({ word, attached, ...(cjk ? { cjk } : {}) });
+    afterNumber = number && !attached;
   };
-  for (const word of text.split(/[ \t\r\n]+/)) {
-    if (word === '') continue;
-    if (!CJK_CHAR.test(word) || word.includes(GLUE)) push(word, false);
+  for (const chunk of text.split(/[ \t\r\n]+/)) {
+    if (chunk === '') continue;
+    if (!CJK_CHAR.test(chunk) || chunk.includes(GLUE)) push(chunk, false);
     else {
-      const parts = word.match(CJK_PARTS) ?? [];
+      const breaks = wordBreaks(chunk);
+      const parts = chunk.match(CJK_PARTS) ?? [];
       const joined: string[] = [];
+      let at = 0;
+      let previous = '';
       for (const part of parts) {
-        if (joined.length > 0 && (CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
+        // inside Chinese, a break only where a word ends; between Chinese and anything else, as before
+        const inWord = joined.length > 0 && isCjk(lastCodePoint(previous)) && isCjk(part.codePointAt(0)!) && !breaks.has(at) && !CLOSING.test(part) && !OPENING.test(previous);
+        if (joined.length > 0 && (inWord || CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
         else joined.push(part);
+        at += part.length;
+        previous = part;
       }
-      joined.forEach((part, i) => out.push({ word: part, attached: i > 0 }));
+      joined.forEach((part, i) => push(part, i > 0, true));
     }
   }
   return out;
+}
+
+/** A Chinese word cut between its characters: only when it is wider than a whole line. */
+function characters(word: string): string[] {
+  const parts = word.match(CJK_PARTS) ?? [word];
+  const joined: string[] = [];
+  for (const part of parts) {
+    if (joined.length > 0 && (CLOSING.test(part) || OPENING.test(joined[joined.length - 1]!))) joined[joined.length - 1] += part;
+    else joined.push(part);
+  }
+  return joined;
 }
 
 /**
@@ -289,10 +344,19 @@ export function flow(segments: Segments, options: FlowOptions): string[] {
   let used = displayWidth(indent);
   let empty = true;
   let start = used;
+  const room = options.width - displayWidth(hang);
   for (const [text, paint] of segments) {
-    for (const { word, attached } of tokens(text)) {
+    const queue = tokens(text);
+    for (let q = 0; q < queue.length; q++) {
+      const { word, attached, cjk } = queue[q]!;
       const w = displayWidth(word);
-      const cjkJoin = !empty && (attached || (isCjk(word.codePointAt(0)!) && isCjk(lastCodePoint(stripAnsi(line)))));
+      if (cjk === true && w > room && !word.includes(GLUE)) {
+        // A Chinese word wider than a whole line: cut between its characters, as a last resort.
+        queue.splice(q + 1, 0, ...characters(word).map((part, i) => ({ word: part, attached: i > 0 || attached })));
+        continue;
+      }
+      const before = lastCodePoint(stripAnsi(line));
+      const cjkJoin = !empty && (attached || (isCjk(word.codePointAt(0)!) && isCjk(before)) || FULLWIDTH_MARK.test(stripAnsi(word).charAt(0)) || FULLWIDTH_MARK.test(String.fromCodePoint(Math.max(0, before))));
       const gap = empty || cjkJoin ? 0 : 1;
       if (!empty && used + gap + w > options.width) {
         lines.push(line);

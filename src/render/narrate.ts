@@ -20,6 +20,7 @@ import { KEYLESS_TOOLS } from '../inventory/PaymentService.js';
 import { analyze, type DbTruth, type EventView } from '../check/analysis.js';
 import type { Label } from '../check/label.js';
 import { t, type Lang } from './words/index.js';
+import { toolText } from './words/index.js';
 import type { Tone } from './tone.js';
 import { note, type Lane, type Line, type Part } from './lines.js';
 import { receiptToken, WORKER_NARRATORS, workerRecovered } from './narrateWorkers.js';
@@ -288,7 +289,7 @@ function savedLines(event: TraceEventOf<'saved'>, label: Label, i: number, ctx: 
       if (st.status === 'budget_exhausted') {
         const next = st.pending ? t(lang, 'trace.budget.retryOf', { name: st.pending.name }) : t(lang, 'trace.budget.nextAction');
         parts.push([t(lang, 'trace.budget', { calls: st.calls, max: st.task.max_calls, next }), 'plain']);
-      } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${st.result.error}` : st.status, 'plain']);
+      } else if (st.status !== 'running') parts.push([st.result?.error ? `${st.status}: ${toolText(lang, st.result.error)}` : st.status, 'plain']);
       else if (st.pending) parts.push([`${formatAction(st.pending, ctx.key)} · ${glue(t(lang, 'trace.attempt', { n: st.attempts }))}`, 'plain']);
   }
   const head: Line = { event: i, lane: 'runner', saved: { t: event.t, step: event.step, seq: event.seq, label: event.label, labelTone: labelTone(label, st), calls: st.calls }, parts };
@@ -312,7 +313,7 @@ function replyLines(lang: Lang, event: TraceEventOf<'reply'>, i: number, at: Eve
     return [note(i, 'wire', event.delivered ? [text, 'ok'] : [t(lang, 'trace.replyNeverDelivered', { text }), 'dim'])];
   }
   const e = event.outcome.error;
-  const name = e.class === 'ContractError' ? `ContractError ${e.message}` : `TransientError ${e.message}`;
+  const name = e.class === 'ContractError' ? `ContractError ${toolText(lang, e.message)}` : `TransientError ${e.message}`;
   let meaning: string;
   if (e.class === 'ContractError') meaning = t(lang, 'trace.meaning.refused');
   else if (e.certainty === 'definite') meaning = t(lang, 'trace.meaning.definite');

@@ -5,7 +5,7 @@
  * Each line is in the lane of the worker (or the sweeper) whose event it is; narrate.ts stamps that on every line.
  */
 import type { RunResult } from '../check/RunResult.js';
-import { t, type Lang } from './words/index.js';
+import { t, toolText, type Lang } from './words/index.js';
 import type { TaskView, TraceEventOf } from '../sim/events.js';
 import { note, type Line } from './lines.js';
 
@@ -31,11 +31,11 @@ export const WORKER_NARRATORS: { [K in WorkerEventType]: Narrator<K> } = {
     return lines;
   },
   holder: (lang, event, i) => {
-    if (!event.ok) return [note(i, 'events', [t(lang, 'workers.holder.refused', { op: event.op, token: event.token }), 'badStrong'], [event.message ?? '', 'bad'])];
+    if (!event.ok) return [note(i, 'events', [t(lang, 'workers.holder.refused', { op: event.op, token: event.token }), 'badStrong'], [toolText(lang, event.message ?? ''), 'bad'])];
     if (event.op === 'renew') return [note(i, 'events', [t(lang, 'workers.holder.renewed', { until: event.leaseUntil ?? 0, token: event.token }), 'dim'])];
     return [note(i, 'events', [t(lang, event.op === 'complete' ? 'workers.holder.completed' : 'workers.holder.failed', { task: event.task, token: event.token, result: event.result ?? '' }), event.op === 'complete' ? 'okStrong' : 'bad'])];
   },
-  save_refused: (lang, event, i) => [note(i, 'events', [t(lang, 'workers.saveRefused', { label: event.label, token: event.token }), 'badStrong'], [event.message, 'bad'])],
+  save_refused: (lang, event, i) => [note(i, 'events', [t(lang, 'workers.saveRefused', { label: event.label, token: event.token }), 'badStrong'], [toolText(lang, event.message), 'bad'])],
   lease_lost: (lang, event, i) => [note(i, 'runner', [t(lang, 'workers.leaseLost', { task: event.task, token: event.token }), 'warn'])],
   tasks: (lang, event, i) => event.changes.map((c) => ({ ...note(i, 'db', [t(lang, 'workers.tasks', { task: c.task, from: taskView(lang, c.from), to: taskView(lang, c.to) }), 'db']), truth: true as const })),
   sweep: (lang, event, i) =>

@@ -9,7 +9,7 @@
  * and runs in its box (src/box): there every call returns when the harness has answered it, so its step
  * is plain synchronous code, as the exercise has always had it. The helpers are the same code either way.
  */
-import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import { releaseKey, reserveKey } from '../inventory/keys.js';
 import type { Task, TerminalStatus } from '../scenario/types.js';
 import { authorize } from './authorize.js';
@@ -89,7 +89,7 @@ export abstract class BaseRunner<M extends Mode = 'sync'> implements Runner {
 
   /** Carry the pending action to the tool as attempt `state.attempts`, call `state.calls`. */
   protected execute(state: RunnerState): Io<unknown, M> {
-    if (state.pending === null) throw new ContractError('INVALID_ACTION', 'execute() needs a pending action');
+    if (state.pending === null) throw refuse('INVALID_ACTION', 'needsPending');
     return this.tools.execute(state.pending, { taskId: state.task.id, call: state.calls, attempt: state.attempts }) as Io<unknown, M>;
   }
 

@@ -3,17 +3,17 @@
  * task's `items`. The runner checks it when it decides and again before every attempt: an idempotency key
  * is not a permission, and a retry does not inherit one.
  */
-import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import type { Task } from '../scenario/types.js';
 import type { Action } from './state.js';
 
 export function authorize(task: Task, action: Action): void {
   if (action.kind !== 'tool') return;
   if (!task.allow.includes(action.name)) {
-    throw new ContractError('NOT_AUTHORIZED', `tool ${action.name} is not allowed for task ${task.id} (allowed: ${task.allow.join(', ')})`);
+    throw refuse('NOT_AUTHORIZED', 'toolNotAllowed', { tool: action.name, task: task.id, allowed: task.allow.join(', ') });
   }
   const item = action.args.item;
   if (item !== undefined && !task.items.includes(item as string)) {
-    throw new ContractError('NOT_AUTHORIZED', `item ${JSON.stringify(item)} is not allowed for task ${task.id} (allowed: ${task.items.join(', ')})`);
+    throw refuse('NOT_AUTHORIZED', 'itemNotAllowed', { item: JSON.stringify(item), task: task.id, allowed: task.items.join(', ') });
   }
 }

@@ -2,7 +2,7 @@
  * What a well-formed action looks like. A policy may return anything; the runner accepts only what this
  * says, and refuses the rest with ContractError INVALID_ACTION (which the step turns into `policy_error`).
  */
-import { ContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import type { ToolName } from '../scenario/types.js';
 import type { Action } from './state.js';
 import { jsonCopy } from '../core/canonical.js';
@@ -24,49 +24,49 @@ const FINISH_STATUSES = ['succeeded', 'gave_up'];
 
 export function validateAction(action: unknown): Action {
   if (typeof action !== 'object' || action === null) {
-    throw new ContractError('INVALID_ACTION', `not an action: ${JSON.stringify(action)}`);
+    throw refuse('INVALID_ACTION', 'notAnAction', { action: String(JSON.stringify(action)) });
   }
   const a = action as Record<string, unknown>;
   if (a.kind === 'finish') {
     if (!FINISH_STATUSES.includes(a.status as string)) {
-      throw new ContractError('INVALID_ACTION', `finish with status ${JSON.stringify(a.status)} (allowed: ${FINISH_STATUSES.join(', ')})`);
+      throw refuse('INVALID_ACTION', 'finishStatus', { status: String(JSON.stringify(a.status)), allowed: FINISH_STATUSES.join(', ') });
     }
     return { kind: 'finish', status: a.status as 'succeeded' | 'gave_up' };
   }
-  if (a.kind !== 'tool') throw new ContractError('INVALID_ACTION', `unknown action kind ${JSON.stringify(a.kind)}`);
+  if (a.kind !== 'tool') throw refuse('INVALID_ACTION', 'unknownKind', { kind: String(JSON.stringify(a.kind)) });
   const name = a.name;
   if (typeof name !== 'string' || !Object.hasOwn(REQUIRED_ARGS, name)) {
-    throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(name)}`);
+    throw refuse('INVALID_ACTION', 'unknownTool', { tool: String(JSON.stringify(name)) });
   }
   const args = a.args;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new ContractError('INVALID_ACTION', `${name} needs an args object`);
+    throw refuse('INVALID_ACTION', 'needsArgs', { tool: name });
   }
   const required = REQUIRED_ARGS[name as ToolName];
   const missing = required.filter((field) => !Object.hasOwn(args, field));
-  if (missing.length > 0) throw new ContractError('INVALID_ACTION', `${name} needs ${required.join(', ')} (missing ${missing.join(', ')})`);
+  if (missing.length > 0) throw refuse('INVALID_ACTION', 'needsFields', { tool: name, required: required.join(', '), missing: missing.join(', ') });
   if (name === 'reserve') {
     const { qty, expected_version, key } = args as Record<string, unknown>;
     if (!Number.isInteger(qty) || (qty as number) < 1) {
-      throw new ContractError('INVALID_ACTION', `reserve needs a positive integer qty, got ${JSON.stringify(qty)}`);
+      throw refuse('INVALID_ACTION', 'needsPositiveQty', { tool: 'reserve', got: String(JSON.stringify(qty)) });
     }
     if (!Number.isInteger(expected_version)) {
-      throw new ContractError('INVALID_ACTION', `reserve needs an integer expected_version, got ${JSON.stringify(expected_version)}`);
+      throw refuse('INVALID_ACTION', 'needsIntegerVersion', { tool: 'reserve', got: String(JSON.stringify(expected_version)) });
     }
     if (key !== undefined && (typeof key !== 'string' || key === '')) {
-      throw new ContractError('INVALID_ACTION', 'a reserve key, when given, must be a non-empty string');
+      throw refuse('INVALID_ACTION', 'keyNonEmpty', { tool: 'reserve' });
     }
   }
   if (name === 'release') {
     const { qty, key } = args as Record<string, unknown>;
-    if (!Number.isInteger(qty) || (qty as number) < 1) throw new ContractError('INVALID_ACTION', `release needs a positive integer qty, got ${JSON.stringify(qty)}`);
-    if (key !== undefined && (typeof key !== 'string' || key === '')) throw new ContractError('INVALID_ACTION', 'a release key, when given, must be a non-empty string');
+    if (!Number.isInteger(qty) || (qty as number) < 1) throw refuse('INVALID_ACTION', 'needsPositiveQty', { tool: 'release', got: String(JSON.stringify(qty)) });
+    if (key !== undefined && (typeof key !== 'string' || key === '')) throw refuse('INVALID_ACTION', 'keyNonEmpty', { tool: 'release' });
   }
   if (name === 'charge' || name === 'charge_status') {
     const { ref, amount } = args as Record<string, unknown>;
-    if (typeof ref !== 'string' || ref === '') throw new ContractError('INVALID_ACTION', `${name} needs a non-empty string ref, got ${JSON.stringify(ref)}`);
+    if (typeof ref !== 'string' || ref === '') throw refuse('INVALID_ACTION', 'needsRef', { tool: name, got: String(JSON.stringify(ref)) });
     if (name === 'charge' && (!Number.isInteger(amount) || (amount as number) < 1)) {
-      throw new ContractError('INVALID_ACTION', `charge needs a positive integer amount, got ${JSON.stringify(amount)}`);
+      throw refuse('INVALID_ACTION', 'positiveAmount', { got: String(JSON.stringify(amount)) });
     }
   }
   return { kind: 'tool', name, args: jsonCopy(args) as Record<string, unknown> };

@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
+import { refuse } from '../inventory/refusals.js';
 import type { InventoryTool, ToolFence } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
 import { KEYLESS_TOOLS, REMOTE_TOOLS, type PaymentService } from '../inventory/PaymentService.js';
@@ -205,7 +206,7 @@ export class FaultyNetwork implements ToolClient {
       const copy = { name: request.name, args: jsonCopy(request.args) };
       if (!remote) value = tool.call(copy, context);
       else if (this.#d.remote) value = this.#d.remote.call(copy, context);
-      else throw new ContractError('INVALID_ACTION', `unknown tool ${JSON.stringify(request.name)}: this scenario has no remote service`);
+      else throw refuse('INVALID_ACTION', 'noRemote', { tool: String(JSON.stringify(request.name)) });
     } catch (error) {
       if (!isContractError(error)) throw error;
       const after = this.#snapshot.read();

@@ -43,7 +43,7 @@ describe('faultlab explore in Chinese', () => {
       expect(file).toContain(`title: 'Explored: happy_path breaks "every attempt of a pending action used its key and args"'`);
       expect(file).toContain('a retry must\n  reuse the key made when the action was prepared.');
       expect(file).toContain('zh:\n  title: 探索所得：happy_path 打破了“待定动作的每次尝试都沿用它的键和参数”\n');
-      expect(file).toContain('重试必须沿用准备这个动作时生成的那个键。这些故障中再少一个都不会打破它。');
+      expect(file).toContain('重试必须沿用准备这个动作时生成的那个键。去掉这个故障，规则就依然成立。');
     }
     // Only the comments speak the language the exploration ran in.
     const uncommented = (file: string) => file.split('\n').filter((line) => !line.startsWith('#')).join('\n');

@@ -63,7 +63,7 @@ describe('a classic mistake graded in Chinese (new key per attempt, lost_reply)'
 
   it('opens the hint ladder in Chinese, written for this mistake, and says how to climb it in Chinese', async () => {
     const { stdout } = await graded;
-    expect(stdout).toContain('  提示 1/3 · inv3 · 重试时换了新键（lost_reply 等 1 处）\n');
+    expect(stdout).toContain('  提示 1/3 · inv3 · 重试时换了新键（lost_reply 及另外 1 处）\n');
     expect(stdout).toContain('    1. 这次重试带的键和第一次尝试不一样。在账本看来，一个它从没见过的键意味着什么？\n');
     expect(stdout).toContain(`  更多提示：npx faultlab grade ${rel(mistake('new-key-per-attempt'))} --scenarios lost_reply --lang zh --hint 2\n`);
   });
@@ -115,6 +115,7 @@ describe("the grading thread and the learner's process speak the grade's languag
   it('the stub as shipped: why nothing was explored is said by the grading thread, in Chinese', async () => {
     const { stdout } = await faultlab(['grade', rel(STUB), '--scenarios', 'happy_path', '--lang', 'zh']);
     expect(stdout).toContain('  ✘  1 happy_path                 未探索\n       未探索：原样的场景没有跑到终点\n');
+    expect(stdout).not.toContain('故障覆盖'); // nothing was explored: no coverage of 0 schedules
     expect(stdout).toContain('  得分 0/2——原样 0/1 · 加故障后 0/1 · 还没有一个通过\n');
   });
 

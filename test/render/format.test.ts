@@ -26,6 +26,19 @@ describe('flow', () => {
     expect(lines.join('').replaceAll(' ', '')).toBe('运行器无法知道工具是否已经提交了这次预订');
   });
 
+  it('never splits a Chinese word: 放弃 stays whole, and 第 2 次尝试 stays with its number', () => {
+    const text = '重试预算用完：reserve 在第 2 次尝试之后放弃了，待定动作留在日志里';
+    for (let width = 12; width <= 60; width++) {
+      const lines = wrap(text, width).split('\n');
+      expect(lines.join('').replaceAll(' ', ''), `width ${width}`).toBe(text.replaceAll(' ', ''));
+      for (const word of ['重试', '放弃', '第 2 次尝试', '待定']) expect(lines.some((line) => line.includes(word)), `${word} at width ${width}: ${lines.join(' / ')}`).toBe(true);
+      expect(Math.max(...lines.map(displayWidth)), `width ${width}`).toBeLessThanOrEqual(width);
+    }
+    expect(wrap('reserve 在第 2 次尝试之后放弃了', 16).split('\n')).toEqual(['reserve 在', '第 2 次尝试之后', '放弃了']);
+    // a Chinese word wider than a whole line is still cut, between its characters
+    expect(wrap('放弃放弃放弃', 4).split('\n').every((line) => displayWidth(line) <= 4)).toBe(true);
+  });
+
   it('keeps an unbreakable token whole on a line of its own, the one thing allowed past the width', () => {
     const key = 'retry_after_version_moved:reserve:2872d1b41daae32b0ce88be6d8774feb';
     expect(flow([[`key made here: ${key}`, null]], { width: 40, indent: '  ' })).toEqual(['  key made here:', `  ${key}`]);

@@ -14,7 +14,7 @@ import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_REPLAY_DIR, DEFAULT_TIMEOUT_MS, gradeS
 import { HINT_LEVELS } from '../../grade/hints.js';
 import { toExercism, toExercismFile } from '../../grade/reporters/exercism.js';
 import { toJUnit } from '../../grade/reporters/junit.js';
-import { renderClassSummary, renderExploredHeading, renderFooter, renderHeader, renderScenario, renderSubmissionLine } from '../../grade/reporters/terminal.js';
+import { renderClassSummary, renderExploredHeading, renderFooter, renderHeader, renderScenario } from '../../grade/reporters/terminal.js';
 import { displayPath, shellWord } from '../../grade/replay.js';
 import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
@@ -28,6 +28,7 @@ import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
 import { HtmlOut } from '../htmlOut.js';
+import { ClassProgress } from '../classProgress.js';
 
 /** `faultlab grade --help`, in the language of the command line. */
 export function gradeHelp(lang: Lang): string {
@@ -221,6 +222,8 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   const missing = missingWalls(isolation());
   if (missing.length > 0) io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.isolation', { missing: missing.map((wall) => t(lang, `cli.grade.isolation.${wall}`)).join(t(lang, 'cli.listSep')) })}\n`);
 
+  const now = io.now ?? (() => performance.now());
+  const began = now();
   let submissions: SubmissionGrade[];
   if (found.files.length === 1) {
     // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
@@ -241,17 +244,20 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
     io.stdout.write(renderFooter(lang, submission, style, terminal));
     submissions = [submission];
   } else {
+    const progress = new ClassProgress(io, lang, style, found.files.length, jobs, values.summary === true, now);
+    progress.begin();
     submissions = await gradeSubmissions(found.files, {
       ...options,
       concurrency: jobs,
       names,
       replayDirFor: replayDir,
-      onSubmission: (submission) => {
-        if (values.summary !== true) io.stdout.write(renderSubmissionLine(lang, submission, style));
-      },
+      onStart: (index) => progress.started(index),
+      onSubmission: (submission, index) => progress.finished(submission, index),
     });
+    progress.end();
     io.stdout.write(renderClassSummary(lang, submissions, seed, style));
   }
+  const wallMs = now() - began;
 
   const wrote: string[] = [];
   const failed: string[] = [];
@@ -265,7 +271,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   };
   const exercism = { revealFaults: values['reveal-faults'] === true };
   if (json !== undefined) write(json, JSON.stringify(toExercismFile(lang, submissions, exercism), null, 2) + '\n', t(lang, 'cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
-  if (junit !== undefined) write(junit, toJUnit(lang, submissions, seed), t(lang, 'cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
+  if (junit !== undefined) write(junit, toJUnit(lang, submissions, seed, { wallMs }), t(lang, 'cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
   if (resultsDir !== undefined) {
     const many = submissions.length > 1;
     for (const submission of submissions) {

@@ -122,7 +122,7 @@ export function hintTarget(submission: SubmissionGrade): { grade: ScenarioGrade;
 
 function listed(lang: Lang, grades: readonly ScenarioGrade[]): string {
   const failed = grades.filter((g) => g.status !== 'pass').map((g) => g.id);
-  return failed.length <= LIST_FAILED ? failed.join(', ') : t(lang, 'gradeReport.scenarios', { n: failed.length });
+  return failed.length <= LIST_FAILED ? failed.join(t(lang, 'cli.listSep')) : t(lang, 'gradeReport.scenarios', { n: failed.length });
 }
 
 export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Style, options: TerminalOptions): string {
@@ -130,8 +130,10 @@ export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Sty
   const { passed, total, asWritten, explored } = scoreOf(submission);
   const score = t(lang, 'gradeReport.score', { passed, total });
   const lines = [''];
-  if (explored !== null) {
-    const { schedules, broke } = coverageOf(submission);
+  const { schedules, broke } = coverageOf(submission);
+  // Nothing explored (a file that did not load, a stub that never reached the end): each row says why, and a
+  // coverage of 0 schedules would say nothing.
+  if (explored !== null && schedules > 0) {
     const coverage =
       broke === 0
         ? tn(lang, 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
@@ -237,4 +239,24 @@ export function renderClassSummary(lang: Lang, submissions: readonly SubmissionG
   const passedAll = submissions.filter((s) => s.passed === s.total).length;
   lines.push('', `  ${t(lang, 'gradeReport.class.passedAll', { passed: passedAll, n: submissions.length })}`);
   return lines.join('\n') + '\n';
+}
+
+/** A class's first line, said as soon as its grading starts: how many submissions, how many at a time. */
+export function renderProgressStart(lang: Lang, total: number, lanes: number, style: Style): string {
+  return style.c.bold(`  ${tn(lang, 'progress.start', total, { lanes: Math.min(lanes, total) })}`) + '\n';
+}
+
+/** A duration in words, as an estimate says it: whole seconds under two minutes, whole minutes after. */
+function roughly(lang: Lang, ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 120 ? t(lang, 'progress.seconds', { n: s }) : t(lang, 'progress.minutes', { n: Math.round(s / 60) });
+}
+
+/**
+ * How far a class's grade has got: `3/9 graded · about 12 s left` (no estimate before the first submission is
+ * graded, nor after the last). `leftMs` comes from timeLeftMs (src/grade/progress.ts).
+ */
+export function renderProgress(lang: Lang, done: number, total: number, leftMs: number | null): string {
+  const count = t(lang, 'progress.done', { done, total });
+  return leftMs === null || done >= total ? count : `${count} · ${t(lang, 'progress.left', { time: roughly(lang, leftMs) })}`;
 }

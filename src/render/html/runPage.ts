@@ -23,6 +23,7 @@ import { page } from './page.js';
 import { say } from './say.js';
 import { columnsOf, queueBox, QUEUE_SCRIPT, queueStates, workerCells, workerLaneHead, workerRowCells, workerStyle, type QueueStates, type WorkerColumns } from './workerLanes.js';
 import { t, word, type MessageKey, type Lang } from '../words/index.js';
+import { toolText } from '../words/index.js';
 import { isMessage } from '../../core/message.js';
 
 /** Each lane's name and what it holds (html.lane.<lane>, html.lane.<lane>.holds). */
@@ -210,7 +211,7 @@ function runnerBox(lang: Lang, st: RunnerState, i: number, key: KeyFormat): stri
     ['attempts', String(st.attempts)],
     ['calls', t(lang, 'html.state.calls', { calls: st.calls, max: st.task.max_calls })],
     ['observations', Object.keys(st.observations).sort().join(', ') || t(lang, 'html.state.none')],
-    ...(st.result?.error ? [['error', st.result.error] as [string, string]] : []),
+    ...(st.result?.error ? [['error', toolText(lang, st.result.error)] as [string, string]] : []),
   ];
   return `<div data-rs-state="${i}"${i === 0 ? '' : ' hidden'}><table class="runner-state"><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table></div>`;
 }

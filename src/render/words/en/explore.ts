@@ -53,7 +53,9 @@ export const explore = {
   'explore.mutants.silent': 'never caught anything: {silent} — a check that cannot fail is a defect',
 
   'explore.replay.title': 'Explored: {id} breaks "{title}"',
-  'explore.replay.explain': 'Found by {command} ({who}): {id} with {faults} breaks {invariant} — {message}. No smaller set of these faults breaks it.',
+  'explore.replay.explain': 'Found by {command} ({who}): {id} with {faults} breaks {invariant} — {message}. {minimal}',
+  'explore.replay.minimal.one': 'Without this fault the rule holds.',
+  'explore.replay.minimal.other': 'No smaller set of these faults breaks it.',
   'explore.replay.comment':
     'Nothing expected on purpose: the figures of a broken run are not ones to expect. The invariants\nare checked on every run, so the replay fails exactly where the schedule did.',
   'explore.replay.zhComment': 'The title and explain above, in Chinese (--lang zh)',

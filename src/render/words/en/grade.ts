@@ -168,6 +168,7 @@ export const grade = {
   'grade.process.outputCut': '… (the rest was not kept)',
   'grade.process.unreadable': 'threw something the grader could not read',
   'grade.process.notAnError': 'threw a non-Error value: {value}',
+  'runner.notImplemented': 'not implemented yet: {what}',
   'grade.determinism':
     'step() called {call}: a runner must be deterministic — the same state, the same step, or a recovery after a crash could take another path. The key comes from this.prepare(task, action); time and chance belong to the simulator.',
 

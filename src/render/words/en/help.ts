@@ -42,7 +42,7 @@ export const help = {
   'help.grade.heldOut': "add a teacher's held-out scenarios to those graded\n(their faults stay hidden in results.json)",
   'help.grade.noExplore': 'grade the scenarios as written only\n(the score is then out of one test per scenario)',
   'help.grade.hint': 'climb the hint ladder: 1 (default), 2 or 3',
-  'help.grade.summary': 'several submissions: print only the table at the end',
+  'help.grade.summary': 'several submissions: print only the progress and the table at the end',
   'help.grade.json': 'Exercism results.json (v3); several submissions: one entry\neach, with its name and score',
   'help.grade.junit': 'JUnit XML: one testsuite per submission, one testcase per\nscenario and part',
   'help.grade.resultsDir': "Exercism's layout: DIR/results.json for one submission,\nDIR/<name>/results.json for several",

@@ -26,6 +26,8 @@ import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { limits } from './limits.js';
 import { torture } from './torture.js';
+import { progress } from './progress.js';
+import { refusal } from './refusal.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -52,6 +54,8 @@ const PARTS = [
   workers,
   limits,
   torture,
+  progress,
+  refusal,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

@@ -5,7 +5,7 @@
 export const cli = {
   'cli.lang.bad': '--lang 只能是 {langs} 之一，得到的是 {given}',
   'cli.and': ' 和 ',
-  'cli.listSep': '，',
+  'cli.listSep': '、',
 
   // ── main.ts：用法、进程 ─────────────────────────────────────────────────────────────────────────────
   'cli.usage.title': 'faultlab —— 一个确定性的模拟器，专门重现那些让重试变得危险的故障',

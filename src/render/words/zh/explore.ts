@@ -52,7 +52,9 @@ export const explore = {
   'explore.mutants.silent': '从未抓住任何变异体：{silent} —— 一个不会失败的检查本身就是缺陷',
 
   'explore.replay.title': '探索所得：{id} 打破了“{title}”',
-  'explore.replay.explain': '由 {command}（{who}）发现：{id} 加上 {faults} 会打破 {invariant} —— {message}。这些故障中再少一个都不会打破它。',
+  'explore.replay.explain': '由 {command}（{who}）发现：{id} 加上 {faults} 会打破 {invariant} —— {message}。{minimal}',
+  'explore.replay.minimal.one': '去掉这个故障，规则就依然成立。',
+  'explore.replay.minimal.other': '这些故障中再少一个都不会打破它。',
   'explore.replay.comment': '这里故意什么都不预期：一次出错的运行得到的数据不值得预期。\n不变量在每次运行时都会检查，所以回放会在调度出错的地方同样失败。',
   'explore.replay.zhComment': '中文（--lang zh）：上面 title 与 explain 的中文版',
 } as const;

@@ -163,6 +163,7 @@ export const grade = {
   'grade.process.outputCut': '……（其余部分没有保留）',
   'grade.process.unreadable': '抛出了评分器读不懂的东西',
   'grade.process.notAnError': '抛出的不是 Error：{value}',
+  'runner.notImplemented': '还没有实现：{what}',
   'grade.determinism':
     'step() 调用了 {call}：Runner 必须是确定性的——同样的状态，走同样的一步，否则崩溃之后的恢复可能走上另一条路。键来自 this.prepare(task, action)；时间和随机性属于模拟器。',
 

@@ -14,7 +14,7 @@ export const gradeReport = {
   'gradeReport.label.printed': '打印',
   'gradeReport.label.replay': '重放',
   'gradeReport.label.lesson': '课程',
-  'gradeReport.sameAs': '—— 与 {id} 相同',
+  'gradeReport.sameAs': '—— 同 {id}',
   'gradeReport.asIn': '—— 同 {id}{figures}',
   'gradeReport.moreLines': ' ……（还有 {n} 行）',
   'gradeReport.hangsToo': '   （在那里它同样会卡住：用 Ctrl-C 停下）',
@@ -40,7 +40,7 @@ export const gradeReport = {
   'gradeReport.hint.upTo': '提示 1–{level}/{levels}',
   'gradeReport.hint.heading': '{heading}{where}',
   'gradeReport.hint.where': '（{where}）',
-  'gradeReport.hint.whereMore': '{id} 等 {n} 处',
+  'gradeReport.hint.whereMore': '{id} 及另外 {n} 处',
   'gradeReport.hint.more': '更多提示：{command}',
   'gradeReport.hint.last': '这是最后一级提示了；其余的在课程里：{lesson}',
 

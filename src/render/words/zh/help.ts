@@ -45,7 +45,7 @@ export const help = {
   'help.grade.heldOut': '把老师预留的检验场景加进评分\n（它们的故障在 results.json 中保持隐藏）',
   'help.grade.noExplore': '只按原样运行场景评分\n（得分就只按每个场景一项计算）',
   'help.grade.hint': '提示的级别：1（默认）、2 或 3，逐级更具体',
-  'help.grade.summary': '多份提交时：只在最后打印汇总表',
+  'help.grade.summary': '多份提交时：只打印进度和最后的汇总表',
   'help.grade.json': 'Exercism 的 results.json（v3）；多份提交时每份一条，\n带名字和得分',
   'help.grade.junit': 'JUnit XML：每份提交一个 testsuite，\n每个场景的每个部分一个 testcase',
   'help.grade.resultsDir': 'Exercism 的目录布局：一份提交写 DIR/results.json，\n多份写 DIR/<名字>/results.json',
