@@ -30,7 +30,7 @@ export interface ExploredContext extends GradeContext {
   timeoutMs: number;
 }
 
-function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut'> {
+function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<ScenarioGrade, 'part' | 'id' | 'title' | 'taskId' | 'summary' | 'heldOut' | 'workers'> {
   const own = scenario.faults.length > 0 ? msg('grade.explored.own', { faults: describeFaults(scenario.faults) }) : '';
   return {
     part: 'explored',
@@ -39,6 +39,7 @@ function base(scenario: Scenario, index: number, ctx: GradeContext): Pick<Scenar
     taskId: scenario.order ?? index + 1,
     summary: msg('grade.explored.summary', { own }),
     ...(isHeldOut(scenario, ctx.cwd) ? { heldOut: true as const } : {}),
+    ...(scenario.workers !== undefined ? { workers: true as const } : {}),
   };
 }
 

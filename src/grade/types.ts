@@ -66,6 +66,8 @@ export interface ScenarioGrade {
   summary: Message;
   /** A teacher's held-out scenario (not one of the package's): its faults are not shown to the learner unless asked. */
   heldOut?: true;
+  /** A many-worker scenario (the second exercise): explored over its interleavings as well. */
+  workers?: true;
   status: TestStatus;
   /** The first problem, or null for a pass. */
   problem: Problem | null;

@@ -144,5 +144,7 @@ describe('graded like the first exercise', () => {
     const graded = await cli(['grade', fixture('mistakes', 'deferred-upgrade'), '--scenarios', 'crash_after_commit_other_worker', '--no-color', '--replays', join(out, 'replays')]);
     expect(graded.code).toBe(1);
     expect(graded.stdout).toMatch(/inv8|at most one live holder/);
+    expect(graded.stdout).toContain('over their interleavings (up to 2 pre-emptions) and with one added fault at every point');
+    expect(graded.stdout).toMatch(/explored: \d+ schedules \(interleavings, and one added fault at every point\), \d+ broke a rule/);
   }, 300_000);
 });

@@ -236,7 +236,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
       name: names[0]!,
       replayDir: replayDir(names[0]!),
       onScenario: (grade) => {
-        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style));
+        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style, grade.workers === true));
         io.stdout.write(renderScenario(lang, grade, shown, style));
         shown.push(grade);
       },

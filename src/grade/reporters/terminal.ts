@@ -56,8 +56,9 @@ export function renderHeader(lang: Lang, submission: { file: string }, count: nu
 }
 
 /** The line above the explored part. */
-export function renderExploredHeading(lang: Lang, style: Style): string {
-  return `\n  ${style.c.bold(t(lang, 'gradeReport.exploredHeading'))}\n`;
+/** `workers`: the scenarios are many workers' (the second exercise), explored over their interleavings too. */
+export function renderExploredHeading(lang: Lang, style: Style, workers = false): string {
+  return `\n  ${style.c.bold(t(lang, workers ? 'gradeReport.exploredHeading.workers' : 'gradeReport.exploredHeading'))}\n`;
 }
 
 /**
@@ -131,17 +132,18 @@ export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Sty
   const score = t(lang, 'gradeReport.score', { passed, total });
   const lines = [''];
   const { schedules, broke } = coverageOf(submission);
+  const workers = submission.explored.some((g) => g.workers === true) ? '.workers' : '';
   // Nothing explored (a file that did not load, a stub that never reached the end): each row says why, and a
   // coverage of 0 schedules would say nothing.
   if (explored !== null && schedules > 0) {
     const coverage =
       broke === 0
-        ? tn(lang, 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
-        : tn(lang, 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
+        ? tn(lang, `gradeReport.coverage${workers}.none` as 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
+        : tn(lang, `gradeReport.coverage${workers}.some` as 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
     lines.push(`  ${coverage}`);
   }
   if (passed === total) {
-    lines.push(`  ${t(lang, explored === null ? 'gradeReport.passed.asWritten' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);
+    lines.push(`  ${t(lang, explored === null ? 'gradeReport.passed.asWritten' : workers !== '' ? 'gradeReport.passed.explored.workers' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);
     return lines.join('\n') + '\n';
   }
   const red = c.red.bold(score);
@@ -188,7 +190,7 @@ function renderHint(hint: string, lead: string, style: Style): string {
 export function renderSubmission(lang: Lang, submission: SubmissionGrade, seed: number, style: Style, options: TerminalOptions): string {
   const parts = [renderHeader(lang, submission, submission.scenarios.length, seed, style)];
   submission.scenarios.forEach((grade, i) => parts.push(renderScenario(lang, grade, submission.scenarios.slice(0, i), style)));
-  if (submission.explored.length > 0) parts.push(renderExploredHeading(lang, style));
+  if (submission.explored.length > 0) parts.push(renderExploredHeading(lang, style, submission.explored.some((g) => g.workers === true)));
   submission.explored.forEach((grade, i) => parts.push(renderScenario(lang, grade, submission.explored.slice(0, i), style)));
   parts.push(renderFooter(lang, submission, style, options));
   return parts.join('');

@@ -71,4 +71,10 @@ export const gradeReport = {
   'gradeReport.explain.lesson': 'lesson: {lesson}',
   'gradeReport.exercism.heldOut': "a held-out scenario: its faults are the teacher's to show",
   'gradeReport.junit.notLoaded': '(not loaded)',
+  'gradeReport.exploredHeading.workers': 'over their interleavings (up to 2 pre-emptions) and with one added fault at every point: every invariant must still hold',
+  'gradeReport.coverage.workers.none.one': 'explored: {n} schedule (interleavings, and one added fault at every point), {none} broke a rule',
+  'gradeReport.coverage.workers.none.other': 'explored: {n} schedules (interleavings, and one added fault at every point), {none} broke a rule',
+  'gradeReport.coverage.workers.some.one': 'explored: {n} schedule (interleavings, and one added fault at every point), {broke} broke a rule',
+  'gradeReport.coverage.workers.some.other': 'explored: {n} schedules (interleavings, and one added fault at every point), {broke} broke a rule',
+  'gradeReport.passed.explored.workers': '{score} — every scenario holds, as written, over its interleavings and with one added fault at every point.',
 } as const;

@@ -70,4 +70,10 @@ export const gradeReport = {
   'gradeReport.explain.lesson': '课程：{lesson}',
   'gradeReport.exercism.heldOut': '老师预留的检验场景：它的故障由老师决定是否公开',
   'gradeReport.junit.notLoaded': '（未加载）',
+  'gradeReport.exploredHeading.workers': '在各种交错下（至多 2 次抢占），并在每个位置多加一个故障：每个不变量都必须依然成立',
+  'gradeReport.coverage.workers.none.one': '探索：{n} 个调度（各种交错，以及每个位置多加一个故障），{none}打破规则',
+  'gradeReport.coverage.workers.none.other': '探索：{n} 个调度（各种交错，以及每个位置多加一个故障），{none}打破规则',
+  'gradeReport.coverage.workers.some.one': '探索：{n} 个调度（各种交错，以及每个位置多加一个故障），其中 {broke} 个打破了规则',
+  'gradeReport.coverage.workers.some.other': '探索：{n} 个调度（各种交错，以及每个位置多加一个故障），其中 {broke} 个打破了规则',
+  'gradeReport.passed.explored.workers': '{score}——每个场景都通过了：原样运行、各种交错、每个位置多加一个故障，都是这样。',
 } as const;
