@@ -136,7 +136,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       trace: world.trace.events,
       log: await events.all(world.committed),
       state: run.state,
-      db: network.snapshot(),
+      db: await network.snapshot(),
       faults: world.plan.faults,
       runnerRequests: world.counters.runnerRequests,
       steps: run.steps,
@@ -285,26 +285,26 @@ class Drive {
     };
     for (;;) {
       const { tool, network } = runnerProcess.current;
-      const message = tool.outboxNext();
+      const message = await tool.connection.run(tool.outboxNextOps());
       if (message === null) return calls;
       const emit = (what: 'picked' | 'found' | 'sent' | 'declined' | 'gave_up', attempt: number) =>
         world.trace.emit({ type: 'relay', id: message.id, ref: message.ref, what, attempt });
       if (message.attempts >= attempts) {
-        tool.outboxSettle(message.id, 'gave_up');
+        await tool.connection.run(tool.outboxSettleOps(message.id, 'gave_up'));
         emit('gave_up', message.attempts);
         continue;
       }
       try {
-        const attempt = tool.outboxAttempt(message.id);
+        const attempt = await tool.connection.run(tool.outboxAttemptOps(message.id));
         emit('picked', attempt);
         const status = (await network.relay({ kind: 'tool', name: 'charge_status', args: { ref: message.ref } }, next(), attempt, message.task_id)) as ChargeStatus;
         if (status.found) {
-          tool.outboxSettle(message.id, 'found');
+          await tool.connection.run(tool.outboxSettleOps(message.id, 'found'));
           emit('found', attempt);
           continue;
         }
         const result = (await network.relay({ kind: 'tool', name: 'charge', args: { ref: message.ref, amount: message.amount } }, next(), attempt, message.task_id)) as ChargeResult;
-        tool.outboxSettle(message.id, result.status === 'charged' ? 'charged' : 'declined');
+        await tool.connection.run(tool.outboxSettleOps(message.id, result.status === 'charged' ? 'charged' : 'declined'));
         emit(result.status === 'charged' ? 'sent' : 'declined', attempt);
       } catch (error) {
         if (runnerProcess.crashed !== null) {
