@@ -17,7 +17,7 @@ import type { ChargeResult, ChargeStatus } from '../inventory/PaymentService.js'
 import { DEFAULT_RELAY_ATTEMPTS, DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { DiskFullError, isDiskFull } from '../core/environment.js';
 import { tmpdir } from 'node:os';
-import type { Storage, StorageKind } from '../core/storage.js';
+import { sqliteStorage, type RunDatabases, type Storage, type StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
 import { isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
@@ -35,7 +35,7 @@ import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
 import { crashCaughtReturned, crashCaughtThrew, failure, looksLikeState, returnedNoState } from './runnerFailure.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
-import { defaultStart, openDatabases, type Start } from './start.js';
+import { defaultStart, openDatabases, openPostgresDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
 import { simulateWorkers, type WorkersOptions } from './workers/simulateWorkers.js';
 
@@ -68,16 +68,28 @@ export interface SimulateOptions extends WorkersOptions {
    * once it is over.
    */
   kept?: KeptConnections;
+  /**
+   * Run on the PostgreSQL server at this URL instead of SQLite: the run's databases are a schema of its own there
+   * (src/postgres/storage.ts), the same protocol runs on them, and a crash really closes their connections. For
+   * one runner with no pillar (the pillars' stores and the workers' queue are SQLite's still).
+   */
+  postgres?: string;
 }
 
 /** A run of the scenario from its start, or (with `resume`) from where a paused run of it stood. */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
-  if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
+  if (scenario.workers !== undefined) {
+    if (options.postgres !== undefined) return Promise.reject(new TypeError('simulate: many workers run on SQLite only for now (their queue is SQLite\'s)'));
+    return simulateWorkers(scenario, options);
+  }
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
     return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of the chapter\'s scenarios (no pillars, no limits), with no folder to keep'));
+  }
+  if (options.postgres !== undefined && (fast || options.keepDir !== undefined || scenario.durability)) {
+    return Promise.reject(new TypeError('simulate: on PostgreSQL a run starts from its scenario, keeps no folder, and has no pillar (their stores are SQLite\'s)'));
   }
   const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
   return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
@@ -99,12 +111,15 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
   const seed = options.seed ?? DEFAULT_SEED;
   const resume = beginning.kind === 'resume' ? beginning.checkpoint : undefined;
   const world = newWorld(scenario, seed, options.extraFaults ?? [], resume);
-  const storage = openDatabases(scenario, {
-    start,
-    storage: options.storage ?? 'file',
-    ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}),
-    ...(resume ? { content: resume.content } : {}),
-  });
+  const storage: RunDatabases =
+    options.postgres !== undefined
+      ? await openPostgresDatabases(scenario, options.postgres)
+      : openDatabases(scenario, {
+          start,
+          storage: options.storage ?? 'file',
+          ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}),
+          ...(resume ? { content: resume.content } : {}),
+        });
   try {
     const RunnerImpl = options.runner ?? ReferenceRunner;
     const spec = { scenario, runner: RunnerImpl, tool: options.tool ?? InventoryTool, policy: new ScriptedPolicy(scenario.script) };
@@ -149,7 +164,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       unsaved: run.unsaved,
     };
   } finally {
-    storage.dispose();
+    await storage.dispose();
   }
 }
 
@@ -197,7 +212,7 @@ class Drive {
         }
         this.state ??= (await events.last()) ?? (await events.save(initialState(scenario.task), 'started'));
         const state: RunnerState = this.state;
-        if (this.onCheckpoint && !runnerProcess.storage.toolDb.inTransaction && !runnerProcess.storage.eventsDb.inTransaction) this.onCheckpoint(this.#checkpoint(state, runnerProcess.storage));
+        if (this.onCheckpoint && !runnerProcess.storage.toolSql.inTransaction && !runnerProcess.storage.eventsSql.inTransaction) this.onCheckpoint(this.#checkpoint(state, sqliteStorage(runnerProcess.storage)!));
         if (state.status !== 'running' || this.steps >= this.maxSteps) return;
         this.steps += 1;
         trace.step = this.steps;
