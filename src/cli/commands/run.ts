@@ -3,6 +3,9 @@
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
 import { existsSync } from 'node:fs';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../postgres/server.js';
+import { shownUrl } from '../../postgres/url.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll, type Loaded } from '../../scenario/load.js';
@@ -63,9 +66,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(lang, values.seed);
-  // Parsed and checked now; the protocol runs on PostgreSQL in a later step (issue 23), and until then says so.
   const db = parseDb(lang, values.db);
-  if (db.kind !== 'sqlite') throw new UsageError(t(lang, 'cli.db.notYet', { given: db.url === null ? 'postgres' : 'postgres://…' }), { showHelp: false });
   const width = parseWidth(lang, values.width, io);
   const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd, lang) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
@@ -82,6 +83,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     ],
     loaded,
   );
+  if (db.kind === 'postgres') checkPostgres(lang, db, loaded, { storage: values.storage, keepDb });
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
@@ -89,8 +91,13 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   // The reference runner in memory runs every scenario on one pair of connections, restored to the scenario's
   // starting rows before each run (a crash still closes them): opening and preparing two databases per
   // scenario was about a sixth of `run --quiet` over the 17.
-  const connections = storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
+  const connections = db.kind === 'sqlite' && storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
+  // On PostgreSQL: one server for the whole command (the embedded one, started now and stopped at the end, or
+  // the user's), each scenario in a schema of its own there.
+  let server: EmbeddedPostgres | null = null;
   try {
+    if (db.kind === 'postgres') server = db.url === null ? await startEmbeddedPostgres() : null;
+    const postgres = db.kind === 'postgres' ? await reachable(lang, db.url ?? server!.url, db.url === null ? 'postgres' : shownUrl(db.url)) : null;
     kept = keepDb !== undefined ? claimKeepDir(lang, keepDb, io.cwd) : null;
     const { runner, tool, label } = resolved;
     const queue = { ...(resolved.queue ? { queue: resolved.queue } : {}), ...(resolved.worker ? { worker: resolved.worker } : {}) };
@@ -106,7 +113,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
         runners += 1;
         // Kept connections are for the chapter's scenarios: the pillars' stores, the queue's and the limits' tables are not restored.
         const shared = connections !== null && one.scenario.durability === undefined && one.scenario.workers === undefined && !usesLimits(one.scenario) ? { kept: connections } : {};
-        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared };
+        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared, ...(postgres !== null ? { postgres } : {}) };
         // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
         await resolved.beginRun();
         let outcome: { run: RunResult } | { failure: Message };
@@ -169,6 +176,36 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     connections?.close();
     await resolved.close();
     kept?.release();
+    await server?.stop();
+  }
+}
+
+/**
+ * What runs on PostgreSQL for now: the scenarios of one runner, the chapter's and the limits'. The pillars' stores,
+ * the workers' queue and the labs are SQLite's still; SQLite's own options (--storage, --keep-db) have no meaning there.
+ */
+function checkPostgres(lang: Lang, db: { url: string | null }, loaded: Loaded[], options: { storage: string | undefined; keepDb: string | undefined }): void {
+  const given = db.url === null ? 'postgres' : shownUrl(db.url);
+  for (const [option, value] of [['--storage', options.storage], ['--keep-db', options.keepDb]] as const) {
+    if (value !== undefined) throw new UsageError(t(lang, 'cli.db.sqliteOnly', { given, option }));
+  }
+  for (const one of loaded) {
+    const why = one.type !== 'runner' ? 'cli.db.why.lab' : one.scenario.durability !== undefined ? 'cli.db.why.pillars' : one.scenario.workers !== undefined ? 'cli.db.why.workers' : null;
+    if (why !== null) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: one.type === 'runner' ? one.scenario.id : one.id, why: t(lang, why) }));
+  }
+}
+
+/** The server answers at `url`, or the command stops here saying why (exit 2). */
+async function reachable(lang: Lang, url: string, given: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return url;
+  } catch (error) {
+    throw new BadInputError(t(lang, 'cli.db.cannotConnect', { given, problem: (error as Error).message || String(error) }));
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 
