@@ -12,6 +12,11 @@ import { renderRun } from '../../src/render/renderText.js';
 import { PLAIN } from '../../src/render/style.js';
 import type { RunResult } from '../../src/check/RunResult.js';
 import { judged } from '../support.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { SeededRng } from '../../src/core/rng.js';
+import { InventoryTool } from '../../src/inventory/InventoryTool.js';
+import { readSnapshotOps } from '../../src/inventory/snapshot.js';
+import { openPostgresDatabases } from '../../src/sim/start.js';
 import { noPostgres, testDatabase } from './database.js';
 
 const scenarios = loadScenarios();
@@ -72,6 +77,61 @@ describe.skipIf(noPostgres !== null)(`the 17 on PostgreSQL${noPostgres !== null 
       expect(others.rows[0].n).toBe(0);
     } finally {
       await admin.end();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(noPostgres !== null)('the crash model on PostgreSQL', () => {
+  it('a crash inside the tool\'s transaction really closes its connection: the server rolls it back and frees its lock, and new connections read only what was committed', async () => {
+    const storage = await openPostgresDatabases(scenarios.find((s) => s.id === 'happy_path')!, url);
+    const observer = new pg.Client({ connectionString: url });
+    await observer.connect();
+    try {
+      const tool = new InventoryTool({ db: storage.toolSql, rng: new SeededRng('tool'), clock: new VirtualClock() });
+      const pid = (await storage.toolSql.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const seen: string[] = [];
+      const crash = new Error('crash');
+      const reserve = tool.ops({ name: 'reserve', args: { item: 'camera', qty: 1, expected_version: 0, key: 't:reserve:1' } }, {
+        taskId: 't',
+        midTransaction: async () => {
+          // Inside the transaction: the effect is there for the tool's own connection, invisible to any other.
+          const inside = await storage.toolSql.run(readSnapshotOps());
+          const outside = await observer.query(`SELECT available FROM ${pg.escapeIdentifier(storage.schema)}.items WHERE item_id = 'camera'`);
+          const state = await observer.query('SELECT state FROM pg_stat_activity WHERE pid = $1', [pid]);
+          seen.push(`inside ${inside.items[0]!.available}, outside ${outside.rows[0].available}, ${state.rows[0].state}`);
+          storage.crash();
+          throw crash;
+        },
+      });
+      await expect(storage.toolSql.run(reserve)).rejects.toBe(crash);
+      expect(seen).toEqual(['inside 2, outside 3, idle in transaction']);
+      expect(storage.toolSql.open).toBe(false);
+      await storage.reopen();
+      // The old backend is gone (its connection closed for real), and so is everything it had not committed.
+      expect((await observer.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0].n).toBe(0);
+      const after = await storage.toolSql.run(readSnapshotOps());
+      expect([after.items.find((row) => row.item_id === 'camera')!.available, after.ledger]).toEqual([3, []]);
+      // Its advisory lock went with it: a new writer begins at once and commits.
+      const again = new InventoryTool({ db: storage.toolSql, rng: new SeededRng('tool'), clock: new VirtualClock() });
+      const receipt = await storage.toolSql.run(again.ops({ name: 'reserve', args: { item: 'camera', qty: 1, expected_version: 0, key: 't:reserve:1' } }, { taskId: 't' }));
+      expect(receipt).toMatchObject({ item: 'camera', qty: 1, available_after: 2, version_after: 1 });
+    } finally {
+      await observer.end();
+      await storage.dispose();
+    }
+  }, 30_000);
+
+  it('a statement after the crash fails as on a closed SQLite connection, and the log of a new runner holds only the committed events', async () => {
+    const run = await judged(scenarios.find((s) => s.id === 'crash_after_commit')!, { postgres: url });
+    const recovered = run.trace.filter((event) => event.type === 'recovered');
+    expect(recovered).toHaveLength(1);
+    expect(run.log.map((event) => event.seq)).toEqual(run.log.map((_, i) => i + 1)); // numbered as SQLite numbers them, no gap
+    const storage = await openPostgresDatabases(scenarios.find((s) => s.id === 'happy_path')!, url);
+    try {
+      storage.crash();
+      await expect(Promise.resolve().then(() => storage.eventsSql.run(readSnapshotOps()))).rejects.toThrow('The database connection is not open');
+    } finally {
+      await storage.dispose();
     }
   }, 30_000);
 });
