@@ -35,7 +35,7 @@ import type { KeptConnections } from './keptConnections.js';
 import { RunnerProcess } from './process.js';
 import { crashCaughtReturned, crashCaughtThrew, failure, looksLikeState, returnedNoState } from './runnerFailure.js';
 import type { DlqRow, ReplayRecord, Run, RunnerFailure, UnsavedStep } from './Run.js';
-import { defaultStart, openDatabases, openPostgresDatabases, type Start } from './start.js';
+import { defaultStart, openDatabases, type Start } from './start.js';
 import { newWorld, type World } from './world.js';
 import { simulateWorkers, type WorkersOptions } from './workers/simulateWorkers.js';
 
@@ -113,7 +113,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
   const world = newWorld(scenario, seed, options.extraFaults ?? [], resume);
   const storage: RunDatabases =
     options.postgres !== undefined
-      ? await openPostgresDatabases(scenario, options.postgres)
+      ? await (await import('./postgresStart.js')).openPostgresDatabases(scenario, options.postgres)
       : openDatabases(scenario, {
           start,
           storage: options.storage ?? 'file',

@@ -11,11 +11,9 @@
  * A checkpoint's rows (a resumed run) are written into whatever was opened, unless lent connections hold them.
  */
 import { FileStorage, openStorage, type Storage, type StorageKind } from '../core/storage.js';
-import { PgSql } from '../postgres/connection.js';
-import { PgStorage } from '../postgres/storage.js';
 import { writeToolRows } from '../inventory/rows.js';
-import { createToolDatabase, startingRows, TOOL_SCHEMA_PG } from '../inventory/schema.js';
-import { EVENT_SCHEMA, EVENT_SCHEMA_PG, writeEventRows } from '../runner/EventStore.js';
+import { createToolDatabase } from '../inventory/schema.js';
+import { EVENT_SCHEMA, writeEventRows } from '../runner/EventStore.js';
 import type { Scenario } from '../scenario/types.js';
 import { startingContent, type Content, type KeptConnections } from './keptConnections.js';
 import { startingImages } from './startingImages.js';
@@ -72,14 +70,3 @@ function withContent(storage: Storage, content: Content | undefined): Storage {
   return storage;
 }
 
-/**
- * A run's databases on the PostgreSQL server at `url`: a schema of its own (src/postgres/storage.ts), its tables
- * made and its starting rows written in one transaction — the same rows, in the same order, as on SQLite.
- */
-export function openPostgresDatabases(scenario: Scenario, url: string): Promise<PgStorage> {
-  return PgStorage.open(url, async (client) => {
-    await client.query(`BEGIN; ${TOOL_SCHEMA_PG} ${EVENT_SCHEMA_PG}`);
-    await new PgSql(client).run(startingRows(scenario.inventory));
-    await client.query('COMMIT');
-  });
-}

@@ -16,7 +16,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { SeededRng } from '../../src/core/rng.js';
 import { InventoryTool } from '../../src/inventory/InventoryTool.js';
 import { readSnapshotOps } from '../../src/inventory/snapshot.js';
-import { openPostgresDatabases } from '../../src/sim/start.js';
+import { openPostgresDatabases } from '../../src/sim/postgresStart.js';
 import { noPostgres, testDatabase } from './database.js';
 
 const scenarios = loadScenarios();
