@@ -42,6 +42,9 @@ export class PgSql implements SqlConnection {
   /** A new connection to `url` whose unqualified names resolve in `schema` (the run's own). */
   static async connect(url: string, schema: string): Promise<PgSql> {
     const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}`, types: NUMBER_TYPES });
+    // A connection the server ends (its database dropped WITH (FORCE), the server stopped) fails its next statement;
+    // the event the client emits as well is not an uncaught error.
+    client.on('error', () => undefined);
     await client.connect();
     return new PgSql(client);
   }

@@ -5,11 +5,16 @@
  * - `crash()` really closes both connections: the server rolls back the transaction either had open and drops
  *   its locks; nothing uncommitted survives, exactly as when a SQLite connection closes;
  * - `reopen()` waits until both are closed, then connects anew: the new connections read only what was committed;
- * - `dispose()` closes them and drops the schema.
- * Many runs share one server, each in its own schema (`faultlab_run_<host>_<pid>_<n>`: whose it is, and unique).
+ * - `dispose()` ends the run. A run whose connections are alive and idle at its end lends them, with its schema, to
+ *   the next run on the same server (`open` empties the schema's tables and writes the next run's starting rows):
+ *   a new connection costs a server process (~20 ms here) and a schema its catalogue writes (~35 ms to make and
+ *   drop), several times a whole run of the 17's. Any other is closed and its schema dropped; `closeIdle()`
+ *   closes and drops what is lent, when the caller is done with runs (a command's end, a test file's).
+ * Many runs share one server, each in its own schema (`faultlab_run_<host>_<pid>_<thread>_<n>`: whose it is, and unique).
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
+import { threadId } from 'node:worker_threads';
 import pg from 'pg';
 import type { RunDatabases } from '../core/storage.js';
 import { PgSql } from './connection.js';
@@ -17,11 +22,28 @@ import { PgSql } from './connection.js';
 const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
 let runs = 0;
 
-/** A new run's schema name: this host's, this process's, never used before by it. */
+/** A new run's schema name: this host's, this process's and thread's (explore runs schedules in several), never used before by it. */
 export function runSchemaName(): string {
   runs += 1;
-  return `faultlab_run_${HOST}_${process.pid}_${runs}`;
+  return `faultlab_run_${HOST}_${process.pid}_${threadId}_${runs}`;
 }
+
+/** How a run's schema is made the first time, and made ready for the next run after that. */
+export interface SchemaSetUp {
+  /** The tables and the starting rows, in a new schema. */
+  create(tool: pg.Client): Promise<void>;
+  /** The same starting rows in a schema a run left: everything it wrote deleted first. */
+  refill(tool: pg.Client): Promise<void>;
+}
+
+interface Lent {
+  schema: string;
+  tool: PgSql;
+  events: PgSql;
+}
+
+/** Schemas and their connections, alive and idle, by server URL: the next run's. */
+const idle = new Map<string, Lent[]>();
 
 export class PgStorage implements RunDatabases {
   readonly kind = 'postgres';
@@ -40,14 +62,25 @@ export class PgStorage implements RunDatabases {
     this.#events = events;
   }
 
-  /** A new schema on the server at `url`, `setUp` run on the first connection (the tables and their starting rows). */
-  static async open(url: string, setUp: (tool: pg.Client) => Promise<void>): Promise<PgStorage> {
+  /** A schema on the server at `url` holding the run's starting rows: one a run left idle, else a new one. */
+  static async open(url: string, setUp: SchemaSetUp): Promise<PgStorage> {
+    const lent = idle.get(url)?.pop();
+    if (lent !== undefined) {
+      try {
+        await setUp.refill(lent.tool.client);
+        return new PgStorage(url, lent.schema, lent.tool, lent.events);
+      } catch (error) {
+        await Promise.all([lent.tool.close(), lent.events.close()]);
+        await dropSchema(url, lent.schema);
+        throw error;
+      }
+    }
     const schema = runSchemaName();
     const tool = await PgSql.connect(url, schema);
     let events: PgSql | null = null;
     try {
       await tool.client.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
-      await setUp(tool.client);
+      await setUp.create(tool.client);
       events = await PgSql.connect(url, schema);
       return new PgStorage(url, schema, tool, events);
     } catch (error) {
@@ -78,9 +111,24 @@ export class PgStorage implements RunDatabases {
   }
 
   async dispose(): Promise<void> {
+    const [tool, events] = [this.#tool, this.#events];
+    if (tool.open && events.open && !tool.inTransaction && !events.inTransaction) {
+      idle.set(this.url, [...(idle.get(this.url) ?? []), { schema: this.schema, tool, events }]);
+      return;
+    }
     this.crash();
     await Promise.all(this.#closing.splice(0));
     await dropSchema(this.url, this.schema);
+  }
+}
+
+/** Close every idle connection and drop its schema: the runs are over. */
+export async function closeIdle(): Promise<void> {
+  const all = [...idle.entries()].flatMap(([url, lent]) => lent.map((one) => ({ url, ...one })));
+  idle.clear();
+  for (const one of all) {
+    await Promise.all([one.tool.close(), one.events.close()]);
+    await dropSchema(one.url, one.schema);
   }
 }
 

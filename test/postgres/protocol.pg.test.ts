@@ -5,7 +5,8 @@
  * trace line for line (the header naming the database aside), and the same bytes for the same seed.
  */
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeIdle } from '../../src/postgres/storage.js';
 import { loadAll, loadScenarios } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { renderRun } from '../../src/render/renderText.js';
@@ -27,6 +28,7 @@ let url: string;
 beforeAll(async () => {
   if (noPostgres === null) url = await testDatabase();
 });
+afterAll(() => closeIdle());
 
 const text = (run: RunResult) => renderRun(run, PLAIN, { lang: 'en' });
 /** The trace as printed, its header's facts aside (they name the database): the story above them, the faults and events below. */
@@ -66,8 +68,9 @@ describe.skipIf(noPostgres !== null)(`the 17 on PostgreSQL${noPostgres !== null 
     }
   }, 30_000);
 
-  it('a crash before the commit leaves nothing on the server: every run dropped its schema, no connection left open', async () => {
+  it('runs leave nothing on the server once their caller is done: every schema dropped, no connection left open', async () => {
     await judged(scenarios.find((s) => s.id === 'crash_before_commit')!, { postgres: url });
+    await closeIdle();
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {

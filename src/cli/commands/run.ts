@@ -177,6 +177,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     connections?.close();
     await resolved.close();
     kept?.release();
+    if (db.kind === 'postgres') await (await import('../../postgres/storage.js')).closeIdle().catch(() => undefined); // before the server stops
     await server?.stop();
   }
 }
