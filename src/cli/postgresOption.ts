@@ -1,9 +1,10 @@
 /**
  * `--db postgres…` at the edge: the embedded server started, or the user's checked to answer before anything
- * runs. Imported only when `--db` names PostgreSQL (src/cli/commands/run.ts).
+ * runs. Imported only when `--db` names PostgreSQL (postgresCheck.ts).
  */
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../postgres/server.js';
+export { closeIdle } from '../postgres/storage.js';
 import { t, type Lang } from '../render/words/index.js';
 import { BadInputError } from './io.js';
 

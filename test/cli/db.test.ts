@@ -56,6 +56,9 @@ describe('--db', () => {
     const storage = await cli(['run', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'file']);
     expect([storage.code, storage.stdout]).toEqual([2, '']);
     expect(storage.stderr).toMatch(/^faultlab run: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
+    const explore = await cli(['explore', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'memory']);
+    expect(explore.code).toBe(2);
+    expect(explore.stderr).toMatch(/^faultlab explore: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
     const pillars = await cli(['run', 'scenarios/pillars', '--db', 'postgres://app@127.0.0.1:1/shop']);
     expect(pillars).toEqual({
       code: 2,

@@ -1,6 +1,7 @@
 /**
- * `faultlab run --db …` on PostgreSQL: a server by URL (the test run's), or the embedded one the command starts
- * and removes itself. The same summary as on SQLite, each trace's header naming the database.
+ * `faultlab run --db …` and `faultlab explore --db …` on PostgreSQL: a server by URL (the test run's), or the
+ * embedded one the command starts and removes itself. The same summary and tallies as on SQLite, each trace's
+ * header and the exploration's naming the database.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +31,16 @@ describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? `
     const zh = await cli(['run', 'lost_reply', '--db', 'postgres', '--no-color', '--lang', 'zh']);
     expect(zh.code).toBe(0);
     expect(zh.stdout).toContain('在 PostgreSQL 上');
+  }, 120_000);
+
+  it('explores on a server given by URL: the same tallies as on SQLite, the header naming PostgreSQL', async () => {
+    const url = await testDatabase();
+    const table = (out: string) => out.split('\n').filter((line) => /^\s+\d+\s+\S+\s+\d+/.test(line));
+    const onSqlite = await cli(['explore', 'lost_reply', 'crash_before_commit', '--workers', '1', '--no-color']);
+    const onPostgres = await cli(['explore', 'lost_reply', 'crash_before_commit', '--workers', '1', '--no-color', '--db', url]);
+    expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
+    expect(onPostgres.stdout).toMatch(/^faultlab explore — reference runner, depth 1, seed 42, PostgreSQL, 1 worker/);
+    expect(table(onPostgres.stdout)).toHaveLength(2);
+    expect(table(onPostgres.stdout)).toEqual(table(onSqlite.stdout));
   }, 120_000);
 });

@@ -3,8 +3,7 @@
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
 import { existsSync } from 'node:fs';
-import type { EmbeddedPostgres } from '../../postgres/server.js';
-import { shownUrl } from '../../postgres/url.js';
+import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll, type Loaded } from '../../scenario/load.js';
@@ -82,7 +81,10 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     ],
     loaded,
   );
-  if (db.kind === 'postgres') checkPostgres(lang, db, loaded, { storage: values.storage, keepDb });
+  if (db.kind === 'postgres') {
+    for (const one of loaded) if (one.type !== 'runner') throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given: dbShown(db), id: one.id, why: t(lang, 'cli.db.why.lab') }));
+    checkPostgres(lang, db, loaded.flatMap((one) => (one.type === 'runner' ? [one.scenario] : [])), { '--storage': values.storage, '--keep-db': keepDb });
+  }
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
@@ -93,12 +95,10 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   const connections = db.kind === 'sqlite' && storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
   // On PostgreSQL: one server for the whole command (the embedded one, started now and stopped at the end, or
   // the user's), each scenario in a schema of its own there.
-  let server: EmbeddedPostgres | null = null;
+  let on: { url: string; close(): Promise<void> } | null = null;
   try {
-    // Loaded only here: a run on SQLite never loads the PostgreSQL client (~40 ms of CPU on every start).
-    const reach = db.kind === 'postgres' ? await import('../postgresOption.js') : null;
-    if (db.kind === 'postgres' && db.url === null) server = await reach!.startEmbedded();
-    const postgres = db.kind === 'postgres' ? await reach!.reachable(lang, db.url ?? server!.url, db.url === null ? 'postgres' : shownUrl(db.url)) : null;
+    on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
+    const postgres = on?.url ?? null;
     kept = keepDb !== undefined ? claimKeepDir(lang, keepDb, io.cwd) : null;
     const { runner, tool, label } = resolved;
     const queue = { ...(resolved.queue ? { queue: resolved.queue } : {}), ...(resolved.worker ? { worker: resolved.worker } : {}) };
@@ -177,25 +177,10 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     connections?.close();
     await resolved.close();
     kept?.release();
-    if (db.kind === 'postgres') await (await import('../../postgres/storage.js')).closeIdle().catch(() => undefined); // before the server stops
-    await server?.stop();
+    await on?.close();
   }
 }
 
-/**
- * What runs on PostgreSQL for now: the scenarios of one runner, the chapter's and the limits'. The pillars' stores,
- * the workers' queue and the labs are SQLite's still; SQLite's own options (--storage, --keep-db) have no meaning there.
- */
-function checkPostgres(lang: Lang, db: { url: string | null }, loaded: Loaded[], options: { storage: string | undefined; keepDb: string | undefined }): void {
-  const given = db.url === null ? 'postgres' : shownUrl(db.url);
-  for (const [option, value] of [['--storage', options.storage], ['--keep-db', options.keepDb]] as const) {
-    if (value !== undefined) throw new UsageError(t(lang, 'cli.db.sqliteOnly', { given, option }));
-  }
-  for (const one of loaded) {
-    const why = one.type !== 'runner' ? 'cli.db.why.lab' : one.scenario.durability !== undefined ? 'cli.db.why.pillars' : one.scenario.workers !== undefined ? 'cli.db.why.workers' : null;
-    if (why !== null) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: one.type === 'runner' ? one.scenario.id : one.id, why: t(lang, why) }));
-  }
-}
 
 /** --keep-db keeps a runner scenario's two databases; anything else has none to keep. */
 function checkKeepable(lang: Lang, loaded: Loaded[]): void {
