@@ -11,12 +11,15 @@
  *   drop), several times a whole run of the 17's. Any other is closed and its schema dropped; `closeIdle()`
  *   closes and drops what is lent, when the caller is done with runs (a command's end, a test file's).
  * Many runs share one server, each in its own schema (`faultlab_run_<host>_<pid>_<thread>_<n>`: whose it is, and unique).
+ * A faultlab killed outright leaves its schemas on a server of the user's: the first run of a process on a server
+ * drops this host's whose process is gone (an embedded server goes with its folder: nothing to sweep there).
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import pg from 'pg';
 import type { RunDatabases } from '../core/storage.js';
+import { isAlive } from '../core/tempDir.js';
 import { PgSql } from './connection.js';
 
 const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
@@ -64,6 +67,10 @@ export class PgStorage implements RunDatabases {
 
   /** A schema on the server at `url` holding the run's starting rows: one a run left idle, else a new one. */
   static async open(url: string, setUp: SchemaSetUp): Promise<PgStorage> {
+    if (!swept.has(url)) {
+      swept.add(url);
+      await sweepStaleSchemas(url);
+    }
     const lent = idle.get(url)?.pop();
     if (lent !== undefined) {
       try {
@@ -119,6 +126,29 @@ export class PgStorage implements RunDatabases {
     this.crash();
     await Promise.all(this.#closing.splice(0));
     await dropSchema(this.url, this.schema);
+  }
+}
+
+/** The servers this process has swept already. */
+const swept = new Set<string>();
+
+const SCHEMA = new RegExp(`^faultlab_run_${HOST}_(\\d+)_`);
+
+/** Drop the run schemas this host's killed processes left on the server at `url`; returns their names. */
+export async function sweepStaleSchemas(url: string): Promise<string[]> {
+  const admin = new pg.Client({ connectionString: url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname`, [`faultlab_run_${HOST}_`]);
+    const stale = rows.map((row) => row.nspname).filter((name) => {
+      const pid = Number(SCHEMA.exec(name)?.[1]);
+      return Number.isInteger(pid) && pid !== process.pid && !isAlive(pid);
+    });
+    for (const name of stale) await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
+    return stale;
+  } finally {
+    await admin.end();
   }
 }
 

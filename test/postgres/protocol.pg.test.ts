@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeIdle } from '../../src/postgres/storage.js';
+import { closeIdle, sweepStaleSchemas } from '../../src/postgres/storage.js';
 import { loadAll, loadScenarios } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { renderRun } from '../../src/render/renderText.js';
@@ -135,6 +135,27 @@ describe.skipIf(noPostgres !== null)('the crash model on PostgreSQL', () => {
       await expect(Promise.resolve().then(() => storage.eventsSql.run(readSnapshotOps()))).rejects.toThrow('The database connection is not open');
     } finally {
       await storage.dispose();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(noPostgres !== null)('what a killed faultlab leaves on a server of yours', () => {
+  it('is swept: this host\'s run schemas whose process is gone are dropped, a live process\'s kept', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const storage = await openPostgresDatabases(scenarios.find((s) => s.id === 'happy_path')!, url);
+      const host = storage.schema.split('_')[2]!;
+      // A pid no process has (above the kernel's pid_max), as a SIGKILLed run leaves its schema.
+      const dead = `faultlab_run_${host}_99999999_0_1`;
+      await admin.query(`CREATE SCHEMA ${dead}`);
+      expect(await sweepStaleSchemas(url)).toEqual([dead]);
+      const left = await admin.query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_') ORDER BY nspname`);
+      expect(left.rows.map((row) => row.nspname)).toEqual([storage.schema]);
+      await storage.dispose();
+      await closeIdle();
+    } finally {
+      await admin.end();
     }
   }, 30_000);
 });
