@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => closeIdle());
 
 describe.skipIf(noPostgres !== null)(`explore on PostgreSQL${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
-  // ~850 runs from their start, ~40 s here (a crash really reconnects): its own time limit.
+  // ~850 runs from their start, 15–45 s here (a crash really reconnects): its own time limit.
   it('gives the same tallies as on SQLite at depth 1 over the 17', async () => {
     const scenarios = loadScenarios();
     const onSqlite = await explore(scenarios, { depth: 1, workers: 1 });
