@@ -5,7 +5,7 @@
  * default, in every command.
  */
 import type { StorageKind } from '../core/storage.js';
-import { parseDbChoice, type DbChoice } from '../postgres/url.js';
+import { parseDbChoice, shownUrl, type DbChoice } from '../postgres/url.js';
 import { DEFAULT_SEED } from '../core/defaults.js';
 import { t, type Lang } from '../render/words/index.js';
 import { pad } from '../render/format.js';
@@ -88,7 +88,7 @@ export function parseDb(lang: Lang, value: string | undefined): DbChoice {
   if (value === undefined) return { kind: 'sqlite' };
   const choice = parseDbChoice(value);
   if (!('bad' in choice)) return choice;
-  const given = JSON.stringify(value.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@'));
+  const given = JSON.stringify(shownUrl(value));
   if (choice.bad === 'value') throw new UsageError(t(lang, 'cli.db.bad', { given }));
   throw new UsageError(t(lang, 'cli.db.badUrl', { given, problem: t(lang, choice.bad === 'noHost' ? 'cli.db.noHost' : 'cli.db.unparsable') }));
 }

@@ -18,11 +18,15 @@
 import Database from 'better-sqlite3';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SqliteSql, type SqlConnection } from './sql.js';
 import { makeTempDir, removeTempDir } from './tempDir.js';
 
 export type Db = Database.Database;
 
 export type StorageKind = 'file' | 'memory';
+
+/** Where a run's databases are: SQLite in files or in memory, or a schema of its own on a PostgreSQL server. */
+export type DatabaseKind = StorageKind | 'postgres';
 
 export interface OpenOptions {
   /**
@@ -74,21 +78,41 @@ export function crashAndReopen(db: Db, options: OpenOptions = {}): Db {
   return openDatabase(path, options);
 }
 
-/** The two databases of a simulated run, and what a crash does to them (both die together: one process). */
-export interface Storage {
-  readonly kind: StorageKind;
+/**
+ * The two databases of a simulated run as the protocol meets them, on either database, and what a crash does
+ * to them (both die together: one process). On PostgreSQL (src/postgres/storage.ts) a crash really closes both
+ * connections — the server rolls back what they had not committed — and `reopen` connects anew.
+ */
+export interface RunDatabases {
+  readonly kind: DatabaseKind;
   /** The folder holding the database files (file storage only). */
   readonly dir: string | null;
   /** Where the databases are kept after the run (`--keep-db`), or null when nothing is kept. */
   readonly keptIn: string | null;
-  readonly toolDb: Db;
-  readonly eventsDb: Db;
+  /** The tool's connection, as the protocol runs on it (src/core/sql.ts). */
+  readonly toolSql: SqlConnection;
+  /** The runner's event log's connection. */
+  readonly eventsSql: SqlConnection;
   /** Drop both connections; uncommitted work is lost. */
   crash(): void;
   /** New connections on what was committed. */
+  reopen(): void | Promise<void>;
+  /** End of run: close, and remove the files (or the schema) unless asked to keep them. */
+  dispose(): void | Promise<void>;
+}
+
+/** The two SQLite databases of a simulated run: the connections themselves, for what runs on SQLite only (the pillars' stores, checkpoints). */
+export interface Storage extends RunDatabases {
+  readonly kind: StorageKind;
+  readonly toolDb: Db;
+  readonly eventsDb: Db;
   reopen(): void;
-  /** End of run: close, and remove the files unless asked to keep them. */
   dispose(): void;
+}
+
+/** A run's databases on SQLite, or null (on PostgreSQL). */
+export function sqliteStorage(databases: RunDatabases): Storage | null {
+  return databases.kind === 'postgres' ? null : (databases as Storage);
 }
 
 /** The two files a run's databases are, in a temporary folder or a kept one. */
@@ -143,6 +167,14 @@ export class FileStorage implements Storage {
 
   get eventsDb(): Db {
     return this.#events;
+  }
+
+  get toolSql(): SqlConnection {
+    return SqliteSql.of(this.#tool);
+  }
+
+  get eventsSql(): SqlConnection {
+    return SqliteSql.of(this.#events);
   }
 
   crash(): void {
@@ -211,6 +243,14 @@ export class MemoryStorage implements Storage {
 
   get eventsDb(): Db {
     return this.#events;
+  }
+
+  get toolSql(): SqlConnection {
+    return SqliteSql.of(this.#tool);
+  }
+
+  get eventsSql(): SqlConnection {
+    return SqliteSql.of(this.#events);
   }
 
   crash(): void {

@@ -124,7 +124,8 @@ export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this id is running (anyone's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -25,6 +25,8 @@ export interface ExploreOptions {
   seed?: number;
   /** Default 'memory': in-memory SQLite with the same crash model as files (only committed data survives). */
   storage?: StorageKind;
+  /** Every schedule on the PostgreSQL server at this URL instead of SQLite (each run in a schema of its own, none forked). */
+  postgres?: string;
   /** Worker threads (default: one per core). 1 runs everything in this thread. */
   workers?: number;
   /** The runner to explore, opened by the caller, who closes it when done with the exploration (default: the reference runner). */
@@ -45,6 +47,8 @@ export interface Exploration {
   preemptions: number;
   seed: number;
   storage: StorageKind;
+  /** The PostgreSQL server every schedule ran on, or absent (SQLite, `storage`). */
+  postgres?: string;
   target: Target;
   scenarios: ScenarioExploration[];
   /** Everything, summed over the scenarios. */
@@ -60,7 +64,8 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
   const storage = options.storage ?? 'memory';
   const opened = options.target ? null : (options.runner ?? (await openRunner({ kind: 'reference' }, 'reference')));
   const source = opened?.source ?? null;
-  const target: Target = options.target ? { ...options.target, seed, storage } : targetOf(opened!, seed, storage);
+  const postgres = options.postgres;
+  const target: Target = options.target ? { ...options.target, seed, storage, ...(postgres !== undefined ? { postgres } : {}) } : targetOf(opened!, seed, storage, postgres);
 
   // The scenario as written: its own run sizes the schedules, and it is judged like any other.
   const explored: ScenarioExploration[] = [];
@@ -85,6 +90,7 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
       preemptions,
       seed,
       storage,
+      ...(postgres !== undefined ? { postgres } : {}),
       workers: options.workers ?? defaultWorkers(),
       source,
       target,
@@ -93,9 +99,10 @@ export async function explore(scenarios: readonly Scenario[], options: ExploreOp
     });
   } finally {
     bases.close();
+    if (postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // the schemas this thread's runs left idle
   }
   tallies.forEach((tally, i) => explored[tasks[i]!.scenario]!.tally.merge(tally));
   const total = new Tally();
   for (const one of explored) total.merge(one.tally);
-  return { depth, preemptions, seed, storage, target, scenarios: explored, total };
+  return { depth, preemptions, seed, storage, ...(postgres !== undefined ? { postgres } : {}), target, scenarios: explored, total };
 }

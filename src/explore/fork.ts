@@ -28,7 +28,8 @@ export interface Paused {
 
 export function forkable(scenario: Scenario, target: Target): boolean {
   // Nor a scenario past the chapter (docs/spec.md §13–§14): its relay and redelivery run after the task's last pause.
-  return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && scenario.durability === undefined && !usesLimits(scenario);
+  // Nor on PostgreSQL: a checkpoint is SQLite's committed rows, and every schedule there runs from its start.
+  return mayKeepConnections(target.runner, target.tool) && target.storage === 'memory' && target.postgres === undefined && scenario.durability === undefined && !usesLimits(scenario);
 }
 
 /** A run's outcome, all of it: what a resumed run must repeat exactly. */

@@ -22,6 +22,8 @@ export interface PoolOptions {
   preemptions: number;
   seed: number;
   storage: StorageKind;
+  /** The PostgreSQL server every schedule runs on (each thread its own connections), or absent. */
+  postgres?: string;
   /** Threads to use; 1 (or a runner given as a class, which cannot cross to a thread) runs here. */
   workers: number;
   source: RunnerSource | null;
@@ -70,7 +72,7 @@ function inWorkers(tasks: readonly Task[], threads: number, options: PoolOptions
   // even and the run short: a batch held back only lengthens the tail (measured: no gain).
   const inFlight = options.depth >= 2 ? 4 : 1;
   const results: Tally[] = new Array<Tally>(tasks.length);
-  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, depth: options.depth, preemptions: options.preemptions };
+  const setup: WorkerSetup = { scenarios: options.scenarios, source: options.source, seed: options.seed, storage: options.storage, ...(options.postgres !== undefined ? { postgres: options.postgres } : {}), depth: options.depth, preemptions: options.preemptions };
   let next = 0;
   let done = 0;
   return new Promise<Tally[]>((resolve, reject) => {

@@ -88,7 +88,7 @@ export function renderExploration(lang: Lang, exploration: Exploration, replayed
   const { c } = style;
   const { total } = exploration;
   const lines: string[] = [];
-  const storage = t(lang, exploration.storage === 'memory' ? 'explore.storage.memory' : 'explore.storage.files');
+  const storage = t(lang, exploration.postgres !== undefined ? 'explore.storage.postgres' : exploration.storage === 'memory' ? 'explore.storage.memory' : 'explore.storage.files');
   // The id column fits the longest id: a long id never runs into the next column.
   const idWidth = Math.max(27, ...exploration.scenarios.map(({ scenario }) => scenario.id.length + 2));
   const about = t(lang, 'explore.head', { runner: header.runner, depth: exploration.depth, seed: exploration.seed, storage, workers: tn(lang, 'explore.n.worker', header.workers) });

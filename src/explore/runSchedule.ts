@@ -52,6 +52,7 @@ export async function simulateWith(scenario: Scenario, added: readonly FaultSpec
       storage: target.storage,
       extraFaults: added,
       ...(target.tool ? { tool: target.tool } : {}),
+      ...(target.postgres !== undefined ? { postgres: target.postgres } : {}),
       ...(target.queue ? { queue: target.queue } : {}),
       ...(target.worker ? { worker: target.worker } : {}),
       ...fork,

@@ -17,6 +17,8 @@ export interface Target {
   worker?: WorkerClass;
   seed: number;
   storage: StorageKind;
+  /** Every schedule on the PostgreSQL server at this URL, each run in a schema of its own (then never forked). */
+  postgres?: string;
   /** A runner in a box: each run begins and ends through these. */
   hooks?: RunHooks;
   /** How the last run ended outside its trace (what the box printed, whether it was lost): set after each run. */
@@ -24,7 +26,7 @@ export interface Target {
 }
 
 /** An opened runner as the target of an exploration with this seed and storage. */
-export function targetOf(opened: OpenedRunner, seed: number, storage: StorageKind): Target {
+export function targetOf(opened: OpenedRunner, seed: number, storage: StorageKind, postgres?: string): Target {
   return {
     runner: opened.runner,
     ...(opened.tool ? { tool: opened.tool } : {}),
@@ -32,6 +34,7 @@ export function targetOf(opened: OpenedRunner, seed: number, storage: StorageKin
     ...(opened.worker ? { worker: opened.worker } : {}),
     seed,
     storage,
+    ...(postgres !== undefined ? { postgres } : {}),
     ...(opened.hooks ? { hooks: opened.hooks } : {}),
   };
 }

@@ -16,6 +16,7 @@ export interface WorkerSetup {
   source: RunnerSource;
   seed: number;
   storage: StorageKind;
+  postgres?: string;
   depth: number;
   preemptions: number;
 }
@@ -28,7 +29,7 @@ const setup = workerData as WorkerSetup;
 // await: the CLI's build bundles this file as CommonJS (scripts/bundle-cli.mjs). A rejection ends the
 // thread with an error, which the pool reports.
 void openRunner(setup.source, setup.source.kind).then((opened) => {
-  const target = targetOf(opened, setup.seed, setup.storage);
+  const target = targetOf(opened, setup.seed, setup.storage, setup.postgres);
   const bases = new Bases(target);
   // Several batches wait at the port at once (pool.ts): one a turn, so that crash images are freed between them.
   parentPort!.on('message', onItsOwnTurn((request: WorkerRequest) => handle(request, target, bases, () => opened.close())));
@@ -39,6 +40,7 @@ async function handle(request: WorkerRequest, target: Target, bases: Bases, clos
   if ('stop' in request) {
     bases.close();
     await close();
+    if (setup.postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // this thread's idle schemas
     parentPort!.close();
     return;
   }

@@ -10,12 +10,14 @@
  * original receipt back instead of STALE_VERSION.
  */
 import type Database from 'better-sqlite3';
+import { abandon, begin, commit, get, all, hook, run, atOnce, SqliteSql, type Sql, type SqlConnection } from '../core/sql.js';
 import type { Clock } from '../core/clock.js';
 import { canonicalJson } from '../core/canonical.js';
 import type { Rng } from '../core/rng.js';
 import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
 import { refuse } from './refusals.js';
 import { fingerprint } from './keys.js';
+import { SQL } from './statements.js';
 
 export interface Receipt {
   reservation_id: string;
@@ -39,8 +41,11 @@ export interface ToolRequest {
 export interface ToolContext {
   /** The task on whose behalf the request is made; stored with the receipt. */
   taskId: string;
-  /** Called inside reserve's transaction after the stock update, before the receipt is written. */
-  midTransaction?: () => void;
+  /**
+   * Called inside reserve's transaction after the stock update, before the receipt is written (the harness's
+   * crash before the commit). At once on SQLite; on PostgreSQL it may be awaited (it reads a snapshot there).
+   */
+  midTransaction?: () => void | Promise<void>;
   /**
    * A holder's fence (many workers, src/queue/QueueStore.ts): checked first inside reserve's transaction — a
    * stale holder is refused with STALE_FENCE before anything is read or written — and the receipt's token
@@ -58,7 +63,8 @@ export interface ToolFence {
 }
 
 export interface ToolDeps {
-  db: Database.Database;
+  /** A SQLite connection (its protocol then also runs at once through `call`), or either database's connection. */
+  db: Database.Database | SqlConnection;
   rng: Rng;
   clock: Clock;
   /** What the tool does beyond the chapter (docs/spec.md §13): absent, the chapter's tool exactly. */
@@ -105,19 +111,33 @@ export interface ReleaseReceipt {
 /** Digits of the random part of a reservation id: a replayed receipt shows the same id, a new one cannot. */
 const RESERVATION_ID_HEX = 6;
 
+/** The connection a tool's dependencies name, as an executor. */
+export function connectionOf(db: Database.Database | SqlConnection): SqlConnection {
+  return 'dialect' in db ? db : SqliteSql.of(db);
+}
+
+/**
+ * The tool's protocol is written once, as generators of statements (src/core/sql.ts: `…Ops` methods); `ops`
+ * is the whole of a request. On SQLite the plain methods (`call`, `reserve`, `purge`, …) run the same
+ * generators at once; on PostgreSQL the harness runs `ops` through its asynchronous connection.
+ */
 export class InventoryTool {
-  protected readonly db: Database.Database;
+  /** The connection the tool's transactions run on. */
+  readonly connection: SqlConnection;
   protected readonly rng: Rng;
   protected readonly clock: Clock;
-  protected readonly sql: Statements;
   protected readonly limits: ToolLimits | null;
 
   constructor(deps: ToolDeps) {
-    this.db = deps.db;
+    this.connection = connectionOf(deps.db);
     this.rng = deps.rng;
     this.clock = deps.clock;
-    this.sql = prepareStatements(this.db);
     this.limits = deps.limits ?? null;
+  }
+
+  /** Run a protocol at once: on SQLite only (PostgreSQL's connection answers asynchronously: run `ops` there). */
+  protected now<T>(protocol: Sql<T>): T {
+    return atOnce(this.connection).run(protocol);
   }
 
   /** Is this rule of docs/spec.md §13 one the tool enforces? */
@@ -125,63 +145,75 @@ export class InventoryTool {
     return this.limits?.retention?.rules?.includes(rule) ?? false;
   }
 
-  /** Carry one request; the result is plain JSON data. */
+  /** Carry one request, at once (SQLite); the result is plain JSON data. */
   call(request: ToolRequest, context: ToolContext): unknown {
+    return this.now(this.ops(request, context));
+  }
+
+  /** One request, as the statements it runs; the result is plain JSON data. */
+  *ops(request: ToolRequest, context: ToolContext): Sql<unknown> {
     const args = request.args ?? {};
     switch (request.name) {
       case 'search_docs':
-        return this.searchDocs(requireString(args, 'query', request.name));
+        return yield* this.searchDocsOps(requireString(args, 'query', request.name));
       case 'read_doc':
-        return this.readDoc(requireString(args, 'doc_id', request.name));
+        return yield* this.readDocOps(requireString(args, 'doc_id', request.name));
       case 'get_stock':
-        return this.getStock(requireString(args, 'item', request.name));
+        return yield* this.getStockOps(requireString(args, 'item', request.name));
       case 'reserve':
-        return this.reserve(args, context);
+        return yield* this.reserveOps(args, context);
       case 'release':
-        return this.release(args, context);
+        return yield* this.releaseOps(args, context);
       case 'close_task':
-        return this.closeTask(context);
+        return yield* this.closeTaskOps(context);
       default:
         throw refuse('INVALID_ACTION', 'unknownTool', { tool: String(JSON.stringify(request.name)) });
     }
   }
 
-  searchDocs(query: string): string[] {
-    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.sql.search.all({ p: pattern }).map((row) => row.doc_id);
-  }
-
-  readDoc(docId: string): { doc_id: string; title: string; body: string } {
-    const doc = this.sql.doc.get(docId);
-    if (doc === undefined) throw refuse('NOT_FOUND', 'noDoc', { doc: JSON.stringify(docId) });
-    return { ...doc };
-  }
-
   getStock(item: string): StockReading {
-    const row = this.sql.item.get(item);
+    return this.now(this.getStockOps(item));
+  }
+
+  reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
+    return this.now(this.reserveOps(rawArgs, context));
+  }
+
+  *searchDocsOps(query: string): Sql<string[]> {
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return (yield* all(SQL.search, pattern, pattern)).map((row) => row.doc_id);
+  }
+
+  *readDocOps(docId: string): Sql<{ doc_id: string; title: string; body: string }> {
+    const doc = yield* get(SQL.doc, docId);
+    if (doc === undefined) throw refuse('NOT_FOUND', 'noDoc', { doc: JSON.stringify(docId) });
+    return { doc_id: doc.doc_id, title: doc.title, body: doc.body };
+  }
+
+  *getStockOps(item: string): Sql<StockReading> {
+    const row = yield* get(SQL.item, item);
     if (row === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(item) });
     return { item, available: row.available, version: row.version };
   }
 
   /** docs/spec.md §3, in this order, inside one transaction. */
-  reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
+  *reserveOps(rawArgs: Record<string, unknown>, context: ToolContext): Sql<Receipt> {
     const args = reserveArgs(rawArgs);
-    this.sql.begin.run();
+    yield* begin();
     try {
-      const receipt = this.reserveInTransaction(args, context);
-      this.sql.commit.run(); // the commit point: effect and receipt become visible together
+      const receipt = yield* this.reserveInTransaction(args, context);
+      yield* commit(); // the commit point: effect and receipt become visible together
       return receipt;
     } catch (error) {
-      // A crash has already closed the connection, which rolled the transaction back: touch nothing.
-      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      yield* abandon(); // a crash has already closed the connection, which rolled the transaction back: then nothing
       throw error;
     }
   }
 
-  protected reserveInTransaction(args: ReserveRequest, context: ToolContext): Receipt {
+  protected *reserveInTransaction(args: ReserveRequest, context: ToolContext): Sql<Receipt> {
     context.fence?.check(); // 0. a stale holder is refused before anything is read or written
     const print = fingerprint(args);
-    const stored = this.sql.receipt.get(args.key);
+    const stored = yield* get(SQL.receipt, args.key);
     if (stored !== undefined) {
       // 1. a receipt for this key: the same request again gets the original answer; another payload is refused
       if (stored.fingerprint !== print) {
@@ -189,8 +221,8 @@ export class InventoryTool {
       }
       return JSON.parse(stored.result) as Receipt;
     }
-    this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
-    const item = this.sql.item.get(args.item);
+    yield* this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
+    const item = yield* get(SQL.item, args.item);
     if (item === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(args.item) }); // 2.
     if (item.version !== args.expected_version) {
       throw refuse('STALE_VERSION', 'staleVersion', { expected: args.expected_version, found: item.version }); // 3.
@@ -198,8 +230,8 @@ export class InventoryTool {
     if (item.available < args.qty) {
       throw refuse('INSUFFICIENT_STOCK', 'insufficientStock', { available: item.available, asked: args.qty }); // 4.
     }
-    this.sql.take.run(args.qty, args.item); // 5. the effect ...
-    context.midTransaction?.();
+    yield* run(SQL.take, args.qty, args.item); // 5. the effect ...
+    yield* this.afterTake(context);
     const receipt: Receipt = {
       reservation_id: `res_${this.rng.hex(RESERVATION_ID_HEX)}`,
       item: args.item,
@@ -208,36 +240,46 @@ export class InventoryTool {
       version_after: item.version + 1,
     };
     // ... and its receipt, in the same transaction
-    this.sql.record.run(args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
+    yield* run(SQL.record, args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
     context.fence?.record(args.key);
-    if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
+    if (this.limits?.history) yield* run(SQL.history, args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
     // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §14.4
     // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)
     const message = this.limits === null ? null : outboxMessage(args.outbox);
-    if (message !== null) this.writeOutbox(args.key, context.taskId, message);
+    if (message !== null) yield* this.writeOutbox(args.key, context.taskId, message);
     return receipt;
   }
 
+  /** The caller's moment inside the transaction, after the effect, before its record (a broken store may commit around it). */
+  protected *midTransaction(context: ToolContext): Sql<void> {
+    if (context.midTransaction) yield* hook(context.midTransaction);
+  }
+
+  /** Between the reservation's effect and its receipt (a broken store commits here). */
+  protected *afterTake(context: ToolContext): Sql<void> {
+    yield* this.midTransaction(context);
+  }
+
   /** The outbox row, inside the reservation's transaction (a broken store may put it elsewhere). */
-  protected writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): void {
-    this.sql.outbox.run(key, taskId, message.ref, message.amount, this.clock.nowMs());
+  protected *writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): Sql<void> {
+    yield* run(SQL.outbox, key, taskId, message.ref, message.amount, this.clock.nowMs());
   }
 
   /**
    * The rules of docs/spec.md §13 a request meets once the ledger had no receipt for its key, in this order:
    * a purged key's tombstone (rule 3), a finished task (rule 4), the request's deadline (rule 1).
    */
-  protected checkLimits(key: string, print: string, args: Record<string, unknown>, context: ToolContext): void {
+  protected *checkLimits(key: string, print: string, args: Record<string, unknown>, context: ToolContext): Sql<void> {
     const retention = this.limits?.retention;
     if (retention == null) return;
     if (this.rule('refuse_purged_keys')) {
-      const tomb = this.sql.tombstone.get(key);
+      const tomb = yield* get(SQL.tombstone, key);
       if (tomb !== undefined) {
         throw refuse('RECEIPT_PURGED', tomb.fingerprint === print ? 'purgedSame' : 'purged', { key, purged: tomb.purged_at_ms, written: tomb.created_at_ms });
       }
     }
     if (this.rule('finished_tasks')) {
-      const done = this.sql.finished.get(context.taskId);
+      const done = yield* get(SQL.finished, context.taskId);
       if (done !== undefined) throw refuse('TASK_FINISHED', 'taskFinished', { task: context.taskId, ms: done.finished_at_ms });
     }
     if (this.rule('deadline')) {
@@ -254,31 +296,36 @@ export class InventoryTool {
     }
   }
 
+  /** The purge, at once (SQLite). */
+  purge(): Purge | null {
+    return this.now(this.purgeOps());
+  }
+
   /**
    * The tool's purge (docs/spec.md §13): every receipt older than the retention is deleted — and, under rule 2,
    * not before the longest a request may stay valid. Under rule 3 the key stays behind as a tombstone. One
    * transaction; null when nothing was due (or the tool keeps receipts for ever).
    */
-  purge(): Purge | null {
+  *purgeOps(): Sql<Purge | null> {
     const retention = this.limits?.retention;
     if (retention == null) return null;
     const keepMs = this.keepMs(retention);
     const now = this.clock.nowMs();
-    const due = this.sql.dueReceipts.all(now - keepMs);
+    const due = yield* all(SQL.dueReceipts, now - keepMs);
     if (due.length === 0) return null;
     const tombstones = this.rule('refuse_purged_keys');
-    this.sql.begin.run();
+    yield* begin();
     try {
       for (const row of due) {
-        if (tombstones) this.sql.bury.run(row.key, row.fingerprint, row.task_id, row.created_at_ms, now);
-        this.sql.forget.run(row.key);
+        if (tombstones) yield* run(SQL.bury, row.key, row.fingerprint, row.task_id, row.created_at_ms, now);
+        yield* run(SQL.forget, row.key);
       }
-      this.sql.commit.run();
+      yield* commit();
     } catch (error) {
-      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      yield* abandon();
       throw error;
     }
-    return { removed: due.map((row) => ({ ...row, result: JSON.parse(row.result) as unknown })), keepMs, tombstones };
+    return { removed: due.map((row) => ({ key: row.key, fingerprint: row.fingerprint, task_id: row.task_id, item_id: row.item_id, qty: row.qty, result: JSON.parse(row.result) as unknown, created_at_ms: row.created_at_ms })), keepMs, tombstones };
   }
 
   /** How old a receipt may grow: the retention; under rule 2, never less than a request may stay valid. */
@@ -290,33 +337,33 @@ export class InventoryTool {
    * The compensation of a reservation (docs/spec.md §14.5): the stock back, recorded in the same ledger under its
    * own key, in one transaction — so a retried release meets its receipt instead of releasing twice.
    */
-  release(rawArgs: Record<string, unknown>, context: ToolContext): ReleaseReceipt {
+  *releaseOps(rawArgs: Record<string, unknown>, context: ToolContext): Sql<ReleaseReceipt> {
     const args = releaseArgs(rawArgs);
-    this.sql.begin.run();
+    yield* begin();
     try {
-      const receipt = this.releaseInTransaction(args, context);
-      this.sql.commit.run();
+      const receipt = yield* this.releaseInTransaction(args, context);
+      yield* commit();
       return receipt;
     } catch (error) {
-      if (this.db.open && this.db.inTransaction) this.sql.rollback.run();
+      yield* abandon();
       throw error;
     }
   }
 
-  protected releaseInTransaction(args: ReleaseRequest, context: ToolContext): ReleaseReceipt {
+  protected *releaseInTransaction(args: ReleaseRequest, context: ToolContext): Sql<ReleaseReceipt> {
     const print = fingerprint(args);
-    const stored = this.sql.receipt.get(args.key);
+    const stored = yield* get(SQL.receipt, args.key);
     if (stored !== undefined) {
       if (stored.fingerprint !== print) throw refuse('PAYLOAD_CONFLICT', 'payloadConflictShort', { key: args.key });
       return JSON.parse(stored.result) as ReleaseReceipt;
     }
-    this.checkLimits(args.key, print, args, context);
-    const reserved = this.sql.taskReceipts.all(context.taskId).some((row) => (JSON.parse(row.result) as { reservation_id?: unknown }).reservation_id === args.of && row.item_id === args.item && row.qty >= args.qty);
+    yield* this.checkLimits(args.key, print, args, context);
+    const reserved = (yield* all(SQL.taskReceipts, context.taskId)).some((row) => (JSON.parse(row.result) as { reservation_id?: unknown }).reservation_id === args.of && row.item_id === args.item && row.qty >= args.qty);
     if (!reserved) throw refuse('NOTHING_TO_RELEASE', 'nothingToRelease', { task: context.taskId, of: args.of, item: args.item, qty: args.qty });
-    const item = this.sql.item.get(args.item);
+    const item = yield* get(SQL.item, args.item);
     if (item === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(args.item) });
-    this.sql.giveBack.run(args.qty, args.item); // the compensating effect ...
-    context.midTransaction?.();
+    yield* run(SQL.giveBack, args.qty, args.item); // the compensating effect ...
+    yield* this.midTransaction(context);
     const receipt: ReleaseReceipt = {
       release_id: `rel_${this.rng.hex(RESERVATION_ID_HEX)}`,
       of: args.of,
@@ -325,38 +372,38 @@ export class InventoryTool {
       available_after: item.available + args.qty,
       version_after: item.version + 1,
     };
-    this.recordRelease(args, print, context, receipt);
+    yield* this.recordRelease(args, print, context, receipt);
     return receipt;
   }
 
   /** ... and its record: a ledger row of −qty, and the history. (A broken store may leave this out.) */
-  protected recordRelease(args: ReleaseRequest, print: string, context: ToolContext, receipt: ReleaseReceipt): void {
-    this.sql.record.run(args.key, print, context.taskId, args.item, -args.qty, canonicalJson(receipt), this.clock.nowMs());
-    if (this.limits?.history) this.sql.history.run(args.key, print, context.taskId, args.item, args.qty, this.clock.nowMs());
+  protected *recordRelease(args: ReleaseRequest, print: string, context: ToolContext, receipt: ReleaseReceipt): Sql<void> {
+    yield* run(SQL.record, args.key, print, context.taskId, args.item, -args.qty, canonicalJson(receipt), this.clock.nowMs());
+    if (this.limits?.history) yield* run(SQL.history, args.key, print, context.taskId, args.item, args.qty, this.clock.nowMs());
   }
 
   /** The outbox's oldest message nobody has settled yet (docs/spec.md §14.4), or null. */
-  outboxNext(): { id: number; task_id: string; ref: string; amount: number; attempts: number } | null {
-    return this.sql.outboxNext.get() ?? null;
+  *outboxNextOps(): Sql<{ id: number; task_id: string; ref: string; amount: number; attempts: number } | null> {
+    return (yield* get(SQL.outboxNext)) ?? null;
   }
 
   /** The relay takes a message for one more attempt: counted and committed before anything is sent. */
-  outboxAttempt(id: number): number {
-    this.sql.outboxTry.run(id);
-    return this.sql.outboxAttempts.get(id)!.attempts;
+  *outboxAttemptOps(id: number): Sql<number> {
+    yield* run(SQL.outboxTry, id);
+    return (yield* get(SQL.outboxAttempts, id))!.attempts;
   }
 
   /** What became of a message: `charged`, `found` (already charged), `declined` or `gave_up`. Committed. */
-  outboxSettle(id: number, outcome: 'charged' | 'found' | 'declined' | 'gave_up'): void {
-    this.sql.outboxSettle.run(outcome, outcome === 'charged' || outcome === 'found' ? this.clock.nowMs() : null, id);
+  *outboxSettleOps(id: number, outcome: 'charged' | 'found' | 'declined' | 'gave_up'): Sql<void> {
+    yield* run(SQL.outboxSettle, outcome, outcome === 'charged' || outcome === 'found' ? this.clock.nowMs() : null, id);
   }
 
   /** The end of a task, kept in `finished_tasks` longer than any receipt (rule 4): a later write of it is refused. */
-  closeTask(context: ToolContext): { task: string; finished_at_ms: number } {
+  *closeTaskOps(context: ToolContext): Sql<{ task: string; finished_at_ms: number }> {
     if (this.limits === null) throw refuse('INVALID_ACTION', 'noFinishedTasks');
     const now = this.clock.nowMs();
-    this.sql.finish.run(context.taskId, now);
-    const done = this.sql.finished.get(context.taskId)!;
+    yield* run(SQL.finish, context.taskId, now);
+    const done = (yield* get(SQL.finished, context.taskId))!;
     return { task: context.taskId, finished_at_ms: done.finished_at_ms };
   }
 }
@@ -370,94 +417,6 @@ function outboxMessage(value: unknown): { ref: string; amount: number } | null {
   }
   return { ref: charge.ref, amount: charge.amount as number };
 }
-
-type Stmt<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
-
-/** A statement run for its effect only: BEGIN, COMMIT, ROLLBACK. */
-interface Control {
-  run(): unknown;
-}
-
-interface Statements {
-  begin: Control;
-  commit: Control;
-  rollback: Control;
-  history: Stmt;
-  outbox: Stmt;
-  tombstone: Stmt<[string], { fingerprint: string; created_at_ms: number; purged_at_ms: number }>;
-  finished: Stmt<[string], { finished_at_ms: number }>;
-  finish: Stmt<[string, number]>;
-  dueReceipts: Stmt<[number], { key: string; fingerprint: string; task_id: string; item_id: string; qty: number; result: string; created_at_ms: number }>;
-  bury: Stmt<[string, string, string, number, number]>;
-  forget: Stmt<[string]>;
-  taskReceipts: Stmt<[string], { item_id: string; qty: number; result: string }>;
-  giveBack: Stmt<[number, string]>;
-  outboxNext: Stmt<[], { id: number; task_id: string; ref: string; amount: number; attempts: number }>;
-  outboxTry: Stmt<[number]>;
-  outboxAttempts: Stmt<[number], { attempts: number }>;
-  outboxSettle: Stmt<[string, number | null, number]>;
-  search: Stmt<[{ p: string }], { doc_id: string }>;
-  doc: Stmt<[string], { doc_id: string; title: string; body: string }>;
-  item: Stmt<[string], { available: number; version: number }>;
-  receipt: Stmt<[string], { fingerprint: string; result: string; item_id: string; qty: number }>;
-  take: Stmt<[number, string]>;
-  record: Stmt;
-}
-
-/** One set per connection, shared by every tool built on it (a connection kept between runs keeps them). */
-const preparedOn = new WeakMap<Database.Database, Statements>();
-
-/**
- * Each statement is prepared on first use and kept for the connection's life: a run opens new connections
- * after every crash, and most runs never need most of these (a read-only task never reserves). BEGIN, COMMIT
- * and ROLLBACK are not prepared at all: a connection runs each once or twice, and `exec` costs a fifth of
- * preparing one (measured with callgrind: ~4,000 instructions against ~22,000).
- */
-function prepareStatements(db: Database.Database): Statements {
-  const known = preparedOn.get(db);
-  if (known !== undefined) return known;
-  const sql = {
-    begin: { run: () => db.exec('BEGIN IMMEDIATE') },
-    commit: { run: () => db.exec('COMMIT') },
-    rollback: { run: () => db.exec('ROLLBACK') },
-  } as Statements;
-  for (const [name, text] of Object.entries(STATEMENT_SQL)) {
-    Object.defineProperty(sql, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const statement = db.prepare(text);
-        Object.defineProperty(sql, name, { value: statement, enumerable: true });
-        return statement;
-      },
-    });
-  }
-  preparedOn.set(db, sql);
-  return sql;
-}
-
-const STATEMENT_SQL: Record<Exclude<keyof Statements, 'begin' | 'commit' | 'rollback'>, string> = {
-  search: "SELECT doc_id FROM docs WHERE title LIKE @p ESCAPE '\\' OR body LIKE @p ESCAPE '\\' ORDER BY doc_id",
-  doc: 'SELECT doc_id, title, body FROM docs WHERE doc_id = ?',
-  item: 'SELECT available, version FROM items WHERE item_id = ?',
-  receipt: 'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
-  take: 'UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?',
-  record: 'INSERT INTO ledger(key, fingerprint, task_id, item_id, qty, result, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  history: 'INSERT INTO history(key, fingerprint, task_id, item_id, delta, at_ms) VALUES (?, ?, ?, ?, ?, ?)',
-  outbox: 'INSERT INTO outbox(key, task_id, ref, amount, created_at_ms, attempts) VALUES (?, ?, ?, ?, ?, 0)',
-  tombstone: 'SELECT fingerprint, created_at_ms, purged_at_ms FROM tombstones WHERE key = ?',
-  finished: 'SELECT finished_at_ms FROM finished_tasks WHERE task_id = ?',
-  finish: 'INSERT OR IGNORE INTO finished_tasks(task_id, finished_at_ms) VALUES (?, ?)',
-  dueReceipts: 'SELECT key, fingerprint, task_id, item_id, qty, result, created_at_ms FROM ledger WHERE created_at_ms <= ? ORDER BY rowid',
-  bury: 'INSERT OR REPLACE INTO tombstones(key, fingerprint, task_id, created_at_ms, purged_at_ms) VALUES (?, ?, ?, ?, ?)',
-  forget: 'DELETE FROM ledger WHERE key = ?',
-  taskReceipts: 'SELECT item_id, qty, result FROM ledger WHERE task_id = ? AND qty > 0 ORDER BY rowid',
-  giveBack: 'UPDATE items SET available = available + ?, version = version + 1 WHERE item_id = ?',
-  outboxNext: 'SELECT id, task_id, ref, amount, attempts FROM outbox WHERE outcome IS NULL ORDER BY id LIMIT 1',
-  outboxTry: 'UPDATE outbox SET attempts = attempts + 1 WHERE id = ?',
-  outboxAttempts: 'SELECT attempts FROM outbox WHERE id = ?',
-  outboxSettle: 'UPDATE outbox SET outcome = ?, sent_at_ms = ? WHERE id = ?',
-};
 
 export interface ReserveRequest {
   item: string;

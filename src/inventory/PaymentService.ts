@@ -10,9 +10,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
+import { abandon, all, begin, commit, get, hook, run, statement, atOnce, type Sql, type SqlConnection } from '../core/sql.js';
 import type { Rng } from '../core/rng.js';
 import { refuse } from './refusals.js';
-import type { ToolContext, ToolRequest } from './InventoryTool.js';
+import { connectionOf, type ToolContext, type ToolRequest } from './InventoryTool.js';
 
 /** The service's two operations; every other request is not its. */
 export const REMOTE_TOOLS: ReadonlySet<string> = new Set(['charge', 'charge_status']);
@@ -35,7 +36,7 @@ export interface ChargeStatus {
 }
 
 export interface PaymentDeps {
-  db: Database.Database;
+  db: Database.Database | SqlConnection;
   rng: Rng;
   clock: Clock;
   /** The account's balance before any charge. */
@@ -44,53 +45,83 @@ export interface PaymentDeps {
 
 const CHARGE_ID_HEX = 6;
 
+/** Its statements, per dialect (src/inventory/statements.ts says why they differ). */
+const SQL = {
+  spent: statement<[], { spent: number }>('payment.spent', { same: 'SELECT COALESCE(SUM(amount), 0) AS spent FROM charges' }),
+  charge: statement<[string, string, number, number]>('payment.charge', {
+    sqlite: 'INSERT INTO charges(charge_id, ref, amount, at_ms) VALUES (?, ?, ?, ?)',
+    postgres: 'INSERT INTO charges(seq, charge_id, ref, amount, at_ms) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM charges), $1, $2, $3, $4)',
+  }),
+  byRef: statement<[string], { charge_id: string; amount: number }>('payment.byRef', {
+    sqlite: 'SELECT charge_id, amount FROM charges WHERE ref = ? ORDER BY seq',
+    postgres: 'SELECT charge_id, amount FROM charges WHERE ref = $1 ORDER BY seq',
+  }),
+};
+
 export class PaymentService {
-  readonly #db: Database.Database;
+  /** The connection its transactions run on (the tool's: the service's table sits in the tool's database). */
+  readonly connection: SqlConnection;
   readonly #rng: Rng;
   readonly #clock: Clock;
   readonly #balance: number;
 
   constructor(deps: PaymentDeps) {
-    this.#db = deps.db;
+    this.connection = connectionOf(deps.db);
     this.#rng = deps.rng;
     this.#clock = deps.clock;
     this.#balance = deps.balance;
   }
 
+  /** One request, at once (SQLite). */
   call(request: ToolRequest, context: ToolContext): unknown {
+    return atOnce(this.connection).run(this.ops(request, context));
+  }
+
+  /** One request, as the statements it runs. */
+  *ops(request: ToolRequest, context: ToolContext): Sql<unknown> {
     const args = request.args ?? {};
     const ref = args.ref;
     if (typeof ref !== 'string' || ref === '') throw refuse('INVALID_ACTION', 'needsRefShort', { tool: request.name });
-    if (request.name === 'charge_status') return this.status(ref);
+    if (request.name === 'charge_status') return yield* this.statusOps(ref);
     if (request.name !== 'charge') throw refuse('INVALID_ACTION', 'unknownTool', { tool: String(JSON.stringify(request.name)) });
     const amount = args.amount;
     if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) throw refuse('INVALID_ACTION', 'positiveAmount', { got: String(JSON.stringify(amount)) });
-    return this.charge(ref, amount, context);
+    return yield* this.chargeOps(ref, amount, context);
+  }
+
+  /** A charge, at once (SQLite). */
+  charge(ref: string, amount: number, context: ToolContext): ChargeResult {
+    return atOnce(this.connection).run(this.chargeOps(ref, amount, context));
   }
 
   /** One charge, whatever came before under the same reference: the service keeps no key. */
-  charge(ref: string, amount: number, context: ToolContext): ChargeResult {
-    this.#db.exec('BEGIN IMMEDIATE');
+  *chargeOps(ref: string, amount: number, context: ToolContext): Sql<ChargeResult> {
+    yield* begin();
     try {
-      const spent = (this.#db.prepare('SELECT COALESCE(SUM(amount), 0) FROM charges').pluck().get() as number) ?? 0;
+      const spent = (yield* get(SQL.spent))?.spent ?? 0;
       if (amount > this.#balance - spent) {
-        this.#db.exec('COMMIT');
+        yield* commit();
         return { status: 'declined', ref, amount, reason: `insufficient funds: ${this.#balance - spent} left` };
       }
       const chargeId = `ch_${this.#rng.hex(CHARGE_ID_HEX)}`;
-      this.#db.prepare('INSERT INTO charges(charge_id, ref, amount, at_ms) VALUES (?, ?, ?, ?)').run(chargeId, ref, amount, this.#clock.nowMs());
-      context.midTransaction?.();
-      this.#db.exec('COMMIT'); // the remote effect: a charge, and nothing to recognise it by but the reference
+      yield* run(SQL.charge, chargeId, ref, amount, this.#clock.nowMs());
+      if (context.midTransaction) yield* hook(context.midTransaction);
+      yield* commit(); // the remote effect: a charge, and nothing to recognise it by but the reference
       return { status: 'charged', charge_id: chargeId, ref, amount };
     } catch (error) {
-      if (this.#db.open && this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      yield* abandon();
       throw error;
     }
   }
 
-  /** What the service made under a reference: the only question it answers. */
+  /** The status, at once (SQLite). */
   status(ref: string): ChargeStatus {
-    const rows = this.#db.prepare('SELECT charge_id, amount FROM charges WHERE ref = ? ORDER BY seq').all(ref) as Array<{ charge_id: string; amount: number }>;
+    return atOnce(this.connection).run(this.statusOps(ref));
+  }
+
+  /** What the service made under a reference: the only question it answers. */
+  *statusOps(ref: string): Sql<ChargeStatus> {
+    const rows = yield* all(SQL.byRef, ref);
     const first = rows[0];
     return { ref, charges: rows.length, found: first !== undefined, ...(first ? { charge_id: first.charge_id, amount: first.amount } : {}) };
   }

@@ -5,6 +5,7 @@
  * exactly those rows, as a connection opened on an image of them would, and every query names its order.
  */
 import type Database from 'better-sqlite3';
+import { rows as rowsOf, SqliteSql, statement, type Sql, type Statement } from '../core/sql.js';
 import type { Inventory } from '../scenario/types.js';
 
 export type Row = unknown[];
@@ -27,25 +28,43 @@ export interface ToolRows {
 export type ToolTable = keyof ToolRows;
 
 /** Every column of TOOL_SCHEMA's tables, in its order (schema.ts), and the order rows are read in. */
-const TABLES: Record<ToolTable, { columns: readonly string[]; order: string }> = {
-  items: { columns: ['item_id', 'available', 'version'], order: 'item_id' },
-  ledger: { columns: ['key', 'fingerprint', 'task_id', 'item_id', 'qty', 'result', 'created_at_ms'], order: 'rowid' },
-  docs: { columns: ['doc_id', 'title', 'body'], order: 'rowid' },
-  history: { columns: ['seq', 'key', 'fingerprint', 'task_id', 'item_id', 'delta', 'at_ms'], order: 'rowid' },
-  tombstones: { columns: ['key', 'fingerprint', 'task_id', 'created_at_ms', 'purged_at_ms'], order: 'rowid' },
-  finished_tasks: { columns: ['task_id', 'finished_at_ms'], order: 'rowid' },
-  outbox: { columns: ['id', 'key', 'task_id', 'ref', 'amount', 'created_at_ms', 'attempts', 'outcome', 'sent_at_ms'], order: 'rowid' },
-  charges: { columns: ['seq', 'charge_id', 'ref', 'amount', 'at_ms'], order: 'rowid' },
+const TABLES: Record<ToolTable, { columns: readonly string[]; order: string; rowid: string }> = {
+  items: { columns: ['item_id', 'available', 'version'], order: 'item_id', rowid: 'rowid' },
+  ledger: { columns: ['key', 'fingerprint', 'task_id', 'item_id', 'qty', 'result', 'created_at_ms'], order: 'rowid', rowid: 'rowid' },
+  docs: { columns: ['doc_id', 'title', 'body'], order: 'rowid', rowid: 'rowid' },
+  history: { columns: ['seq', 'key', 'fingerprint', 'task_id', 'item_id', 'delta', 'at_ms'], order: 'rowid', rowid: 'seq' },
+  tombstones: { columns: ['key', 'fingerprint', 'task_id', 'created_at_ms', 'purged_at_ms'], order: 'rowid', rowid: 'rowid' },
+  finished_tasks: { columns: ['task_id', 'finished_at_ms'], order: 'rowid', rowid: 'rowid' },
+  outbox: { columns: ['id', 'key', 'task_id', 'ref', 'amount', 'created_at_ms', 'attempts', 'outcome', 'sent_at_ms'], order: 'rowid', rowid: 'id' },
+  charges: { columns: ['seq', 'charge_id', 'ref', 'amount', 'at_ms'], order: 'rowid', rowid: 'seq' },
 };
+
+/**
+ * Each table read whole, per dialect. PostgreSQL has no rowid: a table whose SQLite rowid is implicit carries a
+ * `rowid` column there (schema.ts); one with an INTEGER PRIMARY KEY (that rowid's alias) is read by that key.
+ * Text keys are ordered byte by byte, as SQLite orders them (`COLLATE "C"`).
+ */
+const READ = Object.fromEntries(
+  (Object.keys(TABLES) as ToolTable[]).map((table) => {
+    const { columns, order, rowid } = TABLES[table];
+    const list = columns.join(', ');
+    const pgOrder = order === 'rowid' ? rowid : `${order} COLLATE "C"`;
+    return [table, statement(`rows.read.${table}`, { sqlite: `SELECT rowid, ${list} FROM ${table} ORDER BY ${order}`, postgres: `SELECT ${rowid}, ${list} FROM ${table} ORDER BY ${pgOrder}` })];
+  }),
+) as Record<ToolTable, Statement>;
+
+/** One table's rows, `[rowid, ...columns]`, on either database. */
+export function* readToolTableOps(table: ToolTable): Sql<Row[]> {
+  return yield* rowsOf(READ[table]);
+}
 /** The chapter's tables, which the held rows of a kept connection may spare; the limits' are always rewritten. */
 const CHAPTER_TABLES: ReadonlySet<ToolTable> = new Set(['items', 'ledger', 'docs']);
 const NAMES = Object.keys(TABLES) as ToolTable[];
 const CHAPTER_NAMES: readonly ToolTable[] = ['items', 'ledger', 'docs'];
 
-type Operation = 'read' | 'clear' | 'trim' | 'insert';
+type Operation = 'clear' | 'trim' | 'insert';
 
-const SQL: Record<Operation, (table: ToolTable) => string> = {
-  read: (table) => `SELECT rowid, ${TABLES[table].columns.join(', ')} FROM ${table} ORDER BY ${TABLES[table].order}`,
+const SQL: Record<Exclude<Operation, 'read'>, (table: ToolTable) => string> = {
   clear: (table) => `DELETE FROM ${table}`,
   trim: (table) => `DELETE FROM ${table} WHERE rowid > ?`,
   insert: (table) => `INSERT INTO ${table}(rowid, ${TABLES[table].columns.join(', ')}) VALUES (${['?', ...TABLES[table].columns.map(() => '?')].join(', ')})`,
@@ -54,14 +73,13 @@ const SQL: Record<Operation, (table: ToolTable) => string> = {
 /** Prepared on first use, once per connection (a new connection after a crash prepares only what it uses). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-function statement(db: Database.Database, operation: Operation, table: ToolTable): Database.Statement {
+function statementOn(db: Database.Database, operation: Operation, table: ToolTable): Database.Statement {
   let known = prepared.get(db);
   if (known === undefined) prepared.set(db, (known = new Map()));
   const key = `${operation} ${table}`;
   let found = known.get(key);
   if (found === undefined) {
     found = db.prepare(SQL[operation](table));
-    if (operation === 'read') found.raw();
     known.set(key, found);
   }
   return found;
@@ -69,7 +87,7 @@ function statement(db: Database.Database, operation: Operation, table: ToolTable
 
 /** One table's rows, `[rowid, ...columns]`: items by item_id, the ledger and docs by rowid. */
 export function readToolTable(db: Database.Database, table: ToolTable): Row[] {
-  return statement(db, 'read', table).all() as Row[];
+  return SqliteSql.of(db).run(readToolTableOps(table));
 }
 
 /** The chapter's tables; with `limits`, the limits' tables too (docs/spec.md §13–§14). */
@@ -91,17 +109,17 @@ export function writeToolRows(db: Database.Database, rows: ToolRows, held: ToolR
         // a relay updates its outbox, nothing here is only ever appended. Neither: empty, and left so.
         const given = rows[table];
         if (given === undefined && (held === null || (held[table]?.length ?? 0) === 0)) continue;
-        statement(db, 'clear', table).run();
-        for (const row of given ?? []) statement(db, 'insert', table).run(row);
+        statementOn(db, 'clear', table).run();
+        for (const row of given ?? []) statementOn(db, 'insert', table).run(row);
         continue;
       }
       const target = rows[table]!;
       // Stock is updated in place: always rewritten. Receipts and docs: the rows both hold are kept.
       if (table === 'docs' && held !== null && sameRows(held.docs, target)) continue; // docs are never written
       const kept = held === null || table !== 'ledger' ? 0 : commonPrefix(held.ledger, target);
-      if (kept === 0) statement(db, 'clear', table).run();
-      else statement(db, 'trim', table).run(target[kept - 1]![0]);
-      const insert = target.length > kept ? statement(db, 'insert', table) : null;
+      if (kept === 0) statementOn(db, 'clear', table).run();
+      else statementOn(db, 'trim', table).run(target[kept - 1]![0]);
+      const insert = target.length > kept ? statementOn(db, 'insert', table) : null;
       for (let i = kept; i < target.length; i += 1) insert!.run(target[i]);
     }
     db.exec('COMMIT');

@@ -1,5 +1,6 @@
 /** The tool side's tables (docs/spec.md §2). The ledger's primary key is the idempotency key: one receipt per key. */
 import type Database from 'better-sqlite3';
+import { run, SqliteSql, statement, type Sql } from '../core/sql.js';
 import type { Inventory } from '../scenario/types.js';
 
 /**
@@ -30,16 +31,49 @@ CREATE TABLE ledger(key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_id TEX
 CREATE TABLE docs(doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL);
 ${LIMITS_SCHEMA}`;
 
+/**
+ * The same tables on PostgreSQL. What differs, and why: SQLite's implicit `rowid` is a column here (`rowid`), and
+ * its INTEGER PRIMARY KEYs are plain keys — every INSERT numbers its row as SQLite would, max + 1
+ * (src/inventory/statements.ts); the virtual clock's ms are bigint (read back as numbers, src/postgres/connection.ts).
+ */
+export const TOOL_SCHEMA_PG = `
+CREATE TABLE items(rowid bigint NOT NULL UNIQUE, item_id text PRIMARY KEY, available integer NOT NULL, version integer NOT NULL);
+CREATE TABLE ledger(rowid bigint NOT NULL UNIQUE, key text PRIMARY KEY, fingerprint text NOT NULL, task_id text NOT NULL, item_id text NOT NULL,
+                    qty integer NOT NULL, result text NOT NULL, created_at_ms bigint NOT NULL);
+CREATE TABLE docs(rowid bigint NOT NULL UNIQUE, doc_id text PRIMARY KEY, title text NOT NULL, body text NOT NULL);
+CREATE TABLE history(seq bigint PRIMARY KEY, key text NOT NULL, fingerprint text NOT NULL, task_id text NOT NULL, item_id text NOT NULL,
+                     delta integer NOT NULL, at_ms bigint NOT NULL);
+CREATE TABLE tombstones(rowid bigint NOT NULL UNIQUE, key text PRIMARY KEY, fingerprint text NOT NULL, task_id text NOT NULL, created_at_ms bigint NOT NULL, purged_at_ms bigint NOT NULL);
+CREATE TABLE finished_tasks(rowid bigint NOT NULL UNIQUE, task_id text PRIMARY KEY, finished_at_ms bigint NOT NULL);
+CREATE TABLE outbox(id bigint PRIMARY KEY, key text NOT NULL, task_id text NOT NULL, ref text NOT NULL, amount integer NOT NULL,
+                    created_at_ms bigint NOT NULL, attempts integer NOT NULL, outcome text, sent_at_ms bigint);
+CREATE TABLE charges(seq bigint PRIMARY KEY, charge_id text NOT NULL, ref text NOT NULL, amount integer NOT NULL, at_ms bigint NOT NULL);
+`;
+
+const START = {
+  item: statement<[string, number, number]>('schema.item', {
+    sqlite: 'INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)',
+    postgres: 'INSERT INTO items(rowid, item_id, available, version) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM items), $1, $2, $3)',
+  }),
+  doc: statement<[string, string, string]>('schema.doc', {
+    sqlite: 'INSERT INTO docs(doc_id, title, body) VALUES (?, ?, ?)',
+    postgres: 'INSERT INTO docs(rowid, doc_id, title, body) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM docs), $1, $2, $3)',
+  }),
+};
+
+/** The inventory's items, then its docs, in order, on either database (inside the caller's transaction). */
+export function* startingRows(inventory: Inventory): Sql<void> {
+  for (const [id, stock] of Object.entries(inventory.items)) yield* run(START.item, id, stock.available, stock.version);
+  for (const d of inventory.docs) yield* run(START.doc, d.doc_id, d.title, d.body);
+}
+
 export function createToolDatabase(db: Database.Database, inventory: Inventory): void {
   // One transaction, begun and committed by hand: db.transaction() would prepare nine statements on every
   // new connection for this one use.
   db.exec('BEGIN');
   try {
     db.exec(TOOL_SCHEMA);
-    const item = db.prepare('INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)');
-    for (const [id, stock] of Object.entries(inventory.items)) item.run(id, stock.available, stock.version);
-    const doc = db.prepare('INSERT INTO docs(doc_id, title, body) VALUES (?, ?, ?)');
-    for (const d of inventory.docs) doc.run(d.doc_id, d.title, d.body);
+    SqliteSql.of(db).run(startingRows(inventory));
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');

@@ -4,7 +4,8 @@
  * store cannot hide an effect.
  */
 import type Database from 'better-sqlite3';
-import { readToolTable } from './rows.js';
+import { SqliteSql, type Sql, type SqlConnection } from '../core/sql.js';
+import { readToolTableOps } from './rows.js';
 
 export interface ItemRow {
   item_id: string;
@@ -84,34 +85,36 @@ export interface ToolSnapshot extends LimitRows {
   ledger: LedgerRow[];
 }
 
-/** Prepared once per connection: the change count is read around every delivery. */
-const changeCounts = new WeakMap<Database.Database, Database.Statement>();
-
 /**
  * Items by item_id, receipts in the order they were written — read through the same statements as a checkpoint's
  * rows; with `limits`, the limits' tables too (for the 17 they stay empty: the tool writes them only past the chapter).
  */
 export function readSnapshot(db: Database.Database, limits = false): ToolSnapshot {
-  const items = readToolTable(db, 'items').map(([, item_id, available, version]) => ({ item_id, available, version }) as ItemRow);
-  const ledger = readToolTable(db, 'ledger').map(
-    ([, key, fingerprint, task_id, item_id, qty, result]) => ({ key, fingerprint, task_id, item_id, qty, result: JSON.parse(result as string) as unknown }) as LedgerRow,
-  );
-  return limits ? { items, ledger, ...readLimitRows(db) } : { items, ledger };
+  return SqliteSql.of(db).run(readSnapshotOps(limits));
 }
 
-function readLimitRows(db: Database.Database): LimitRows {
+/** The same, on either database (src/core/sql.ts). */
+export function* readSnapshotOps(limits = false): Sql<ToolSnapshot> {
+  const items = (yield* readToolTableOps('items')).map(([, item_id, available, version]) => ({ item_id, available, version }) as ItemRow);
+  const ledger = (yield* readToolTableOps('ledger')).map(
+    ([, key, fingerprint, task_id, item_id, qty, result]) => ({ key, fingerprint, task_id, item_id, qty, result: JSON.parse(result as string) as unknown }) as LedgerRow,
+  );
+  return limits ? { items, ledger, ...(yield* readLimitRows()) } : { items, ledger };
+}
+
+function* readLimitRows(): Sql<LimitRows> {
   const rows: LimitRows = {};
-  const history = readToolTable(db, 'history');
+  const history = yield* readToolTableOps('history');
   if (history.length > 0) rows.history = history.map(([, seq, key, fingerprint, task_id, item_id, delta, at_ms]) => ({ seq, key, fingerprint, task_id, item_id, delta, at_ms }) as HistoryRow);
-  const tombstones = readToolTable(db, 'tombstones');
+  const tombstones = yield* readToolTableOps('tombstones');
   if (tombstones.length > 0) rows.tombstones = tombstones.map(([, key, fingerprint, task_id, created_at_ms, purged_at_ms]) => ({ key, fingerprint, task_id, created_at_ms, purged_at_ms }) as TombstoneRow);
-  const finished = readToolTable(db, 'finished_tasks');
+  const finished = yield* readToolTableOps('finished_tasks');
   if (finished.length > 0) rows.finished = finished.map(([, task_id, finished_at_ms]) => ({ task_id, finished_at_ms }) as FinishedTaskRow);
-  const outbox = readToolTable(db, 'outbox');
+  const outbox = yield* readToolTableOps('outbox');
   if (outbox.length > 0) {
     rows.outbox = outbox.map(([, id, key, task_id, ref, amount, created_at_ms, attempts, outcome, sent_at_ms]) => ({ id, key, task_id, ref, amount, created_at_ms, attempts, outcome, sent_at_ms }) as OutboxRow);
   }
-  const charges = readToolTable(db, 'charges');
+  const charges = yield* readToolTableOps('charges');
   if (charges.length > 0) rows.charges = charges.map(([, seq, charge_id, ref, amount, at_ms]) => ({ seq, charge_id, ref, amount, at_ms }) as ChargeRow);
   return rows;
 }
@@ -122,43 +125,60 @@ function readLimitRows(db: Database.Database): LimitRows {
  * snapshot read at that count is still the database's content (see WatchedSnapshot).
  */
 export function changesSoFar(db: Database.Database): number {
-  let count = changeCounts.get(db);
-  if (count === undefined) changeCounts.set(db, (count = db.prepare('SELECT total_changes()').pluck()));
-  return count.get() as number;
+  return SqliteSql.of(db).changes();
 }
 
 /**
- * A snapshot that is read again only when SQLite says a row changed: the harness brackets every delivery
+ * A snapshot that is read again only when the connection says a row changed: the harness brackets every delivery
  * with two snapshots, and most deliveries (every read, every replayed receipt) change nothing. Honest for
- * any tool, broken ones included, because the count is SQLite's, not the tool's: the tool is handed this
- * very connection, an in-memory database has no other, and a file is held with an exclusive lock. Only
- * snapshots read outside a transaction are kept: what a rollback undoes must not be shown as content.
+ * any tool, broken ones included, because the count is the connection's, not the tool's (SQLite's own count; on
+ * PostgreSQL every statement that may change a row, src/postgres/connection.ts): the tool is handed this very
+ * connection, an in-memory database has no other, a file is held with an exclusive lock, and a run's PostgreSQL
+ * schema is its own. Only snapshots read outside a transaction are kept: what a rollback undoes must not be shown
+ * as content.
  */
 export class WatchedSnapshot {
-  readonly #db: Database.Database;
+  readonly #sql: SqlConnection;
   readonly #limits: boolean;
   #seen: { changes: number; snapshot: ToolSnapshot } | null = null;
   readonly #others: Database.Statement | null;
 
   /**
    * `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too.
-   * `shared`: other connections write to this database too (many workers on one file): their commits are counted
-   * by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
+   * `shared`: other connections write to this database too (many workers on one SQLite file): their commits are
+   * counted by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
    */
-  constructor(db: Database.Database, options: { limits?: boolean; shared?: boolean } = {}) {
-    this.#db = db;
+  constructor(db: Database.Database | SqlConnection, options: { limits?: boolean; shared?: boolean } = {}) {
+    this.#sql = 'dialect' in db ? db : SqliteSql.of(db);
     this.#limits = options.limits === true;
-    this.#others = options.shared ? db.prepare('PRAGMA data_version').pluck() : null;
+    this.#others = options.shared ? atOnceDb(this.#sql).prepare('PRAGMA data_version').pluck() : null;
   }
 
-  read(): ToolSnapshot {
-    // Own changes count one each; another connection's commits move data_version (scaled so the sum never repeats).
-    const changes = changesSoFar(this.#db) + (this.#others === null ? 0 : (this.#others.get() as number) * 2 ** 32);
-    if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
-    const snapshot = readSnapshot(this.#db, this.#limits);
-    this.#seen = this.#db.inTransaction ? null : { changes, snapshot };
-    return snapshot;
+  /** At once: on SQLite. */
+  readNow(): ToolSnapshot {
+    const read = this.read();
+    if (read instanceof Promise) throw new TypeError('a snapshot on PostgreSQL is read asynchronously: read()');
+    return read;
   }
+
+  /** At once on SQLite; a promise on PostgreSQL. */
+  read(): ToolSnapshot | Promise<ToolSnapshot> {
+    // Own changes count one each; another connection's commits move data_version (scaled so the sum never repeats).
+    const changes = this.#sql.changes() + (this.#others === null ? 0 : (this.#others.get() as number) * 2 ** 32);
+    if (this.#seen !== null && this.#seen.changes === changes) return this.#seen.snapshot;
+    const keep = (snapshot: ToolSnapshot): ToolSnapshot => {
+      this.#seen = this.#sql.inTransaction ? null : { changes, snapshot };
+      return snapshot;
+    };
+    const ran = this.#sql.run(readSnapshotOps(this.#limits));
+    return ran instanceof Promise ? ran.then(keep) : keep(ran);
+  }
+}
+
+/** Many workers share a SQLite file only. */
+function atOnceDb(sql: SqlConnection): Database.Database {
+  if (!(sql instanceof SqliteSql)) throw new TypeError('a shared database is a SQLite file');
+  return sql.db;
 }
 
 export interface StockChange {

@@ -1,8 +1,10 @@
 /**
  * Deliberately broken inventory stores: each breaks one rule of docs/spec.md §3 that the invariants must notice.
  */
+import { begin, commit, get, type Sql } from '../core/sql.js';
 import { refuse } from '../inventory/refusals.js';
 import { InventoryTool, type Receipt, type ReserveRequest, type ToolContext } from '../inventory/InventoryTool.js';
+import { SQL } from '../inventory/statements.js';
 import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
 
 /**
@@ -10,12 +12,12 @@ import type { RetentionRule, RetentionSpec } from '../scenario/types.js';
  * (a lost reply) is refused as STALE_VERSION although its effect is committed.
  */
 export class VersionBeforeLedgerStore extends InventoryTool {
-  protected override reserveInTransaction(args: ReserveRequest, context: ToolContext): Receipt {
-    const item = this.sql.item.get(args.item);
+  protected override *reserveInTransaction(args: ReserveRequest, context: ToolContext): Sql<Receipt> {
+    const item = yield* get(SQL.item, args.item);
     if (item !== undefined && item.version !== args.expected_version) {
       throw refuse('STALE_VERSION', 'staleVersion', { expected: args.expected_version, found: item.version });
     }
-    return super.reserveInTransaction(args, context);
+    return yield* super.reserveInTransaction(args, context);
   }
 }
 
@@ -24,15 +26,10 @@ export class VersionBeforeLedgerStore extends InventoryTool {
  * leaves an effect without a receipt, and the retry takes a second camera.
  */
 export class ReceiptOutsideTransactionStore extends InventoryTool {
-  override reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
-    return super.reserve(rawArgs, {
-      ...context,
-      midTransaction: () => {
-        this.sql.commit.run(); // the effect commits on its own ...
-        context.midTransaction?.(); // ... a crash here leaves it without a receipt ...
-        this.sql.begin.run(); // ... and the receipt gets a transaction of its own
-      },
-    });
+  protected override *afterTake(context: ToolContext): Sql<void> {
+    yield* commit(); // the effect commits on its own ...
+    yield* super.midTransaction(context); // ... a crash here leaves it without a receipt ...
+    yield* begin(); // ... and the receipt gets a transaction of its own
   }
 }
 
@@ -76,20 +73,20 @@ export class FinishedTasksIgnoredStore extends InventoryTool {
 export class OutboxOutsideTransactionStore extends InventoryTool {
   #message: { key: string; taskId: string; ref: string; amount: number } | null = null;
 
-  protected override writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): void {
+  protected override *writeOutbox(key: string, taskId: string, message: { ref: string; amount: number }): Sql<void> {
     this.#message = { key, taskId, ...message }; // not now: after the reservation commits
   }
 
-  override reserve(rawArgs: Record<string, unknown>, context: ToolContext): Receipt {
+  override *reserveOps(rawArgs: Record<string, unknown>, context: ToolContext): Sql<Receipt> {
     this.#message = null;
     const { midTransaction, ...rest } = context;
-    const receipt = super.reserve(rawArgs, rest); // the reservation commits on its own ...
-    midTransaction?.(); // ... a crash here loses the message ...
+    const receipt = yield* super.reserveOps(rawArgs, rest); // the reservation commits on its own ...
+    yield* super.midTransaction(context); // ... a crash here loses the message ...
     const message = this.#message as { key: string; taskId: string; ref: string; amount: number } | null;
     if (message !== null) {
-      this.sql.begin.run(); // ... which gets a transaction of its own
-      super.writeOutbox(message.key, message.taskId, message);
-      this.sql.commit.run();
+      yield* begin(); // ... which gets a transaction of its own
+      yield* super.writeOutbox(message.key, message.taskId, message);
+      yield* commit();
     }
     return receipt;
   }
@@ -97,5 +94,5 @@ export class OutboxOutsideTransactionStore extends InventoryTool {
 
 /** A compensation not recorded: the release puts the stock back and writes neither a ledger row nor the history. */
 export class UnrecordedCompensationStore extends InventoryTool {
-  protected override recordRelease(): void {}
+  protected override *recordRelease(): Sql<void> {}
 }

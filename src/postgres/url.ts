@@ -40,3 +40,8 @@ export function parseDbChoice(given: string): DbChoice | { bad: BadDb } {
   if (url.hostname === '' && !url.searchParams.has('host')) return { bad: 'noHost' };
   return { kind: 'postgres', url: given };
 }
+
+/** A URL as faultlab repeats it (a refusal, an error): never its password. */
+export function shownUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+}

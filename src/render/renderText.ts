@@ -61,6 +61,8 @@ export function renderHeader(run: RunResult, style: Style, options: RenderOption
   lines.push(c.dim(wrap(storyOf(lang, run), width, '  ')));
   const stock = Object.entries(s.inventory.items).map(([item, st]) => `${item} ${st.available} (v${st.version})`).join(', ');
   const facts = [t(lang, 'trace.head.seed', { seed: run.seed }), run.runner, `max_calls ${s.task.max_calls}`, `max_retries ${s.task.max_retries}`, t(lang, 'trace.head.stock', { stock })];
+  // The database, when it is not SQLite (the default, never named: its headers stay as they always were).
+  if (run.storage === 'postgres') facts.push(t(lang, 'trace.head.postgres'));
   // Many workers: how many, and the queue's clock (absent with one runner: its header stays the chapter's).
   if (run.workers !== undefined) facts.push(t(lang, 'trace.head.workers', { count: run.workers.names.length, lease: run.workers.leaseMs, sweep: run.workers.sweepEveryMs }));
   lines.push(...flow([[dotted(facts), null]], { width, indent: '  ' }));

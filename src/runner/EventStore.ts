@@ -8,9 +8,23 @@
  */
 import type Database from 'better-sqlite3';
 import { canonicalRoundTrip, jsonCopy } from '../core/canonical.js';
+import { all, begin, commit, abandon, get, hook, insert, SqliteSql, statement, type Sql, type SqlConnection } from '../core/sql.js';
 import type { RunnerState } from './state.js';
 
 export const EVENT_SCHEMA = 'CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT NULL);';
+/** The same table on PostgreSQL: `seq` numbered as SQLite numbers an INTEGER PRIMARY KEY (the INSERT below). */
+export const EVENT_SCHEMA_PG = 'CREATE TABLE events(seq bigint PRIMARY KEY, label text NOT NULL, state text NOT NULL);';
+
+/** The log's statements, per dialect (src/inventory/statements.ts says why they differ). */
+const SQL = {
+  // SQLite numbers the row max(seq) + 1 itself; PostgreSQL is told to, and hands the number back.
+  insert: statement<[string, string]>('events.insert', {
+    sqlite: 'INSERT INTO events(label, state) VALUES (?, ?)',
+    postgres: 'INSERT INTO events(seq, label, state) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM events), $1, $2) RETURNING seq',
+  }),
+  last: statement<[], { seq: number; label: string; state: string }>('events.last', { same: 'SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1' }),
+  all: statement<[], { seq: number; label: string; state: string }>('events.all', { same: 'SELECT seq, label, state FROM events ORDER BY seq' }),
+};
 
 /**
  * The log as a runner sees it (its `this.events`). The harness's side is asynchronous — each call is a point
@@ -58,8 +72,6 @@ export type SaveHook = (event: LoggedEvent) => void;
  * connection anyway, and a connection kept between runs (exploration) keeps its statements too.
  */
 interface StoreStatements {
-  insert?: Database.Statement<[string, string]>;
-  last?: Database.Statement;
   /** Every row as `[seq, label, state]`, in order: the log read back, and a checkpoint's rows. */
   rows?: Database.Statement;
   trim?: Database.Statement;
@@ -74,17 +86,13 @@ function statementsOf(db: Database.Database): StoreStatements {
 const storeStatements = new WeakMap<Database.Database, StoreStatements>();
 
 export class EventStore implements EventLog {
-  readonly #db: Database.Database;
-  readonly #sql: StoreStatements;
-  readonly #insert;
+  readonly #sql: SqlConnection;
   readonly #onSaved: SavedListener | undefined;
   readonly #inTransaction: SaveHook | undefined;
 
-  constructor(db: Database.Database, onSaved?: SavedListener, inTransaction?: SaveHook) {
-    this.#db = db;
-    const sql = statementsOf(db);
-    this.#sql = sql;
-    this.#insert = (sql.insert ??= db.prepare<[string, string]>('INSERT INTO events(label, state) VALUES (?, ?)'));
+  /** On a SQLite connection, or either database's (src/core/sql.ts). */
+  constructor(db: Database.Database | SqlConnection, onSaved?: SavedListener, inTransaction?: SaveHook) {
+    this.#sql = 'dialect' in db ? db : SqliteSql.of(db);
     this.#onSaved = onSaved;
     this.#inTransaction = inTransaction;
   }
@@ -93,17 +101,27 @@ export class EventStore implements EventLog {
   async save<S extends RunnerState>(state: S, label: string): Promise<S> {
     // The row's JSON, and the state as it reads back from it (for the listener), in one pass.
     const { json, copy } = canonicalRoundTrip(state);
-    const hook = this.#inTransaction;
-    const event =
-      hook === undefined
-        ? { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: copy as RunnerState }
-        : this.#db.transaction(() => {
-            const saved = { seq: Number(this.#insert.run(label, json).lastInsertRowid), label, state: copy as RunnerState };
-            hook(saved);
-            return saved;
-          })();
+    // On SQLite the INSERT answers at once, and no await is added: the turns a runner takes stay as they were.
+    const ran = this.#sql.run(this.#saveOps(label, json, copy as RunnerState));
+    const event = ran instanceof Promise ? await ran : ran;
     this.#onSaved?.(event, json);
     return state;
+  }
+
+  /** The INSERT, alone (autocommit: its commit is the commit point) or with the hook's writes in one transaction. */
+  *#saveOps(label: string, json: string, state: RunnerState): Sql<LoggedEvent> {
+    const hooked = this.#inTransaction;
+    if (hooked === undefined) return { seq: yield* insert(SQL.insert, label, json), label, state };
+    yield* begin();
+    try {
+      const saved = { seq: yield* insert(SQL.insert, label, json), label, state };
+      yield* hook(() => hooked(saved));
+      yield* commit();
+      return saved;
+    } catch (error) {
+      yield* abandon();
+      throw error;
+    }
   }
 
   /** The state as of the last committed event, or null for an empty log: what recovery rebuilds. */
@@ -113,22 +131,21 @@ export class EventStore implements EventLog {
 
   /** The last committed event. A row that is exactly an event in `known` is copied from it instead of parsed. */
   async lastEvent(known?: ReadonlyMap<number, KnownEvent>): Promise<LoggedEvent | null> {
-    const row = (this.#sql.last ??= this.#db.prepare('SELECT seq, label, state FROM events ORDER BY seq DESC LIMIT 1')).get() as
-      | { seq: number; label: string; state: string }
-      | undefined;
+    const ran = this.#sql.run(get(SQL.last));
+    const row = ran instanceof Promise ? await ran : ran;
     if (row === undefined) return null;
     const seen = known?.get(row.seq);
     const state = seen !== undefined && seen.label === row.label && seen.json === row.state ? jsonCopy(seen.state) : (JSON.parse(row.state) as RunnerState);
     return { seq: row.seq, label: row.label, state };
   }
 
-
   /**
    * Every committed event, in order, read from the database. A row whose label and text are exactly those of
    * an event in `known` gets that event's state (parsing the same text again would give an equal one).
    */
   async all(known?: ReadonlyMap<number, KnownEvent>): Promise<LoggedEvent[]> {
-    return readEventRows(this.#db).map(([seq, label, text]) => {
+    const ran = this.#sql.run(all(SQL.all));
+    return (ran instanceof Promise ? await ran : ran).map(({ seq, label, state: text }) => {
       const seen = known?.get(seq);
       const state = seen !== undefined && seen.label === label && seen.json === text ? seen.state : (JSON.parse(text) as RunnerState);
       return { seq, label, state };

@@ -7,13 +7,15 @@
  * row (WatchedSnapshot). Replies cross as JSON copies, as they would over a network.
  */
 import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../core/sql.js';
 import { OTHER_CLIENT_TASK, TOOL_LATENCY_MS } from '../core/defaults.js';
 import { ContractError, TransientError, isContractError } from '../inventory/errors.js';
 import { refuse } from '../inventory/refusals.js';
 import type { InventoryTool, ToolFence } from '../inventory/InventoryTool.js';
 import { fingerprint } from '../inventory/keys.js';
 import { KEYLESS_TOOLS, REMOTE_TOOLS, type PaymentService } from '../inventory/PaymentService.js';
-import { diffSnapshots, isEmptyDiff, readSnapshot, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
+import { diffSnapshots, isEmptyDiff, readSnapshotOps, WatchedSnapshot, type ToolSnapshot } from '../inventory/snapshot.js';
+import { connectionOf } from '../inventory/InventoryTool.js';
 import type { AttemptContext, ToolClient } from '../runner/ToolClient.js';
 import type { ToolAction } from '../runner/state.js';
 import type { Clock } from '../core/clock.js';
@@ -47,7 +49,8 @@ export interface NetworkDeps {
   remote?: PaymentService | null;
   /** A scenario past the chapter (docs/spec.md §13–§14): the snapshots read the limits' tables too. */
   limits?: boolean;
-  db: Database.Database;
+  /** The tool's connection (SQLite's, or either database's): the snapshots are read on it. */
+  db: Database.Database | SqlConnection;
   plan: FaultPlan;
   trace: TraceRecorder;
   clock: Clock;
@@ -89,14 +92,16 @@ export class FaultyNetwork implements ToolClient {
   #at: FiredAt = { step: 0 };
   /** The tool's database as the harness sees it, read again only when a row changed. */
   readonly #snapshot: WatchedSnapshot;
+  readonly #sql: SqlConnection;
 
   constructor(deps: NetworkDeps) {
     this.#d = deps;
-    this.#snapshot = new WatchedSnapshot(deps.db, { limits: deps.limits === true, shared: deps.shared === true });
+    this.#sql = connectionOf(deps.db);
+    this.#snapshot = new WatchedSnapshot(this.#sql, { limits: deps.limits === true, shared: deps.shared === true });
   }
 
   /** The tool's database as it stands (read again only if a row changed since the last delivery). */
-  snapshot(): ToolSnapshot {
+  async snapshot(): Promise<ToolSnapshot> {
     return this.#snapshot.read();
   }
 
@@ -133,7 +138,7 @@ export class FaultyNetwork implements ToolClient {
     for (const hit of hits) {
       if (hit.spec.kind === 'concurrent_reserve') {
         this.#fired(hit);
-        this.#otherClient(request, hit.spec.qty ?? 1);
+        await this.#otherClient(request, hit.spec.qty ?? 1);
       }
     }
     const late = has('late_delivery');
@@ -158,13 +163,13 @@ export class FaultyNetwork implements ToolClient {
     if (duplicate) {
       this.#fired(duplicate);
       try {
-        this.#deliver(request, taskId, by, 1, crashBefore);
+        await this.#deliver(request, taskId, by, 1, crashBefore);
       } catch (error) {
         if (!isContractError(error)) throw error; // this first reply is lost anyway; the runner gets the second
       }
       crashBefore = undefined;
     }
-    const value = this.#deliver(request, taskId, by, duplicate ? 2 : undefined, crashBefore);
+    const value = await this.#deliver(request, taskId, by, duplicate ? 2 : undefined, crashBefore);
 
     const crashAfter = has('crash_after_commit');
     if (crashAfter) {
@@ -181,22 +186,28 @@ export class FaultyNetwork implements ToolClient {
   }
 
   /** One delivery of a request to the tool, bracketed by snapshots. Throws the tool's ContractError. */
-  #deliver(request: ToolAction, taskId: string, by: Sender, delivery: 1 | 2 | undefined, crashBefore?: PlannedFault): unknown {
-    const { tool, db, trace } = this.#d;
+  async #deliver(request: ToolAction, taskId: string, by: Sender, delivery: 1 | 2 | undefined, crashBefore?: PlannedFault): Promise<unknown> {
+    const { tool, trace } = this.#d;
+    const sql = this.#sql;
     if (by === 'other' || delivery === 2) {
       this.#travel();
       trace.emit({ type: 'request', by, action: request, ...(delivery ? { delivery } : {}) });
     }
     const remote = REMOTE_TOOLS.has(request.name);
-    if (!remote) this.#purge();
-    const before = this.#snapshot.read();
+    if (!remote) await this.#purge();
+    const before = await this.#snapshot.read();
     const midTransaction = crashBefore
       ? () => {
           // A correct store is inside its one transaction here; a broken one may already have committed part of it.
-          const committed = !db.inTransaction;
-          trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, readSnapshot(db, this.#d.limits === true)), committed });
-          this.#fired(crashBefore);
-          this.#d.crash('crash_before_commit', message(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
+          const committed = !sql.inTransaction;
+          const strike = (now: ToolSnapshot): void => {
+            trace.emit({ type: 'db', by, tool: request.name, diff: diffSnapshots(before, now), committed });
+            this.#fired(crashBefore);
+            this.#d.crash('crash_before_commit', message(committed ? 'trace.crash.midway' : 'trace.crash.inTransaction', { tool: request.name }));
+          };
+          // What the transaction sees, on its own connection: at once on SQLite, awaited on PostgreSQL.
+          const now = sql.run(readSnapshotOps(this.#d.limits === true));
+          return now instanceof Promise ? now.then(strike) : strike(now);
         }
       : undefined;
     let value: unknown;
@@ -204,12 +215,12 @@ export class FaultyNetwork implements ToolClient {
       const fence = by === 'runner' ? this.#d.fence : undefined;
       const context = { taskId, ...(midTransaction ? { midTransaction } : {}), ...(fence ? { fence } : {}) };
       const copy = { name: request.name, args: jsonCopy(request.args) };
-      if (!remote) value = tool.call(copy, context);
-      else if (this.#d.remote) value = this.#d.remote.call(copy, context);
+      if (!remote) value = await tool.connection.run(tool.ops(copy, context));
+      else if (this.#d.remote) value = await this.#d.remote.connection.run(this.#d.remote.ops(copy, context));
       else throw refuse('INVALID_ACTION', 'noRemote', { tool: String(JSON.stringify(request.name)) });
     } catch (error) {
       if (!isContractError(error)) throw error;
-      const after = this.#snapshot.read();
+      const after = await this.#snapshot.read();
       const diff = diffSnapshots(before, after);
       if (!isEmptyDiff(diff)) trace.emit({ type: 'db', by, tool: request.name, diff, committed: true });
       const print = KEYED_WRITES.has(request.name) ? fingerprint(request.args) : undefined;
@@ -225,7 +236,7 @@ export class FaultyNetwork implements ToolClient {
       });
       throw error;
     }
-    const after = this.#snapshot.read();
+    const after = await this.#snapshot.read();
     const diff = diffSnapshots(before, after);
     if (KEYED_WRITES.has(request.name) || !isEmptyDiff(diff)) {
       const stored = isEmptyDiff(diff) ? after.ledger.find((row) => row.key === request.args.key) : undefined;
@@ -249,15 +260,15 @@ export class FaultyNetwork implements ToolClient {
   }
 
   /** docs/spec.md §5: another client (task `other`, its own key) reads the version and reserves the same item. */
-  #otherClient(request: ToolAction, qty: number): void {
+  async #otherClient(request: ToolAction, qty: number): Promise<void> {
     const { counters, trace } = this.#d;
     const item = typeof request.args.item === 'string' ? request.args.item : 'camera';
     counters.otherReservations += 1;
     try {
-      const stock = this.#deliver({ kind: 'tool', name: 'get_stock', args: { item } }, OTHER_CLIENT_TASK, 'other', undefined) as { version: number };
+      const stock = (await this.#deliver({ kind: 'tool', name: 'get_stock', args: { item } }, OTHER_CLIENT_TASK, 'other', undefined)) as { version: number };
       trace.emit({ type: 'reply', by: 'other', tool: 'get_stock', outcome: { ok: true, value: jsonCopy(stock) }, delivered: true });
       const args = { item, qty, expected_version: stock.version, key: `${OTHER_CLIENT_TASK}:reserve:${counters.otherReservations}` };
-      const receipt = this.#deliver({ kind: 'tool', name: 'reserve', args }, OTHER_CLIENT_TASK, 'other', undefined);
+      const receipt = await this.#deliver({ kind: 'tool', name: 'reserve', args }, OTHER_CLIENT_TASK, 'other', undefined);
       trace.emit({ type: 'reply', by: 'other', tool: 'reserve', outcome: { ok: true, value: jsonCopy(receipt) }, delivered: true });
     } catch (error) {
       if (!isContractError(error)) throw error; // the other client's refusal is its own business
@@ -284,12 +295,12 @@ export class FaultyNetwork implements ToolClient {
   }
 
   /** The tool's purge (docs/spec.md §13), before a request reaches it: what it deleted, in the trace. */
-  #purge(): void {
+  async #purge(): Promise<void> {
     if (this.#d.limits !== true) return; // the chapter's tool keeps receipts for ever
-    const before = this.#snapshot.read();
-    const purge = this.#d.tool.purge();
+    const before = await this.#snapshot.read();
+    const purge = await this.#d.tool.connection.run(this.#d.tool.purgeOps());
     if (purge === null) return;
-    this.#d.trace.emit({ type: 'purge', ...purge, diff: diffSnapshots(before, this.#snapshot.read()) });
+    this.#d.trace.emit({ type: 'purge', ...purge, diff: diffSnapshots(before, await this.#snapshot.read()) });
   }
 
   /** A request takes a little virtual time on the wire (drawn from the seeded rng). */

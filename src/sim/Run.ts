@@ -9,7 +9,7 @@ import type { LoggedEvent } from '../runner/EventStore.js';
 import type { RunnerState } from '../runner/state.js';
 import type { Scenario } from '../scenario/types.js';
 import type { TraceEvent } from './events.js';
-import type { StorageKind } from '../core/storage.js';
+import type { DatabaseKind } from '../core/storage.js';
 import type { TaskRow } from '../queue/QueueStore.js';
 import type { ScheduleChoice } from '../scenario/types.js';
 import type { ChoiceRecord, Cut } from './workers/Scheduler.js';
@@ -29,7 +29,8 @@ export interface Run {
   seed: number;
   /** The runner's class name (ReferenceRunner, LearnerRunner, …). */
   runner: string;
-  storage: StorageKind;
+  /** Where its databases were: SQLite files or memory, or a schema on PostgreSQL. */
+  storage: DatabaseKind;
   trace: TraceEvent[];
   /** The runner's event log as committed, in order. */
   log: LoggedEvent[];

@@ -24,7 +24,7 @@ import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { message, type Message } from '../core/message.js';
 import type { SimCode } from './codes.js';
-import type { Storage } from '../core/storage.js';
+import { sqliteStorage, type RunDatabases } from '../core/storage.js';
 import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
 import { BackoffClient } from '../durability/seams/BackoffClient.js';
@@ -73,25 +73,25 @@ export function toolLimits(scenario: Scenario): ToolLimits | null {
  */
 export class RunnerProcess {
   readonly #world: World;
-  readonly #storage: Storage;
+  readonly #storage: RunDatabases;
   readonly #spec: ProcessSpec;
   #crashed: Crash | null = null;
   current!: Process;
 
-  private constructor(world: World, storage: Storage, spec: ProcessSpec) {
+  private constructor(world: World, storage: RunDatabases, spec: ProcessSpec) {
     this.#world = world;
     this.#storage = storage;
     this.#spec = spec;
   }
 
   /** The first incarnation, on the connections the run starts with. */
-  static async start(world: World, storage: Storage, spec: ProcessSpec): Promise<RunnerProcess> {
+  static async start(world: World, storage: RunDatabases, spec: ProcessSpec): Promise<RunnerProcess> {
     const process = new RunnerProcess(world, storage, spec);
     process.current = await process.#build();
     return process;
   }
 
-  get storage(): Storage {
+  get storage(): RunDatabases {
     return this.#storage;
   }
 
@@ -113,7 +113,7 @@ export class RunnerProcess {
     const world = this.#world;
     this.#crashed = null;
     world.clock.advance(RESTART_MS);
-    this.#storage.reopen();
+    await this.#storage.reopen();
     this.current = await this.#build();
     const last = await this.current.events.lastEvent(world.committed);
     const state = last?.state ?? null;
@@ -132,8 +132,9 @@ export class RunnerProcess {
     const world = this.#world;
     const { scenario, runner: RunnerImpl, tool: ToolImpl, policy } = this.#spec;
     const { clock, trace, plan, pillars } = world;
-    const db = this.#storage.eventsDb;
-    const dlq = pillars.dlq ? new DeadLetterQueue({ db, clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => world.held.push(e) }) : null;
+    // The pillars' stores are SQLite's (the harness runs no pillar scenario on PostgreSQL yet: simulate.ts).
+    const pillarDb = () => sqliteStorage(this.#storage)!.eventsDb;
+    const dlq = pillars.dlq ? new DeadLetterQueue({ db: pillarDb(), clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => world.held.push(e) }) : null;
     // Commit point 2: the listener hears of an event only once its INSERT committed — then a crash may strike.
     const onSaved = (event: LoggedEvent, json: string) => {
       world.committed.set(event.seq, { label: event.label, json, state: event.state });
@@ -147,15 +148,15 @@ export class RunnerProcess {
       }
     };
     const hook = dlq ? deadLetterHook(dlq, { ttlSeconds: pillars.dlq!.ttlSeconds, scenario, replaying: () => world.replaying !== null }) : undefined;
-    const events = new EventStore(db, onSaved, hook);
+    const events = new EventStore(this.#storage.eventsSql, onSaved, hook);
     const limits = toolLimits(scenario);
-    const tool = new ToolImpl({ db: this.#storage.toolDb, rng: world.toolRng, clock, ...(limits ? { limits } : {}) });
-    const remote = scenario.remote ? new PaymentService({ db: this.#storage.toolDb, rng: world.toolRng, clock, balance: scenario.remote.balance }) : null;
+    const tool = new ToolImpl({ db: this.#storage.toolSql, rng: world.toolRng, clock, ...(limits ? { limits } : {}) });
+    const remote = scenario.remote ? new PaymentService({ db: this.#storage.toolSql, rng: world.toolRng, clock, balance: scenario.remote.balance }) : null;
     const network = new FaultyNetwork({
       tool,
       remote,
       limits: limits !== null,
-      db: this.#storage.toolDb,
+      db: this.#storage.toolSql,
       plan,
       trace,
       clock,
@@ -168,7 +169,7 @@ export class RunnerProcess {
     const toTrace = world.toTrace;
     const seams: Record<(typeof SEAM_ORDER)[number], (inner: ToolClient) => ToolClient> = {
       backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: world.backoffRng!, events: toTrace }) : inner),
-      breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db, clock, config: pillars.breaker, events: toTrace })) : inner),
+      breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db: pillarDb(), clock, config: pillars.breaker, events: toTrace })) : inner),
     };
     // docs/spec.md §14: the client of the keyless service asks before it resends, when the scenario says so.
     const client: ToolClient = scenario.remote?.retry === 'query' ? new CheckedRetryClient(network) : network;

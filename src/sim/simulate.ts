@@ -17,7 +17,7 @@ import type { ChargeResult, ChargeStatus } from '../inventory/PaymentService.js'
 import { DEFAULT_RELAY_ATTEMPTS, DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { DiskFullError, isDiskFull } from '../core/environment.js';
 import { tmpdir } from 'node:os';
-import type { Storage, StorageKind } from '../core/storage.js';
+import { sqliteStorage, type RunDatabases, type Storage, type StorageKind } from '../core/storage.js';
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
 import { isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
@@ -70,18 +70,30 @@ export interface SimulateOptions extends WorkersOptions {
    * once it is over.
    */
   kept?: KeptConnections;
+  /**
+   * Run on the PostgreSQL server at this URL instead of SQLite: the run's databases are a schema of its own there
+   * (src/postgres/storage.ts), the same protocol runs on them, and a crash really closes their connections. For
+   * one runner with no pillar (the pillars' stores and the workers' queue are SQLite's still).
+   */
+  postgres?: string;
 }
 
 /** A run of the scenario from its start, or (with `resume`) from where a paused run of it stood. */
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
-  if (scenario.workers !== undefined) return simulateWorkers(scenario, options);
+  if (scenario.workers !== undefined) {
+    if (options.postgres !== undefined) return Promise.reject(new TypeError('simulate: many workers run on SQLite only for now (their queue is SQLite\'s)'));
+    return simulateWorkers(scenario, options);
+  }
   // A learner's worker (the second exercise) is a queue: a scenario of one runner has none for it to run on.
   if (isLearnerWorker(options.queue)) return Promise.reject(new MessageError(message('box.worker.notForScenario', { name: options.queue!.name, scenario: scenario.id })));
   const kind = options.storage ?? 'file';
   const fast = options.resume !== undefined || options.onCheckpoint !== undefined || options.kept !== undefined;
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
     return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of the chapter\'s scenarios (no pillars, no limits), with no folder to keep'));
+  }
+  if (options.postgres !== undefined && (fast || options.keepDir !== undefined || scenario.durability)) {
+    return Promise.reject(new TypeError('simulate: on PostgreSQL a run starts from its scenario, keeps no folder, and has no pillar (their stores are SQLite\'s)'));
   }
   const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
   return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
@@ -103,12 +115,15 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
   const seed = options.seed ?? DEFAULT_SEED;
   const resume = beginning.kind === 'resume' ? beginning.checkpoint : undefined;
   const world = newWorld(scenario, seed, options.extraFaults ?? [], resume);
-  const storage = openDatabases(scenario, {
-    start,
-    storage: options.storage ?? 'file',
-    ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}),
-    ...(resume ? { content: resume.content } : {}),
-  });
+  const storage: RunDatabases =
+    options.postgres !== undefined
+      ? await (await import('./postgresStart.js')).openPostgresDatabases(scenario, options.postgres)
+      : openDatabases(scenario, {
+          start,
+          storage: options.storage ?? 'file',
+          ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}),
+          ...(resume ? { content: resume.content } : {}),
+        });
   try {
     const RunnerImpl = options.runner ?? ReferenceRunner;
     const spec = { scenario, runner: RunnerImpl, tool: options.tool ?? InventoryTool, policy: new ScriptedPolicy(scenario.script) };
@@ -140,7 +155,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       trace: world.trace.events,
       log: await events.all(world.committed),
       state: run.state,
-      db: network.snapshot(),
+      db: await network.snapshot(),
       faults: world.plan.faults,
       runnerRequests: world.counters.runnerRequests,
       steps: run.steps,
@@ -153,7 +168,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       unsaved: run.unsaved,
     };
   } finally {
-    storage.dispose();
+    await storage.dispose();
   }
 }
 
@@ -201,7 +216,7 @@ class Drive {
         }
         this.state ??= (await events.last()) ?? (await events.save(initialState(scenario.task), 'started'));
         const state: RunnerState = this.state;
-        if (this.onCheckpoint && !runnerProcess.storage.toolDb.inTransaction && !runnerProcess.storage.eventsDb.inTransaction) this.onCheckpoint(this.#checkpoint(state, runnerProcess.storage));
+        if (this.onCheckpoint && !runnerProcess.storage.toolSql.inTransaction && !runnerProcess.storage.eventsSql.inTransaction) this.onCheckpoint(this.#checkpoint(state, sqliteStorage(runnerProcess.storage)!));
         if (state.status !== 'running' || this.steps >= this.maxSteps) return;
         this.steps += 1;
         trace.step = this.steps;
@@ -289,26 +304,26 @@ class Drive {
     };
     for (;;) {
       const { tool, network } = runnerProcess.current;
-      const message = tool.outboxNext();
+      const message = await tool.connection.run(tool.outboxNextOps());
       if (message === null) return calls;
       const emit = (what: 'picked' | 'found' | 'sent' | 'declined' | 'gave_up', attempt: number) =>
         world.trace.emit({ type: 'relay', id: message.id, ref: message.ref, what, attempt });
       if (message.attempts >= attempts) {
-        tool.outboxSettle(message.id, 'gave_up');
+        await tool.connection.run(tool.outboxSettleOps(message.id, 'gave_up'));
         emit('gave_up', message.attempts);
         continue;
       }
       try {
-        const attempt = tool.outboxAttempt(message.id);
+        const attempt = await tool.connection.run(tool.outboxAttemptOps(message.id));
         emit('picked', attempt);
         const status = (await network.relay({ kind: 'tool', name: 'charge_status', args: { ref: message.ref } }, next(), attempt, message.task_id)) as ChargeStatus;
         if (status.found) {
-          tool.outboxSettle(message.id, 'found');
+          await tool.connection.run(tool.outboxSettleOps(message.id, 'found'));
           emit('found', attempt);
           continue;
         }
         const result = (await network.relay({ kind: 'tool', name: 'charge', args: { ref: message.ref, amount: message.amount } }, next(), attempt, message.task_id)) as ChargeResult;
-        tool.outboxSettle(message.id, result.status === 'charged' ? 'charged' : 'declined');
+        await tool.connection.run(tool.outboxSettleOps(message.id, result.status === 'charged' ? 'charged' : 'declined'));
         emit(result.status === 'charged' ? 'sent' : 'declined', attempt);
       } catch (error) {
         if (runnerProcess.crashed !== null) {

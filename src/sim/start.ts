@@ -69,3 +69,4 @@ function withContent(storage: Storage, content: Content | undefined): Storage {
   writeEventRows(storage.eventsDb, content.events);
   return storage;
 }
+

@@ -1,7 +1,8 @@
 /**
  * `--db` names the database the protocol runs on: sqlite (the default), postgres (the embedded server) or a
  * PostgreSQL URL. A value it does not take is bad input (exit 2) that says what it takes; a URL's password is
- * never repeated back. Until the protocol runs on PostgreSQL, `run` says so plainly instead of running on SQLite.
+ * never repeated back. What does not run on PostgreSQL yet (SQLite's options, the pillars, the workers, the labs) and
+ * a server that does not answer are refused before anything runs. (Runs on PostgreSQL: test/postgres/runDb.pg.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { report } from '../../src/cli/errors.js';
@@ -51,15 +52,25 @@ describe('--db', () => {
     expect(broken.stderr).not.toContain('s3cret');
   });
 
-  it('says, for now, that the scenarios do not run on PostgreSQL yet (exit 2, nothing run)', async () => {
-    for (const given of ['postgres', 'postgres://app@db.example/shop']) {
-      const refused = await cli(['run', 'lost_reply', '--db', given]);
-      expect(refused).toEqual({
-        code: 2,
-        stdout: '',
-        stderr: `faultlab run: --db ${given === 'postgres' ? 'postgres' : 'postgres://…'}: the scenarios do not run on PostgreSQL yet; for now they run on SQLite only (--db sqlite, the default)\n`,
-      });
-    }
+  it('refuses SQLite\'s own options, and the scenarios that run on SQLite only for now, before anything runs (exit 2)', async () => {
+    const storage = await cli(['run', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'file']);
+    expect([storage.code, storage.stdout]).toEqual([2, '']);
+    expect(storage.stderr).toMatch(/^faultlab run: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
+    const explore = await cli(['explore', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'memory']);
+    expect(explore.code).toBe(2);
+    expect(explore.stderr).toMatch(/^faultlab explore: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
+    const pillars = await cli(['run', 'scenarios/pillars', '--db', 'postgres://app@127.0.0.1:1/shop']);
+    expect(pillars).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'faultlab run: --db postgres://app@127.0.0.1:1/shop: backoff_between_retries runs on SQLite only for now (the pillars keep their stores in SQLite); run it without --db\n',
+    });
+  });
+
+  it('refuses a server that does not answer, saying why, without repeating its password (exit 2, nothing run)', async () => {
+    const refused = await cli(['run', 'lost_reply', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop']);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toBe('faultlab run: --db postgres://app:***@127.0.0.1:1/shop: cannot connect: connect ECONNREFUSED 127.0.0.1:1\n');
   });
 
   it('says the same in Chinese', async () => {

@@ -16,11 +16,11 @@ describe('a watched snapshot', () => {
   it('is the same snapshot while nothing changed, and a new one as soon as a row did', () => {
     const db = open();
     const watched = new WatchedSnapshot(db);
-    const first = watched.read();
+    const first = watched.readNow();
     db.prepare("SELECT * FROM docs").all(); // reads change nothing
-    expect(watched.read()).toBe(first);
+    expect(watched.readNow()).toBe(first);
     db.exec("UPDATE items SET available = 2, version = 1 WHERE item_id = 'camera'");
-    const second = watched.read();
+    const second = watched.readNow();
     expect(second).not.toBe(first);
     expect(second.items.find((row) => row.item_id === 'camera')).toEqual({ item_id: 'camera', available: 2, version: 1 });
   });
@@ -29,8 +29,8 @@ describe('a watched snapshot', () => {
     const db = open();
     const watched = new WatchedSnapshot(db);
     db.exec("BEGIN; UPDATE items SET available = 0 WHERE item_id = 'camera'");
-    expect(watched.read().items.find((row) => row.item_id === 'camera')!.available).toBe(0); // inside the transaction
+    expect(watched.readNow().items.find((row) => row.item_id === 'camera')!.available).toBe(0); // inside the transaction
     db.exec('ROLLBACK');
-    expect(watched.read().items.find((row) => row.item_id === 'camera')!.available).toBe(3);
+    expect(watched.readNow().items.find((row) => row.item_id === 'camera')!.available).toBe(3);
   });
 });

@@ -24,7 +24,8 @@ import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { optionHelp, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { optionHelp, parseDb, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
+import { checkPostgres, postgresFor } from '../postgresCheck.js';
 import { msg, t, type Lang } from '../../render/words/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption } from '../runnerOption.js';
@@ -46,7 +47,7 @@ export function exploreHelp(lang: Lang): string {
     optionHelp('--out DIR', t(lang, 'help.explore.out')),
     optionHelp('--workers N', t(lang, 'help.explore.workers')),
     optionHelp('--preemptions N', t(lang, 'help.explore.preemptions', { n: DEFAULT_PREEMPTIONS })),
-    sharedHelp(lang, 'json', 'no-color', 'storage', 'html', 'lang'),
+    sharedHelp(lang, 'json', 'no-color', 'storage', 'db', 'html', 'lang'),
   ].join('\n');
 }
 
@@ -64,7 +65,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     args: argv,
     allowPositionals: true,
     options: {
-      ...sharedParse('runner', 'seed', 'json', 'no-color', 'storage', 'html'),
+      ...sharedParse('runner', 'seed', 'json', 'no-color', 'storage', 'html', 'db'),
       depth: { type: 'string' },
       mutants: { type: 'boolean' },
       out: { type: 'string' },
@@ -81,7 +82,8 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   const preemptions = values.preemptions === undefined ? DEFAULT_PREEMPTIONS : /^\d+$/.test(values.preemptions) ? Number(values.preemptions) : NaN;
   if (!Number.isInteger(preemptions) || preemptions > MAX_PREEMPTIONS) throw new UsageError(t(lang, 'cli.explore.preemptionsBad', { max: MAX_PREEMPTIONS, given: JSON.stringify(values.preemptions) }));
   const storage = parseStorage(lang, values.storage);
-  if (storage === 'file') checkTempDir(); // the workers make one per run: say now if none can be made
+  const db = parseDb(lang, values.db);
+  if (storage === 'file' && db.kind === 'sqlite') checkTempDir(); // the workers make one per run: say now if none can be made
   // Checked before any work: an exploration must not end in "cannot write" after it found something.
   const out = checkOutDir(lang, '--out', values.out ?? 'faultlab-explore', io.cwd);
   if (values.html !== undefined) HtmlOut.check(lang, values.html, io.cwd); // before any exploring, not after it
@@ -91,6 +93,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   };
   const scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError(t(lang, 'cli.explore.noRunnerScenario'));
+  if (db.kind === 'postgres') checkPostgres(lang, db, scenarios, { '--storage': values.storage, '--mutants': values.mutants === true ? '' : undefined });
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
 
@@ -147,10 +150,12 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
+  const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
   try {
-    return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html });
+    return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html, ...(on ? { postgres: on.url } : {}) });
   } finally {
     await resolved.close();
+    await on?.close();
   }
 }
 
@@ -169,14 +174,16 @@ interface ExploreRun {
   json: boolean;
   /** `--html DIR`: each violation's minimal run as a page. */
   html: string | undefined;
+  /** `--db postgres…`: the server every schedule runs on. */
+  postgres?: string;
 }
 
-async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, depth, preemptions, seed, storage, workers, out, io, style, seconds, json, html }: ExploreRun): Promise<number> {
+async function exploreWith(lang: Lang, resolved: OpenedRunner, { scenarios, depth, preemptions, seed, storage, workers, out, io, style, seconds, json, html, postgres }: ExploreRun): Promise<number> {
   const source = resolved.source;
   const runnerFlags =
     source.kind === 'reference' ? '' : source.kind === 'mutant' ? `--runner ${resolved.label}` : resolved.file === LEARNER_FILE ? '--runner learner' : `--runner ${replayPath(resolved.file!, io.cwd)}`;
   const bar = progressBar(lang, io, t(lang, 'cli.explore.barDepth', { depth }));
-  const exploration = await explore(scenarios, { depth, preemptions, seed, storage, workers, runner: resolved, onProgress: (done, total) => bar?.update(done, total) });
+  const exploration = await explore(scenarios, { depth, preemptions, seed, storage, workers, runner: resolved, ...(postgres !== undefined ? { postgres } : {}), onProgress: (done, total) => bar?.update(done, total) });
   bar?.done();
   const replayed: Replayed[] = (await findings(exploration)).map((finding) => {
     const file = writeReplay(

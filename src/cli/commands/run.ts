@@ -3,6 +3,7 @@
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
 import { existsSync } from 'node:fs';
+import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll, type Loaded } from '../../scenario/load.js';
@@ -64,9 +65,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   });
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   const seed = parseSeed(lang, values.seed);
-  // Parsed and checked now; the protocol runs on PostgreSQL in a later step (issue 23), and until then says so.
   const db = parseDb(lang, values.db);
-  if (db.kind !== 'sqlite') throw new UsageError(t(lang, 'cli.db.notYet', { given: db.url === null ? 'postgres' : 'postgres://…' }), { showHelp: false });
   const width = parseWidth(lang, values.width, io);
   const html = values.html !== undefined ? new HtmlOut(values.html, io.cwd, lang) : null;
   // The short default applies only to the demo (no scenario named): a scenario asked for by name is shown.
@@ -83,6 +82,10 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     ],
     loaded,
   );
+  if (db.kind === 'postgres') {
+    for (const one of loaded) if (one.type !== 'runner') throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given: dbShown(db), id: one.id, why: t(lang, 'cli.db.why.lab') }));
+    checkPostgres(lang, db, loaded.flatMap((one) => (one.type === 'runner' ? [one.scenario] : [])), { '--storage': values.storage, '--keep-db': keepDb });
+  }
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
@@ -99,8 +102,13 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   // The reference runner in memory runs every scenario on one pair of connections, restored to the scenario's
   // starting rows before each run (a crash still closes them): opening and preparing two databases per
   // scenario was about a sixth of `run --quiet` over the 17.
-  const connections = storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
+  const connections = db.kind === 'sqlite' && storage === 'memory' && keepDb === undefined && resolved.file === undefined && mayKeepConnections(resolved.runner, resolved.tool) ? new KeptConnections() : null;
+  // On PostgreSQL: one server for the whole command (the embedded one, started now and stopped at the end, or
+  // the user's), each scenario in a schema of its own there.
+  let on: { url: string; close(): Promise<void> } | null = null;
   try {
+    on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
+    const postgres = on?.url ?? null;
     kept = keepDb !== undefined ? claimKeepDir(lang, keepDb, io.cwd) : null;
     const { runner, tool, label } = resolved;
     const queue = { ...(resolved.queue ? { queue: resolved.queue } : {}), ...(resolved.worker ? { worker: resolved.worker } : {}) };
@@ -116,7 +124,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
         runners += 1;
         // Kept connections are for the chapter's scenarios: the pillars' stores, the queue's and the limits' tables are not restored.
         const shared = connections !== null && one.scenario.durability === undefined && one.scenario.workers === undefined && !usesLimits(one.scenario) ? { kept: connections } : {};
-        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared };
+        const options = { runner, seed, storage, ...(tool ? { tool } : {}), ...queue, ...(kept ? { keepDir: kept.dir } : {}), ...shared, ...(postgres !== null ? { postgres } : {}) };
         // A learner's runner runs in its box (with the grader's determinism guard), so a replay shows what the grade saw.
         await resolved.beginRun();
         let outcome: { run: RunResult } | { failure: Message };
@@ -179,8 +187,10 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     connections?.close();
     await resolved.close();
     kept?.release();
+    await on?.close();
   }
 }
+
 
 /** --keep-db keeps a runner scenario's two databases; anything else has none to keep. */
 function checkKeepable(lang: Lang, loaded: Loaded[]): void {

@@ -40,7 +40,12 @@ export const cli = {
   'cli.db.badUrl': '--db {given} is not a URL faultlab can connect with: {problem}',
   'cli.db.unparsable': 'it does not parse as a URL',
   'cli.db.noHost': 'it names no server (give a host, or the folder of a unix socket as ?host=/path)',
-  'cli.db.notYet': '--db {given}: the scenarios do not run on PostgreSQL yet; for now they run on SQLite only (--db sqlite, the default)',
+  'cli.db.sqliteOnly': '--db {given} runs each scenario in a schema of its own on PostgreSQL: {option} is for SQLite only',
+  'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
+  'cli.db.why.pillars': 'the pillars keep their stores in SQLite',
+  'cli.db.why.workers': 'the workers\' queue is in SQLite',
+  'cli.db.why.lab': 'a lab runs its own SQLite files',
+  'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
   'cli.run.runnerFailed': 'the runner failed outside step(): {failure}',

@@ -3,6 +3,7 @@ export const explore = {
   'explore.noAddedFault': 'no added fault',
   'explore.storage.memory': 'in-memory SQLite',
   'explore.storage.files': 'SQLite files',
+  'explore.storage.postgres': 'PostgreSQL',
   'explore.head': '{runner} runner, depth {depth}, seed {seed}, {storage}, {workers}',
   'explore.n.worker.one': '{n} worker',
   'explore.n.worker.other': '{n} workers',

@@ -106,6 +106,7 @@ export const trace = {
   // ── the page around the lines ──
   'trace.head.withReference': 'With the reference runner: {explain}',
   'trace.head.seed': 'seed {seed}',
+  'trace.head.postgres': 'on PostgreSQL',
   'trace.head.stock': 'stock {stock}',
   'trace.head.faults': 'faults: {faults}',
   'trace.col.t': 't',

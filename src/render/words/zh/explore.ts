@@ -3,6 +3,7 @@ export const explore = {
   'explore.noAddedFault': '没有添加故障',
   'explore.storage.memory': '内存中的 SQLite',
   'explore.storage.files': 'SQLite 文件',
+  'explore.storage.postgres': 'PostgreSQL',
   'explore.head': '{runner} Runner，深度 {depth}，种子 {seed}，{storage}，{workers}',
   'explore.n.worker.one': '{n} 个工作线程',
   'explore.n.worker.other': '{n} 个工作线程',

@@ -105,6 +105,7 @@ export const trace = {
   // ── 轨迹的表头与结尾 ──
   'trace.head.withReference': '以参考 Runner 运行时：{explain}',
   'trace.head.seed': '种子 {seed}',
+  'trace.head.postgres': '在 PostgreSQL 上',
   'trace.head.stock': '库存 {stock}',
   'trace.head.faults': '故障：{faults}',
   'trace.col.t': '时间',

@@ -1,0 +1,46 @@
+/**
+ * `faultlab run --db …` and `faultlab explore --db …` on PostgreSQL: a server by URL (the test run's), or the
+ * embedded one the command starts and removes itself. The same summary and tallies as on SQLite, each trace's
+ * header and the exploration's naming the database.
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support.js';
+import { noPostgres, testDatabase } from './database.js';
+
+describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
+  it('runs the 17 on a server given by URL: the same summary as on SQLite, and nothing left there', async () => {
+    const url = await testDatabase();
+    const [onSqlite, onPostgres] = [await cli(['run', '--quiet']), await cli(['run', '--quiet', '--db', url])];
+    expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
+    expect(onPostgres.stdout).toBe(onSqlite.stdout);
+    expect(onPostgres.stdout).toContain('17 passed, 0 failed (seed 42, reference runner)');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_')`)).rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+
+  it('runs on the embedded server with --db postgres, the trace\'s header naming it, in English and Chinese', async () => {
+    const en = await cli(['run', 'lost_reply', '--db', 'postgres', '--no-color']);
+    expect([en.code, en.stderr]).toEqual([0, '']);
+    expect(en.stdout).toContain('stock camera 3 (v0), tripod 2 (v0) · on PostgreSQL\n');
+    const zh = await cli(['run', 'lost_reply', '--db', 'postgres', '--no-color', '--lang', 'zh']);
+    expect(zh.code).toBe(0);
+    expect(zh.stdout).toContain('在 PostgreSQL 上');
+  }, 120_000);
+
+  it('explores on a server given by URL: the same tallies as on SQLite, the header naming PostgreSQL', async () => {
+    const url = await testDatabase();
+    const table = (out: string) => out.split('\n').filter((line) => /^\s+\d+\s+\S+\s+\d+/.test(line));
+    const onSqlite = await cli(['explore', 'lost_reply', 'crash_before_commit', '--workers', '1', '--no-color']);
+    const onPostgres = await cli(['explore', 'lost_reply', 'crash_before_commit', '--workers', '1', '--no-color', '--db', url]);
+    expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
+    expect(onPostgres.stdout).toMatch(/^faultlab explore — reference runner, depth 1, seed 42, PostgreSQL, 1 worker/);
+    expect(table(onPostgres.stdout)).toHaveLength(2);
+    expect(table(onPostgres.stdout)).toEqual(table(onSqlite.stdout));
+  }, 120_000);
+});
