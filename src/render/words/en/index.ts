@@ -26,6 +26,7 @@ import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { limits } from './limits.js';
 import { torture } from './torture.js';
+import { everyStep } from './everyStep.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -52,6 +53,7 @@ const PARTS = [
   workers,
   limits,
   torture,
+  everyStep,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

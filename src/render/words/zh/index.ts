@@ -26,6 +26,7 @@ import { postgres } from './postgres.js';
 import { workers } from './workers.js';
 import { limits } from './limits.js';
 import { torture } from './torture.js';
+import { everyStep } from './everyStep.js';
 
 /** The parts, one per line, in the English catalogue's order. */
 const PARTS = [
@@ -52,6 +53,7 @@ const PARTS = [
   workers,
   limits,
   torture,
+  everyStep,
 ] as const;
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an
