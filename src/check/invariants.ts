@@ -114,7 +114,24 @@ const actionOf = (state: RunnerState): string | null => (state.pending == null ?
  * try follows the (max_retries + 1)-th TransientError of one action. The first step that breaks either is told.
  */
 function attemptBounds(run: Run, analysis: Analysis): Problems {
+  const found = attemptsOutOfBounds(run, analysis);
+  if (found === null) return [];
+  const { step, name } = found;
+  return found.kind === 'pastLimit'
+    ? [message('check.inv2.retriedPastLimit', { step, name, failures: found.failures, max: run.scenario.task.max_retries })]
+    : [message('check.inv2.attemptsOvercounted', { step, name, attempt: found.attempt, made: found.made })];
+}
+
+/** The first request whose attempt is out of its bounds (invariant 2, after every step): where, and how. */
+export type AttemptsOutOfBounds = { step: number; name: string; at: number; prepared: RunnerState | null } & (
+  | { kind: 'pastLimit'; failures: number }
+  | { kind: 'overcounted'; attempt: number; made: number }
+);
+
+export function attemptsOutOfBounds(run: Run, analysis: Analysis = analyze(run)): AttemptsOutOfBounds | null {
   const maxRetries = run.scenario.task.max_retries;
+  /** The first saved state that held the action: what its attempts were when it was prepared. */
+  let prepared: RunnerState | null = null;
   // One action from its prepare on, whatever a retry did to its args or key (invariant 3's business): its decision and tool.
   let pending: string | null = null;
   let made = 0;
@@ -126,6 +143,7 @@ function attemptBounds(run: Run, analysis: Analysis): Problems {
         if (event.state === null) break;
         if (actionOf(event.state) !== pending) {
           pending = actionOf(event.state);
+          prepared = event.state;
           made = 0;
           failures = 0;
         }
@@ -146,8 +164,8 @@ function attemptBounds(run: Run, analysis: Analysis): Problems {
         if (event.by !== 'runner' || event.delivery !== undefined || event.check || attempt === null || attempt.at !== index) break;
         made += 1;
         const name = event.action.name;
-        if (failures > maxRetries) return [message('check.inv2.retriedPastLimit', { step: event.step, name, failures, max: maxRetries })];
-        if (event.attempt !== undefined && event.attempt > made) return [message('check.inv2.attemptsOvercounted', { step: event.step, name, attempt: event.attempt, made })];
+        if (failures > maxRetries) return { kind: 'pastLimit', step: event.step, name, at: index, prepared, failures };
+        if (event.attempt !== undefined && event.attempt > made) return { kind: 'overcounted', step: event.step, name, at: index, prepared, attempt: event.attempt, made };
         break;
       }
       case 'reply':
@@ -155,7 +173,7 @@ function attemptBounds(run: Run, analysis: Analysis): Problems {
         break;
     }
   }
-  return [];
+  return null;
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */

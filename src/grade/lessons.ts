@@ -85,6 +85,11 @@ const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   pending_dropped: [L.lostContact, 'lostReplyRecovered'],
   lost_reply_as_failure: [L.errors, 'timeout'],
   cleared_after_save: exercise('rule6'),
+  finish_status_changed: exercise('rule2'),
+  attempts_not_reset: exercise('rule2'),
+  not_reauthorised: exercise('rule5'),
+  transient_by_message: exercise('rule5'),
+  transient_thrown: exercise('rule5'),
   inv1_one_effect_per_intent: [L.keys],
   inv2_call_budget: [L.errors, 'budgets'],
   inv3_same_key_same_args: [L.keys, 'reusedKey'],
@@ -113,6 +118,9 @@ const BY_SCENARIO: Record<string, Target> = {
   budget_exhausted: [L.intents],
   policy_error: exercise('rule2'),
   unauthorized_action: exercise('rule2'),
+  policy_gives_up: exercise('rule2'),
+  breaker_refuses_attempt: exercise('rule5'),
+  permission_revoked_before_retry: exercise('rule5'),
 };
 
 function anchor(section: Section, lang: Lang): string {
