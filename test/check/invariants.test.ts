@@ -81,7 +81,7 @@ describe('invariants 2 and 3 hold after every step, not only at the end', () => 
 
   it('inv2: a TransientError retried past max_retries breaks it, though the budget holds', async () => {
     const [first] = await broken('transient_read_exhausted', { ignoreRetryLimit: true });
-    expect(first).toEqual(['inv2_call_budget', 'at step 5 read_doc was tried again after 3 TransientErrors with max_retries 2: once the retries are spent the run ends retry_exhausted']);
+    expect(first).toEqual(['inv2_call_budget', 'at step 5 read_doc was tried again after 3 TransientError(s) with max_retries 2: once the retries are spent the run ends retry_exhausted']);
   });
 
   it('inv3: an observation saved with its action still pending breaks it, even when the step saves again before it returns (inv4 holds)', async () => {

@@ -10,7 +10,7 @@ export const everyStep = {
   'check.inv2.attemptsOvercounted':
     'at step {step} {name} was sent as attempt {attempt}, but only {made} attempt(s) of it had been made since it was prepared: attempts counts the pending action\'s own tries — it starts again at 0 when an action is prepared',
   'check.inv2.retriedPastLimit':
-    'at step {step} {name} was tried again after {failures} TransientErrors with max_retries {max}: once the retries are spent the run ends retry_exhausted',
+    'at step {step} {name} was tried again after {failures} TransientError(s) with max_retries {max}: once the retries are spent the run ends retry_exhausted',
   // ── invariant 3, after every step: pending until its answer is recorded ──
   'check.inv3.stillPendingAfterAnswer':
     'at step {step} the runner saved #{seq} {label} with {action} still pending after the tool had answered it: clear pending in the same save that records the answer, or a crash right after that save sends the action again',
