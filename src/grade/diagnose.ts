@@ -15,7 +15,8 @@ import { describeFault, listOfFaults } from '../faults/types.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import { msg } from '../render/words/index.js';
 import { joined, type Message, type Param } from '../core/message.js';
-import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
+import { divergenceMistake, explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
+import type { Divergence } from './divergence.js';
 import { LABEL_PREFIX } from '../check/label.js';
 import type { Problem, ProblemId } from './types.js';
 
@@ -105,13 +106,20 @@ function mistakeProblem(mistake: Mistake, failed: readonly Check[]): Problem {
  * The first problem of a run, or null when every check held. `only`: read the run for these checks alone (an
  * explored schedule is judged by the invariants, not by the figures the scenario expects without its fault).
  */
-export function firstProblem(run: RunResult, learnerFile?: string, display: (path: string) => string = (p) => p, only?: readonly string[]): Problem | null {
+export function firstProblem(
+  run: RunResult,
+  learnerFile?: string,
+  display: (path: string) => string = (p) => p,
+  only?: readonly string[],
+  /** Where the run first parts from the reference's: a mistake no trace shows may be read from it. */
+  divergence: Divergence | null = null,
+): Problem | null {
   // A thrown error is always told as the throw it is — an explored schedule's too, whichever rule its run then broke.
   const thrown = exceptionProblem(run, learnerFile, display);
   if (thrown !== null) return thrown;
   const failed = run.checks.filter((c) => !c.passed && (only === undefined || only.includes(c.id)));
   if (failed.length === 0) return null;
-  const mistake = explainingMistake(run, failed.map((c) => c.id));
+  const mistake = explainingMistake(run, failed.map((c) => c.id)) ?? (failed.some((c) => isRule(c.id)) ? null : divergenceMistake(divergence));
   if (mistake !== null) return mistakeProblem(mistake, failed);
   const invariant = failed.find((c) => isRule(c.id));
   if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };

@@ -35,6 +35,7 @@ const LADDERS: Record<ProblemId, HintBase> = {
   not_reauthorised: 'notReauthorised',
   transient_by_message: 'transientByMessage',
   transient_thrown: 'transientThrown',
+  budget_after_prepare: 'budgetAfterPrepare',
   load_error: 'loadError',
   inv1_one_effect_per_intent: 'inv1OneEffectPerIntent',
   inv2_call_budget: 'inv2CallBudget',

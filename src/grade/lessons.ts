@@ -90,6 +90,7 @@ const BY_PROBLEM: Partial<Record<ProblemId, Target>> = {
   not_reauthorised: exercise('rule5'),
   transient_by_message: exercise('rule5'),
   transient_thrown: exercise('rule5'),
+  budget_after_prepare: exercise('rule2'),
   inv1_one_effect_per_intent: [L.keys],
   inv2_call_budget: [L.errors, 'budgets'],
   inv3_same_key_same_args: [L.keys, 'reusedKey'],

@@ -16,6 +16,7 @@ import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.j
 import { ScriptedPolicy } from '../runner/policy.js';
 import { attemptsOutOfBounds } from '../check/invariants.js';
 import { analyze, type Analysis, type Attempt, type Saved } from '../check/analysis.js';
+import type { Divergence } from './divergence.js';
 
 export const MISTAKE_IDS = [
   'crash_caught',
@@ -32,6 +33,7 @@ export const MISTAKE_IDS = [
   'not_reauthorised',
   'transient_by_message',
   'transient_thrown',
+  'budget_after_prepare',
 ] as const;
 
 export type MistakeId = (typeof MISTAKE_IDS)[number];
@@ -56,6 +58,7 @@ export const MISTAKES: Record<MistakeId, { title: MessageKey; explains: readonly
   // A thrown error is told as the throw it is (diagnose.ts): these two name which throw.
   transient_by_message: { title: 'grade.mistake.transientByMessage.title', explains: [] },
   transient_thrown: { title: 'grade.mistake.transientThrown.title', explains: [] },
+  budget_after_prepare: { title: 'grade.mistake.budgetAfterPrepare.title', explains: [] },
 };
 
 export interface Mistake {
@@ -205,4 +208,19 @@ function policyFinish(run: Run, state: RunnerState): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A mistake read from the first divergence from the reference (the step and the field where the runs part), for a
+ * run whose trace shows none: the reference ended budget_exhausted at a decision where the learner's step prepared
+ * the action instead — the budget checked only after prepare.
+ */
+export function divergenceMistake(divergence: Divergence | null): Mistake | null {
+  if (divergence === null || divergence.kind !== 'differ') return null;
+  const { reference, yours } = divergence;
+  if (reference?.kind !== 'saved' || yours?.kind !== 'saved') return null;
+  if (reference.parsed.kind !== 'terminal' || reference.parsed.status !== 'budget_exhausted' || reference.state.pending !== null) return null;
+  if (yours.state.pending == null || yours.state.decisions <= reference.state.decisions) return null;
+  const params = { step: yours.step, seq: yours.seq, label: yours.label, action: formatAction(yours.state.pending), calls: yours.state.calls, max: yours.state.task.max_calls };
+  return { id: 'budget_after_prepare', title: msg(MISTAKES.budget_after_prepare.title), message: msg('grade.mistake.budgetAfterPrepare', params), at: -1 };
 }

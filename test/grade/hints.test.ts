@@ -80,6 +80,7 @@ describe('lesson links', () => {
       not_reauthorised: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
       transient_by_message: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
       transient_thrown: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+      budget_after_prepare: '08-the-exercise.md#rule-2-decide-prepare-save',
     });
   });
 

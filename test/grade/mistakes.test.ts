@@ -158,6 +158,15 @@ const CASES: Case[] = [
     hint: 'Your step threw a TransientError out of step.',
   },
   {
+    fixture: 'budget-checked-after-prepare',
+    scenario: 'budget_exhausted',
+    id: 'budget_after_prepare',
+    title: 'the budget checked after prepare, not before',
+    message: /^at step 5 the step saved #13 prepared with reserve\(.*\) pending, though calls 4 had spent max_calls 4: with the budget spent, a decision ends the run budget_exhausted before any action is prepared/,
+    lesson: 'lessons/08-the-exercise.md#rule-2-decide-prepare-save',
+    hint: 'Your run ended budget_exhausted with an action still pending that was never tried.',
+  },
+  {
     fixture: 'crash-caught',
     scenario: 'crash_after_commit',
     id: 'crash_caught',

@@ -54,4 +54,11 @@ export const everyStep = {
   'hint.transientThrown.rule':
     'A TransientError keeps the action pending and is saved as transient:<message>; the run ends retry_exhausted only when attempts > max_retries (rule 5). Only what is neither a TransientError nor a ContractError propagates.',
   'hint.transientThrown.code': "In the catch, before the ContractError branch:\n  if (isTransientError(error)) {\n    if (state.attempts > task.max_retries) state.status = 'retry_exhausted';\n    return this.save(state, `transient:${error.message}`);\n  }",
+  'grade.mistake.budgetAfterPrepare.title': 'the budget checked after prepare, not before',
+  'grade.mistake.budgetAfterPrepare':
+    'at step {step} the step saved #{seq} {label} with {action} pending, though calls {calls} had spent max_calls {max}: with the budget spent, a decision ends the run budget_exhausted before any action is prepared — an action prepared then is one that can never be tried',
+  'hint.budgetAfterPrepare.question': 'Your run ended budget_exhausted with an action still pending that was never tried. When was the budget spent: before or after your step prepared it?',
+  'hint.budgetAfterPrepare.rule':
+    'The budget is checked twice (rules 2 and 3): when deciding, before an action is prepared, and before every attempt. Spent at decision time, the run ends with nothing pending and no decision counted.',
+  'hint.budgetAfterPrepare.code': "Right after the finish, before prepare:\n  if (state.calls >= task.max_calls) return this.finalize(state, 'budget_exhausted');\n  state.pending = this.prepare(task, action);",
 } as const;

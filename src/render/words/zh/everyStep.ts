@@ -45,4 +45,10 @@ export const everyStep = {
   'hint.transientThrown.question': '你的 step 把一个 TransientError 抛出了 step。值得重试的失败是 bug 吗？',
   'hint.transientThrown.rule': 'TransientError 保留待定动作，保存为 transient:<消息>；只有 attempts > max_retries 时运行才以 retry_exhausted 结束（规则 5）。既不是 TransientError 也不是 ContractError 的，才往外抛。',
   'hint.transientThrown.code': "在 catch 里、ContractError 分支之前：\n  if (isTransientError(error)) {\n    if (state.attempts > task.max_retries) state.status = 'retry_exhausted';\n    return this.save(state, `transient:${error.message}`);\n  }",
+  'grade.mistake.budgetAfterPrepare.title': '在 prepare 之后才检查预算，而不是之前',
+  'grade.mistake.budgetAfterPrepare':
+    '第 {step} 步保存了 #{seq} {label}，{action} 待定，可 calls {calls} 已经用完了 max_calls {max}：预算用完时，决定这一步要在准备任何动作之前就以 budget_exhausted 结束运行 —— 这时准备好的动作永远不会被尝试',
+  'hint.budgetAfterPrepare.question': '你的运行以 budget_exhausted 结束，却还留着一个从没尝试过的待定动作。预算是在你的 step 准备它之前还是之后用完的？',
+  'hint.budgetAfterPrepare.rule': '预算要检查两次（规则 2 和 3）：决定时、准备动作之前检查一次，每次尝试之前再检查一次。决定时预算已用完，运行就以 budget_exhausted 结束，没有待定动作，也不多算一个决策。',
+  'hint.budgetAfterPrepare.code': "紧接在 finish 之后、prepare 之前：\n  if (state.calls >= task.max_calls) return this.finalize(state, 'budget_exhausted');\n  state.pending = this.prepare(task, action);",
 } as const;
