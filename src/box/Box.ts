@@ -448,7 +448,14 @@ export class Box {
         case 'returned':
           return 'value' in message ? message.value : message.state;
         case 'threw': {
-          if (message.ref !== undefined && this.#sent.has(message.ref)) throw this.#sent.get(message.ref);
+          if (message.ref !== undefined && this.#sent.has(message.ref)) {
+            const sent = this.#sent.get(message.ref);
+            // An error of ours the step let through (a TransientError, say) is told where it passed: the box's stack,
+            // with the learner's file and line in it, not the harness's. A crash stays the harness's own.
+            const stack = sent instanceof Error && !(sent instanceof Crash) ? taken(message.error).stack : undefined;
+            if (stack !== undefined) (sent as Error).stack = stack;
+            throw sent;
+          }
           const info = taken(message.error);
           const error = new Error(codeText(info.message));
           error.name = info.name;

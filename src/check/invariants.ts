@@ -101,7 +101,79 @@ export function inv2(run: Run, analysis: Analysis = analyze(run)): Check {
     else problems.push(at === 0 ? message('check.inv2.wireInRun', params) : message('check.inv2.wireInReplay', { ...params, replay: at }));
   }
   if (logged > max) problems.push(message('check.inv2.logged', { logged, max }));
+  if (run.workers === undefined) problems.push(...attemptBounds(run, analysis));
   return verdict('inv2_call_budget', problems, `<= ${max}`, actual, message('check.inv2.ok', { actual, max }));
+}
+
+const actionOf = (state: RunnerState): string | null => (state.pending == null ? null : `${state.decisions}:${state.pending.name}`);
+
+/**
+ * 2, after every step: the attempts of each pending action, as its requests leave. An attempt number is the
+ * count of the action's own tries since it was prepared — never more than the tries really made (each request,
+ * each attempt the breaker refused, and one for each crash since, whose attempt may never have left) — and no
+ * try follows the (max_retries + 1)-th TransientError of one action. The first step that breaks either is told.
+ */
+function attemptBounds(run: Run, analysis: Analysis): Problems {
+  const found = attemptsOutOfBounds(run, analysis);
+  if (found === null) return [];
+  const { step, name } = found;
+  return found.kind === 'pastLimit'
+    ? [message('check.inv2.retriedPastLimit', { step, name, failures: found.failures, max: run.scenario.task.max_retries })]
+    : [message('check.inv2.attemptsOvercounted', { step, name, attempt: found.attempt, made: found.made })];
+}
+
+/** The first request whose attempt is out of its bounds (invariant 2, after every step): where, and how. */
+export type AttemptsOutOfBounds = { step: number; name: string; at: number; prepared: RunnerState | null } & (
+  | { kind: 'pastLimit'; failures: number }
+  | { kind: 'overcounted'; attempt: number; made: number }
+);
+
+export function attemptsOutOfBounds(run: Run, analysis: Analysis = analyze(run)): AttemptsOutOfBounds | null {
+  const maxRetries = run.scenario.task.max_retries;
+  /** The first saved state that held the action: what its attempts were when it was prepared. */
+  let prepared: RunnerState | null = null;
+  // One action from its prepare on, whatever a retry did to its args or key (invariant 3's business): its decision and tool.
+  let pending: string | null = null;
+  let made = 0;
+  let failures = 0;
+  for (const { event, attempt, index } of analysis.events) {
+    switch (event.type) {
+      case 'saved':
+      case 'recovered':
+        if (event.state === null) break;
+        if (actionOf(event.state) !== pending) {
+          pending = actionOf(event.state);
+          prepared = event.state;
+          made = 0;
+          failures = 0;
+        }
+        break;
+      case 'replay':
+      case 'redelivery':
+        pending = null;
+        made = 0;
+        failures = 0;
+        break;
+      case 'crash':
+        made += 1;
+        break;
+      case 'pillar':
+        if (event.event.type === 'breaker.rejected') made += 1;
+        break;
+      case 'request': {
+        if (event.by !== 'runner' || event.delivery !== undefined || event.check || attempt === null || attempt.at !== index) break;
+        made += 1;
+        const name = event.action.name;
+        if (failures > maxRetries) return { kind: 'pastLimit', step: event.step, name, at: index, prepared, failures };
+        if (event.attempt !== undefined && event.attempt > made) return { kind: 'overcounted', step: event.step, name, at: index, prepared, attempt: event.attempt, made };
+        break;
+      }
+      case 'reply':
+        if (event.by === 'runner' && event.delivered && !event.outcome.ok && event.outcome.error.class === 'TransientError' && attempt?.check !== true) failures += 1;
+        break;
+    }
+  }
+  return null;
 }
 
 /** 3. Attempt by attempt: the same pending action (args and key) in the log, and on the wire what was persisted. */
@@ -134,7 +206,51 @@ export function inv3(run: Run, analysis: Analysis = analyze(run)): Check {
       );
     }
   }
+  if (run.workers === undefined) problems.push(...keptUntilObserved(analysis));
   return verdict('inv3_same_key_same_args', problems, 'one key and one set of args per pending action', problems.length === 0 ? 'unchanged' : 'changed', message('check.inv3.ok'));
+}
+
+/**
+ * 3, after every step: a pending action stays pending until the tool's answer to it is recorded — not dropped
+ * before (the effect may have happened), not kept after (a crash then sends it again). Read save by save: a save
+ * that no longer holds the action must hold its answer (the one the tool gave, or at least a new observation of
+ * that tool); the first save after the tool answered it must no longer hold it. The first save that breaks one is told.
+ */
+function keptUntilObserved(analysis: Analysis): Problems {
+  let held: RunnerState | null = null;
+  const answers = new Map<string, unknown>();
+  for (const { event, toldBefore } of analysis.events) {
+    if (event.type === 'replay' || event.type === 'redelivery') {
+      held = null;
+      answers.clear();
+    } else if (event.type === 'recovered') {
+      held = event.state;
+    } else if (event.type === 'saved') {
+      const state = event.state;
+      for (const told of toldBefore ?? []) {
+        if (told.check || told.told === null || !told.told.outcome.ok) continue;
+        answers.set(canonicalJson(told.action), told.told.outcome.value);
+        if (told.pending !== null && same(told.pending, told.action) && actionOf(state) === `${told.decision}:${told.action.name}`) {
+          return [message('check.inv3.stillPendingAfterAnswer', { step: event.step, seq: event.seq, label: event.label, action: formatPending(told.action) })];
+        }
+      }
+      const before = held?.pending ?? null;
+      if (before != null && actionOf(state) !== actionOf(held!)) {
+        const name = before.name;
+        const key = canonicalJson(before);
+        const observed = (answers.has(key) && same(state.observations?.[name], answers.get(key))) || !same(state.observations?.[name], held!.observations?.[name]);
+        if (!observed) return [message('check.inv3.droppedUnobserved', { step: event.step, seq: event.seq, label: event.label, action: formatPending(before) })];
+      }
+      held = state;
+    }
+  }
+  return [];
+}
+
+/** A pending action in a message: its name and args, the key shortened. */
+function formatPending(action: ToolAction): string {
+  const args = Object.entries(action.args).map(([k, v]) => `${k}=${k === 'key' ? short(v) : typeof v === 'string' ? v : canonicalJson(v)}`);
+  return `${action.name}(${args.join(' ')})`;
 }
 
 /** Where two states differ: the fields, and the first one's values. */
@@ -161,7 +277,9 @@ export function inv4(run: Run): Check {
   }
   if (run.state === null || rebuilt === null) {
     problems.push(message('check.inv4.noState'));
-  } else if (!same(rebuilt, run.state)) {
+  } else if (run.runnerError === null && !same(rebuilt, run.state)) {
+    // A step that threw returned no state: what it held is unknown, and the state before it is no final state to
+    // compare (the throw is told as itself, and invariant 7 fails: the run never ended).
     problems.push(message('check.inv4.differs', stateDiff(rebuilt, run.state)));
   }
   return verdict('inv4_log_rebuilds_state', problems, 'log = state after every step', problems.length === 0 ? 'equal' : 'different', message('check.inv4.ok'));

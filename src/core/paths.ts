@@ -15,6 +15,10 @@ function findRoot(): string {
 
 export const PACKAGE_ROOT = findRoot();
 export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
+/** The graded set's own scenarios, graded after the 17 (each a branch of the contract the 17 never take). */
+export const GRADED_DIR = join(SCENARIOS_DIR, 'graded');
+/** What `faultlab grade` grades unless told otherwise: the 17, then scenarios/graded. */
+export const GRADED_TARGETS: readonly string[] = [SCENARIOS_DIR, GRADED_DIR];
 export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');
 /** The labs' schema (src/labs): `kind: lab` documents in scenarios/labs/. */
 export const LAB_SCHEMA_PATH = join(SCENARIOS_DIR, 'labs', 'lab.schema.json');

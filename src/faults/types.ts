@@ -34,10 +34,22 @@ export type WorkerFaultKind = (typeof WORKER_FAULT_KINDS)[number];
  */
 export const TIME_FAULT_KINDS = ['late_delivery', 'redeliver_task'] as const;
 export type TimeFaultKind = (typeof TIME_FAULT_KINDS)[number];
-export type FaultKind = AttemptFaultKind | 'crash_after_event' | WorkerFaultKind | TimeFaultKind;
-export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...WORKER_FAULT_KINDS, ...TIME_FAULT_KINDS];
+/**
+ * The fault of authorisation (docs/spec.md §5): at the start of an attempt, the task's permission for the attempt's
+ * tool is withdrawn (an operator's change of its grants) — that attempt was authorised already and goes on; every
+ * authorisation after it refuses the tool. A scenario lists it; the explorer never adds it.
+ */
+export const PERMISSION_FAULT_KINDS = ['revoke_permission'] as const;
+export type PermissionFaultKind = (typeof PERMISSION_FAULT_KINDS)[number];
+export type FaultKind = AttemptFaultKind | 'crash_after_event' | WorkerFaultKind | TimeFaultKind | PermissionFaultKind;
+export const FAULT_KINDS: readonly FaultKind[] = [...ATTEMPT_FAULT_KINDS, 'crash_after_event', ...WORKER_FAULT_KINDS, ...TIME_FAULT_KINDS, ...PERMISSION_FAULT_KINDS];
 /** Every fault that strikes an attempt, in the order they apply: a late request waits before anything else happens to it. */
-export const AT_ATTEMPT_ORDER: readonly FaultKind[] = ['concurrent_reserve', 'late_delivery', ...ATTEMPT_FAULT_KINDS.slice(1)];
+export const AT_ATTEMPT_ORDER: readonly FaultKind[] = ['revoke_permission', 'concurrent_reserve', 'late_delivery', ...ATTEMPT_FAULT_KINDS.slice(1)];
+
+/** The tools whose permission a fired revoke_permission has withdrawn (in plan order). */
+export function revokedTools(faults: ReadonlyArray<{ spec: FaultSpec; firedAt: unknown }>): string[] {
+  return faults.filter((f) => f.spec.kind === 'revoke_permission' && f.firedAt !== null && f.spec.at.tool !== undefined).map((f) => f.spec.at.tool!);
+}
 
 /**
  * Where in its loop a worker fault strikes: right after a grant reached it (between the claim and the start of

@@ -15,7 +15,9 @@ import { describeFault, listOfFaults } from '../faults/types.js';
 import { isBrokenScenario } from '../check/scenarioIntegrity.js';
 import { msg } from '../render/words/index.js';
 import { joined, type Message, type Param } from '../core/message.js';
-import { explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
+import { divergenceMistake, explainingMistake, MISTAKES, type Mistake } from './mistakes.js';
+import type { Divergence } from './divergence.js';
+import { LABEL_PREFIX } from '../check/label.js';
 import type { Problem, ProblemId } from './types.js';
 
 /** The faults of a run that never fired, as the check names them. */
@@ -62,6 +64,7 @@ export function locate(stack: string | undefined, file: string | undefined, disp
 function exceptionProblem(run: RunResult, learnerFile: string | undefined, display: (path: string) => string): Problem | null {
   const error = run.runnerError;
   if (error === null) return null;
+  if (error.name === 'TransientError') return transientThrown(run, error, locate(error.stack, learnerFile, display));
   const id: ProblemId =
     error.name === 'NotImplementedError' ? 'not_implemented' : error.name === 'DeterminismError' ? 'determinism' : 'runner_error';
   const where = locate(error.stack, learnerFile, display);
@@ -76,6 +79,22 @@ function exceptionProblem(run: RunResult, learnerFile: string | undefined, displ
   };
 }
 
+/**
+ * A TransientError thrown out of step, told as the throw it is (the step, the line in the learner's file) and named:
+ * thrown although the step had retried other TransientErrors (told apart by their message text), or thrown as a bug.
+ */
+function transientThrown(run: RunResult, error: NonNullable<RunResult['runnerError']>, where: string | undefined): Problem {
+  const retried = [
+    ...new Set(run.trace.flatMap((event) => (event.type === 'saved' && event.label.startsWith(LABEL_PREFIX.transient) ? [event.label.slice(LABEL_PREFIX.transient.length)] : []))),
+  ];
+  const params = { step: error.step, message: error.message, where: where ?? msg('grade.mistake.noLine'), handled: retried.join(', ') };
+  const [id, title, message]: [ProblemId, Message, Message] =
+    retried.length > 0
+      ? ['transient_by_message', msg('grade.mistake.transientByMessage.title', { step: error.step }), msg('grade.mistake.transientByMessage', params)]
+      : ['transient_thrown', msg('grade.mistake.transientThrown.title', { step: error.step }), msg('grade.mistake.transientThrown', params)];
+  return { id, title, message, ...(where ? { where } : {}), thrown: error.message };
+}
+
 /** A mistake as the problem to tell: named with the invariant it broke, when it broke one. */
 function mistakeProblem(mistake: Mistake, failed: readonly Check[]): Problem {
   const check = failed.find((c) => MISTAKES[mistake.id].explains.includes(c.id));
@@ -87,12 +106,20 @@ function mistakeProblem(mistake: Mistake, failed: readonly Check[]): Problem {
  * The first problem of a run, or null when every check held. `only`: read the run for these checks alone (an
  * explored schedule is judged by the invariants, not by the figures the scenario expects without its fault).
  */
-export function firstProblem(run: RunResult, learnerFile?: string, display: (path: string) => string = (p) => p, only?: readonly string[]): Problem | null {
+export function firstProblem(
+  run: RunResult,
+  learnerFile?: string,
+  display: (path: string) => string = (p) => p,
+  only?: readonly string[],
+  /** Where the run first parts from the reference's: a mistake no trace shows may be read from it. */
+  divergence: Divergence | null = null,
+): Problem | null {
+  // A thrown error is always told as the throw it is — an explored schedule's too, whichever rule its run then broke.
   const thrown = exceptionProblem(run, learnerFile, display);
-  if (thrown !== null && only === undefined) return thrown;
+  if (thrown !== null) return thrown;
   const failed = run.checks.filter((c) => !c.passed && (only === undefined || only.includes(c.id)));
   if (failed.length === 0) return null;
-  const mistake = explainingMistake(run, failed.map((c) => c.id));
+  const mistake = explainingMistake(run, failed.map((c) => c.id)) ?? (failed.some((c) => isRule(c.id)) ? null : divergenceMistake(divergence));
   if (mistake !== null) return mistakeProblem(mistake, failed);
   const invariant = failed.find((c) => isRule(c.id));
   if (invariant) return { id: invariant.id as ProblemId, title: checkTitle(invariant), message: invariant.message, check: invariant.id };

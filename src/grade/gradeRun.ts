@@ -73,13 +73,14 @@ export function identity(scenario: Scenario, index: number, problem: Problem | n
 
 /** A run that finished, read against the reference (without one, no divergence is told). */
 export function gradeRun(run: RunResult, reference: RunResult | null, index: number, ctx: GradeContext, extra: { output?: Printed; durationMs?: number } = {}): ScenarioGrade {
-  const problem = firstProblem(run, ctx.file, (path) => displayPath(path, ctx.cwd));
+  const divergence = run.passed || reference === null ? null : firstDivergence(reference, run);
+  const problem = firstProblem(run, ctx.file, (path) => displayPath(path, ctx.cwd), undefined, divergence);
   return {
     ...identity(run.scenario, index, problem, ctx),
     status: run.passed ? 'pass' : run.runnerError !== null ? 'error' : 'fail',
     wrongFigures: wrongFigures(run),
     figures: figuresMessage(run),
-    divergence: run.passed || reference === null ? null : firstDivergence(reference, run),
+    divergence,
     output: extra.output ?? NOTHING_PRINTED,
     durationMs: extra.durationMs ?? 0,
   };

@@ -6,14 +6,17 @@
  *
  * The trace is the grader's own record (the learner's process never writes it), so a diagnosis cannot be forged.
  */
-import { sameJson } from '../core/canonical.js';
+import { jsonCopy, sameJson } from '../core/canonical.js';
 import { shortKey } from '../core/key.js';
 import { formatAction } from '../render/format.js';
 import { msg, type MessageKey } from '../render/words/index.js';
 import type { Message, Param } from '../core/message.js';
 import type { Run } from '../sim/Run.js';
-import { isTerminal, type ToolAction } from '../runner/state.js';
+import { isTerminal, type RunnerState, type ToolAction } from '../runner/state.js';
+import { ScriptedPolicy } from '../runner/policy.js';
+import { attemptsOutOfBounds } from '../check/invariants.js';
 import { analyze, type Analysis, type Attempt, type Saved } from '../check/analysis.js';
+import type { Divergence } from './divergence.js';
 
 export const MISTAKE_IDS = [
   'crash_caught',
@@ -25,6 +28,12 @@ export const MISTAKE_IDS = [
   'pending_dropped',
   'lost_reply_as_failure',
   'cleared_after_save',
+  'finish_status_changed',
+  'attempts_not_reset',
+  'not_reauthorised',
+  'transient_by_message',
+  'transient_thrown',
+  'budget_after_prepare',
 ] as const;
 
 export type MistakeId = (typeof MISTAKE_IDS)[number];
@@ -40,9 +49,16 @@ export const MISTAKES: Record<MistakeId, { title: MessageKey; explains: readonly
     title: 'grade.mistake.savedLate.title',
     explains: ['inv3_same_key_same_args', 'inv2_call_budget', 'inv1_one_effect_per_intent', 'inv4_log_rebuilds_state', 'inv6_success_has_receipt'],
   },
-  pending_dropped: { title: 'grade.mistake.pendingDropped.title', explains: ['inv6_success_has_receipt', 'inv1_one_effect_per_intent'] },
+  pending_dropped: { title: 'grade.mistake.pendingDropped.title', explains: ['inv3_same_key_same_args', 'inv6_success_has_receipt', 'inv1_one_effect_per_intent'] },
   lost_reply_as_failure: { title: 'grade.mistake.lostReplyAsFailure.title', explains: [] },
-  cleared_after_save: { title: 'grade.mistake.clearedAfterSave.title', explains: ['inv4_log_rebuilds_state', 'inv1_one_effect_per_intent', 'inv2_call_budget'] },
+  cleared_after_save: { title: 'grade.mistake.clearedAfterSave.title', explains: ['inv3_same_key_same_args', 'inv4_log_rebuilds_state', 'inv1_one_effect_per_intent', 'inv2_call_budget'] },
+  finish_status_changed: { title: 'grade.mistake.finishStatusChanged.title', explains: [] },
+  attempts_not_reset: { title: 'grade.mistake.attemptsNotReset.title', explains: ['inv2_call_budget'] },
+  not_reauthorised: { title: 'grade.mistake.notReauthorised.title', explains: [] },
+  // A thrown error is told as the throw it is (diagnose.ts): these two name which throw.
+  transient_by_message: { title: 'grade.mistake.transientByMessage.title', explains: [] },
+  transient_thrown: { title: 'grade.mistake.transientThrown.title', explains: [] },
+  budget_after_prepare: { title: 'grade.mistake.budgetAfterPrepare.title', explains: [] },
 };
 
 export interface Mistake {
@@ -67,6 +83,14 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
   const firstSent = new Map<number, { action: ToolAction; call: number | undefined }>();
   /** The last refusal the runner was told of: sending that very action again is retrying it. */
   let refused: { action: ToolAction; code: Param } | null = null;
+  /** The tools whose permission a revoke_permission fault withdrew, so far. */
+  const revoked = new Set<string>();
+  // An attempt counted past the tries of its action, when the action was prepared with the last one's count.
+  const outOfBounds = attemptsOutOfBounds(run, analysis);
+  if (outOfBounds?.kind === 'overcounted' && (outOfBounds.prepared?.attempts ?? 0) > 0) {
+    const { step, name, attempt, made } = outOfBounds;
+    note('attempts_not_reset', outOfBounds.at, msg('grade.mistake.attemptsNotReset', { step, name, attempt, made, carried: outOfBounds.prepared!.attempts }));
+  }
 
   for (const { index: at, event, attempt: sent, saved: now, toldBefore } of analysis.events) {
     switch (event.type) {
@@ -76,6 +100,9 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
         if (failure !== undefined) afterTransient(failure, now!, at);
         break;
       }
+      case 'fault':
+        if (event.fault.kind === 'revoke_permission' && event.fault.at.tool !== undefined) revoked.add(event.fault.at.tool);
+        break;
       case 'crash_caught':
         note('crash_caught', at, msg('grade.mistake.crashCaught', { how: event.how }));
         break;
@@ -102,6 +129,7 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
         else if (!sameJson(first.action, action) && first.action.name === action.name) {
           differs(at, what, msg('grade.mistake.whose.first', { call: first.call ?? '?' }), first.action, action);
         }
+        if (revoked.has(action.name)) note('not_reauthorised', at, msg('grade.mistake.notReauthorised', { what, step: event.step, name: action.name }));
         if (refused !== null && sameJson(refused.action, action)) {
           note('contract_error_retried', at, msg('grade.mistake.contractErrorRetried', { what, code: refused.code }));
         }
@@ -122,6 +150,13 @@ export function findMistakes(run: Run, analysis: Analysis = analyze(run)): Mista
     const at = run.trace.findIndex((event) => event.type === 'saved' && event.seq === seq);
     note('cleared_after_save', at, msg('grade.mistake.clearedAfterSave', { step, seq, action: formatAction(logged.pending) }));
     break;
+  }
+  // The run ended with another status than the policy's finish: what the policy answers at that very state.
+  const end = run.trace.findLastIndex((event) => event.type === 'saved' && (event.state.status === 'succeeded' || event.state.status === 'gave_up'));
+  if (end !== -1) {
+    const saved = run.trace[end] as Extract<Run['trace'][number], { type: 'saved' }>;
+    const finish = policyFinish(run, saved.state);
+    if (finish !== null && finish !== saved.state.status) note('finish_status_changed', end, msg('grade.mistake.finishStatusChanged', { step: saved.step, seq: saved.seq, policy: finish, status: saved.state.status }));
   }
   return [...found.values()].sort((a, b) => a.at - b.at);
 
@@ -163,4 +198,29 @@ export function explainingMistake(run: Run, failedChecks: readonly string[], ana
   const breaking = failedChecks.filter((id) => id === 'crash_caught' || id.startsWith('inv'));
   if (breaking.length === 0) return mistakes[0] ?? null;
   return mistakes.find((m) => MISTAKES[m.id].explains.some((id) => breaking.includes(id))) ?? null;
+}
+
+/** The status the scripted policy finishes with at this state, or null when its next action is no finish (or it cannot say). */
+function policyFinish(run: Run, state: RunnerState): string | null {
+  try {
+    const action = new ScriptedPolicy(run.scenario.script).nextAction(jsonCopy({ ...state, status: 'running' as const })) as { kind?: string; status?: string };
+    return action.kind === 'finish' && typeof action.status === 'string' ? action.status : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A mistake read from the first divergence from the reference (the step and the field where the runs part), for a
+ * run whose trace shows none: the reference ended budget_exhausted at a decision where the learner's step prepared
+ * the action instead — the budget checked only after prepare.
+ */
+export function divergenceMistake(divergence: Divergence | null): Mistake | null {
+  if (divergence === null || divergence.kind !== 'differ') return null;
+  const { reference, yours } = divergence;
+  if (reference?.kind !== 'saved' || yours?.kind !== 'saved') return null;
+  if (reference.parsed.kind !== 'terminal' || reference.parsed.status !== 'budget_exhausted' || reference.state.pending !== null) return null;
+  if (yours.state.pending == null || yours.state.decisions <= reference.state.decisions) return null;
+  const params = { step: yours.step, seq: yours.seq, label: yours.label, action: formatAction(yours.state.pending), calls: yours.state.calls, max: yours.state.task.max_calls };
+  return { id: 'budget_after_prepare', title: msg(MISTAKES.budget_after_prepare.title), message: msg('grade.mistake.budgetAfterPrepare', params), at: -1 };
 }

@@ -24,6 +24,12 @@ export interface Flaws {
   finishNotSaved?: boolean;
   /** After a recovery with an attempt in flight, wait for its reply (which never comes) instead of retrying. */
   waitForInFlightReply?: boolean;
+  /** Leave a newly prepared action's attempts where the last action's ended (no `attempts = 0`). */
+  noAttemptsReset?: boolean;
+  /** Save the observation with the action still pending, then clear pending in a second save. */
+  observeBeforeClearing?: boolean;
+  /** Never end retry_exhausted: a TransientError is retried however many there were. */
+  ignoreRetryLimit?: boolean;
 }
 
 export abstract class FlawedRunner extends BaseRunner<'async'> {
@@ -48,7 +54,7 @@ export abstract class FlawedRunner extends BaseRunner<'async'> {
       }
       if (!flaws.noBudgetCheck && state.calls >= task.max_calls) return this.finalize(state, 'budget_exhausted');
       state.pending = this.prepare(task, action);
-      state.attempts = 0;
+      if (!flaws.noAttemptsReset) state.attempts = 0;
       state.decisions += 1;
       await this.save(state, 'prepared');
     } else if (flaws.waitForInFlightReply && this.#inFlightOnArrival) {
@@ -73,7 +79,7 @@ export abstract class FlawedRunner extends BaseRunner<'async'> {
       result = await this.tools.execute(pending, { taskId: task.id, call: state.calls, attempt: state.attempts });
     } catch (error) {
       if (isTransientError(error) || (flaws.retryContractErrors && isContractError(error))) {
-        if (state.attempts > task.max_retries) {
+        if (state.attempts > task.max_retries && !flaws.ignoreRetryLimit) {
           if (flaws.reissueExhaustedWithNewKey && pending.name === 'reserve') {
             state.pending = { ...pending, args: { ...pending.args, key: `${pending.args.key as string}:again` } };
             state.attempts = 0;
@@ -88,8 +94,9 @@ export abstract class FlawedRunner extends BaseRunner<'async'> {
       throw error;
     }
     state.observations[pending.name] = result;
+    if (flaws.observeBeforeClearing) await this.save(state, 'observed'); // "the answer is safe now"
     state.pending = null;
-    return this.save(state, 'observed');
+    return this.save(state, flaws.observeBeforeClearing ? 'cleared' : 'observed');
   }
 
   /** Did this instance start (after a recovery) with an attempt already counted? */

@@ -7,16 +7,16 @@
  * is no longer 'running'. A crash can strike after any save and in the middle of any request; then a NEW
  * LearnerRunner resumes from the state rebuilt from the event log — only what you saved is there.
  *
- * What your step must guarantee (the grader checks all of it on the 17 scenarios, then again with one added
- * fault at every point of each):
- *   - the run ends in the status that says what happened: succeeded or gave_up (the policy finished),
+ * What your step must guarantee (the grader checks all of it on the 17 scenarios and scenarios/graded/, then
+ * again with one added fault at every point of each):
+ *   - the run ends in the status that says what happened: succeeded or gave_up (as the policy finished),
  *     policy_error (its next action was invalid or not allowed), tool_error (the tool refused),
  *     retry_exhausted (a failure worth retrying went on failing past max_retries), budget_exhausted
  *     (max_calls spent);
  *   - the seven invariants (README, "The invariants"): at most one effect per intent; never more calls than
- *     max_calls, every attempt counted; every attempt of an action with the same key and args; the event log
- *     rebuilds your state at any moment; a refusal changes nothing and is final; succeeded means you hold the
- *     receipt of every reserve; the run ends;
+ *     max_calls, every attempt counted; every attempt of an action with the same key and args, and the action
+ *     pending until its answer is saved; the event log rebuilds your state at any moment; a refusal changes
+ *     nothing and is final; succeeded means you hold the receipt of every reserve; the run ends;
  *   - a crash is not yours to handle.
  *
  * Where to read: BaseRunner.ts (this.decide, this.prepare, this.authorize, this.execute, this.save,

@@ -26,7 +26,7 @@ import { fieldName, YamlSource } from './yamlSource.js';
 const YAML_FILE = /\.ya?ml$/;
 
 /** Where a bare scenario id is looked for, in this order (the first file named `<id>.yaml` wins). */
-export const ID_FOLDERS = ['', 'pillars', 'labs', 'lessons', 'workers', 'limits', 'limits/unsafe'] as const;
+export const ID_FOLDERS = ['', 'graded', 'pillars', 'labs', 'lessons', 'workers', 'limits', 'limits/unsafe'] as const;
 
 /** How a scenario kind other than the runner's (the labs) is loaded. */
 export interface KindLoader<T> {

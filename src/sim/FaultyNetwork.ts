@@ -136,6 +136,8 @@ export class FaultyNetwork implements ToolClient {
     // One fault of each kind acts at an attempt (the first listed); the wire marks each as it acts (#fired).
     const has = (kind: PlannedFault['spec']['kind']) => hits.find((hit) => hit.spec.kind === kind);
     for (const hit of hits) {
+      // The task's permission for this tool is withdrawn from here on (this attempt was authorised already).
+      if (hit.spec.kind === 'revoke_permission') this.#fired(hit);
       if (hit.spec.kind === 'concurrent_reserve') {
         this.#fired(hit);
         await this.#otherClient(request, hit.spec.qty ?? 1);

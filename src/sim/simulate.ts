@@ -21,7 +21,7 @@ import { sqliteStorage, type RunDatabases, type Storage, type StorageKind } from
 import type { DlqRecord } from '../durability/dlq/DlqRecord.js';
 import { DlqError } from '../durability/errors.js';
 import { isDeadIntent, replayState, type DeadIntent } from '../durability/seams/deadLetter.js';
-import type { FaultSpec } from '../faults/types.js';
+import { revokedTools, type FaultSpec } from '../faults/types.js';
 import { InventoryTool, type ToolClass } from '../inventory/InventoryTool.js';
 import { readToolRows } from '../inventory/rows.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
@@ -215,7 +215,8 @@ class Drive {
           this.state = await first();
         }
         this.state ??= (await events.last()) ?? (await events.save(initialState(scenario.task), 'started'));
-        const state: RunnerState = this.state;
+        // A permission revoked (docs/spec.md §5) reaches the runner with the task it is handed at its next step.
+        const state: RunnerState = (this.state = withRevocations(this.state, revokedTools(world.plan.faults)));
         if (this.onCheckpoint && !runnerProcess.storage.toolSql.inTransaction && !runnerProcess.storage.eventsSql.inTransaction) this.onCheckpoint(this.#checkpoint(state, sqliteStorage(runnerProcess.storage)!));
         if (state.status !== 'running' || this.steps >= this.maxSteps) return;
         this.steps += 1;
@@ -382,4 +383,13 @@ class Drive {
 function dlqRow(record: DlqRecord): DlqRow {
   const dead = record.originalOperation as DeadIntent;
   return { dlqId: record.dlqId, status: record.status, task: dead.intent.task, action: dead.intent.action, key: dead.intent.key, attempts: record.attempts, lastError: record.lastError.code };
+}
+
+/**
+ * The state as the runner is handed it: a task whose permission for a tool was revoked no longer allows it (a new
+ * object, so a runner in its box is sent it). Unchanged when nothing was revoked, or the task already says so.
+ */
+export function withRevocations(state: RunnerState, revoked: readonly string[]): RunnerState {
+  if (revoked.length === 0 || !state.task.allow.some((tool) => revoked.includes(tool))) return state;
+  return { ...state, task: { ...state.task, allow: state.task.allow.filter((tool) => !revoked.includes(tool)) } };
 }

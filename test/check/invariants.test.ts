@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { word } from '../../src/render/words/index.js';
 import { INVARIANTS } from '../../src/check/invariants.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
-import { FlawedRunner } from '../../src/mutants/FlawedRunner.js';
+import { FlawedRunner, type Flaws } from '../../src/mutants/FlawedRunner.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { judged } from '../support.js';
 
@@ -60,6 +60,39 @@ describe('invariants', () => {
     expect(await message('waits_for_lost_reply')).toBe(
       'no terminal status after 100 steps (bound 100): status is still running with reserve still pending after 1 attempt(s) — the run stopped making progress',
     );
+  });
+});
+
+describe('invariants 2 and 3 hold after every step, not only at the end', () => {
+  const withFlaw = (flaws: Flaws) =>
+    class extends FlawedRunner {
+      protected readonly flaws = flaws;
+    };
+  const broken = async (id: string, flaws: Flaws) => {
+    const run = await judged(byId(id), { runner: withFlaw(flaws), storage: 'memory' });
+    return run.checks.filter((c) => c.kind === 'invariant' && !c.passed).map((c) => [c.id, word('en', c.message)]);
+  };
+
+  it('inv2: attempts that go on from the last action (no attempts = 0) break it at the step the count runs ahead', async () => {
+    expect(await broken('happy_path', { noAttemptsReset: true })).toEqual([
+      ['inv2_call_budget', 'at step 2 read_doc was sent as attempt 2, but only 1 attempt(s) of it had been made since it was prepared: attempts counts the pending action\'s own tries — it starts again at 0 when an action is prepared'],
+    ]);
+  });
+
+  it('inv2: a TransientError retried past max_retries breaks it, though the budget holds', async () => {
+    const [first] = await broken('transient_read_exhausted', { ignoreRetryLimit: true });
+    expect(first).toEqual(['inv2_call_budget', 'at step 5 read_doc was tried again after 3 TransientError(s) with max_retries 2: once the retries are spent the run ends retry_exhausted']);
+  });
+
+  it('inv3: an observation saved with its action still pending breaks it, even when the step saves again before it returns (inv4 holds)', async () => {
+    expect(await broken('happy_path', { observeBeforeClearing: true })).toEqual([
+      ['inv3_same_key_same_args', 'at step 1 the runner saved #4 observed with search_docs(query=camera) still pending after the tool had answered it: clear pending in the same save that records the answer, or a crash right after that save sends the action again'],
+    ]);
+  });
+
+  it('inv3: a pending action dropped before its answer is recorded breaks it at that save', async () => {
+    const failed = await broken('lost_reply', { dropPendingAfterTransient: true });
+    expect(failed.find(([id]) => id === 'inv3_same_key_same_args')?.[1]).toMatch(/^at step 4 the runner saved #\d+ transient:lost_reply without reserve\(.*\) pending, though its answer was never recorded/);
   });
 });
 

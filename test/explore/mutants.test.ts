@@ -22,8 +22,10 @@ const EXPECTED: Record<string, [string, string, string, string, string]> = {
   receipt_outside_transaction: ['crash_before_commit', 'inv1', 'happy_path', 'crash_before_commit at reserve attempt 1 call 4', 'inv1'],
   contract_error_retried: ['payload_conflict', 'inv5', 'happy_path', 'concurrent_reserve at reserve attempt 1 call 4', 'inv5'],
   no_budget_check: ['budget_exhausted', 'inv2', 'budget_exhausted', 'transient at read_doc attempt 1', 'inv2'],
-  pending_dropped_after_transient: ['lost_reply', 'inv6', 'happy_path', 'transient at reserve attempt 1 call 4', 'inv6'],
-  exhausted_reissued_with_new_key: ['lost_reply_no_retry', 'inv3', 'lost_reply_no_retry', 'lost_reply at reserve attempt 1', 'inv3'],
+  // Invariant 3 after every step: the first transient failure of any action drops it pending.
+  pending_dropped_after_transient: ['transient_read', 'inv3', 'happy_path', 'transient at search_docs attempt 1 call 1', 'inv3'],
+  // Invariant 2 after every step: starting over with a new key is trying the intent again past max_retries.
+  exhausted_reissued_with_new_key: ['lost_reply_no_retry', 'inv2', 'lost_reply_no_retry', 'lost_reply at reserve attempt 1', 'inv2'],
   observation_saved_before_commit: ['happy_path', 'inv3', 'happy_path', 'transient at reserve attempt 1 call 4', 'inv6'],
   finish_not_saved: ['happy_path', 'inv4', 'transient_read_exhausted', 'no fault', 'inv4'],
   waits_for_lost_reply: ['crash_after_commit', 'inv7', 'happy_path', 'crash_before_commit at search_docs attempt 1 call 1', 'inv7'],

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { huntMutant } from '../../src/explore/mutants.js';
 import { renderMutants } from '../../src/explore/report.js';
@@ -40,9 +41,10 @@ describe('faultlab explore in Chinese', () => {
     // Like a shipped scenario: English first, the Chinese in its zh: block — whichever language found it.
     const replayEn = readFileSync(join(enDir, 'happy_path__inv3.yaml'), 'utf8');
     for (const file of [replay, replayEn]) {
-      expect(file).toContain(`title: 'Explored: happy_path breaks "every attempt of a pending action used its key and args"'`);
+      // The title is long enough for the YAML to fold it: read as YAML, it is one line.
+      expect((parse(file) as { title: string }).title).toBe('Explored: happy_path breaks "every attempt of a pending action used its key and args; pending until answered, after every step"');
       expect(file).toContain('a retry must\n  reuse the key made when the action was prepared.');
-      expect(file).toContain('zh:\n  title: 探索所得：happy_path 打破了“待定动作的每次尝试都沿用它的键和参数”\n');
+      expect((parse(file) as { zh: { title: string } }).zh.title).toBe('探索所得：happy_path 打破了“待定动作的每次尝试都沿用它的键和参数；它一直待定到得到回答，每一步之后都如此”');
       expect(file).toContain('重试必须沿用准备这个动作时生成的那个键。去掉这个故障，规则就依然成立。');
     }
     // Only the comments speak the language the exploration ran in.
@@ -54,7 +56,7 @@ describe('faultlab explore in Chinese', () => {
     // A replay's explanation says who broke what: it is not the reference runner's story, whoever plays it.
     expect(shown.stdout).toContain('  由 faultlab explore（mutant:new_key_per_attempt Runner）');
     const shownEn = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--no-color']);
-    expect(shownEn.stdout.split('\n')[2]).toBe('  Found by faultlab explore (mutant:new_key_per_attempt runner): happy_path with');
+    expect(shownEn.stdout.split('\n').find((line) => line.startsWith('  Found by'))).toBe('  Found by faultlab explore (mutant:new_key_per_attempt runner): happy_path with');
     // The file replays in either language, and fails where the schedule did.
     const again = await cli(['run', join(dir, 'happy_path__inv3.yaml'), '--runner', 'mutant:new_key_per_attempt', '--quiet']);
     expect(again.code).toBe(1);

@@ -179,7 +179,7 @@ describe('beyond the 17: every scenario explored', () => {
     // What broke, in English and in its zh: block: the grader checks the learner's run again in Chinese.
     const words = parse(readFileSync(file, 'utf8')) as { explain: string; zh: { title: string; explain: string } };
     expect(words.explain).toContain('the runner put 5 requests on the wire with max_calls 4');
-    expect(words.zh.title).toBe('探索所得：budget_exhausted 打破了“调用次数 <= max_calls”');
+    expect(words.zh.title).toBe('探索所得：budget_exhausted 打破了“调用次数 <= max_calls，尝试次数如实计数，每一步之后都如此”');
     expect(words.explain).toMatch(/^Found by faultlab grade \(LearnerRunner in test\/fixtures\/learners\/mistakes\/budget-checked-late\/LearnerRunner.ts\): /);
     expect(words.zh.explain).toContain('由 faultlab grade（test/fixtures/learners/mistakes/budget-checked-late/LearnerRunner.ts 里的 LearnerRunner）发现');
     expect(words.zh.explain).toContain('Runner 向线路发出了 5 个请求，而 max_calls 是 4');

@@ -75,6 +75,12 @@ describe('lesson links', () => {
       saved_late: '04-one-transaction.md#the-gap-the-runners-save-is-another-transaction',
       pending_dropped: '05-losing-contact-after-commit.md#example-1-the-reply-is-lost-the-retry-recovers-it',
       lost_reply_as_failure: '06-which-errors-to-retry.md#a-timeout-does-not-prove-that-nothing-happened',
+      finish_status_changed: '08-the-exercise.md#rule-2-decide-prepare-save',
+      attempts_not_reset: '08-the-exercise.md#rule-2-decide-prepare-save',
+      not_reauthorised: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+      transient_by_message: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+      transient_thrown: '08-the-exercise.md#rule-5-execute-and-sort-the-failure',
+      budget_after_prepare: '08-the-exercise.md#rule-2-decide-prepare-save',
     });
   });
 

@@ -167,7 +167,8 @@ describe.each(lessonFiles)('%s', (name) => {
       const failed = failedClaims(block.claims, outcome);
       const shown = outcome.output.length > 4000 ? `${outcome.output.slice(0, 4000)}\n… (${outcome.output.length} characters in all)` : outcome.output;
       expect(failed, `${where(block.line)} \`${block.command}\` (exit ${outcome.exit}) — its claims no longer hold:\n${failed.join('\n')}\n--- output ---\n${shown}`).toEqual([]);
-    });
+      // A whole grade of the graded set explores ~1,000 schedules: over 30 s when four sessions share two cores.
+    }, 120_000);
   }
 
   if (lesson.excerpts.length > 0) {

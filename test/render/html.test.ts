@@ -54,7 +54,7 @@ describe('where a failing invariant broke', () => {
     expect(event.type === 'saved' && event.state.attempts).toBe(2);
     const page = renderRunHtml('en', r);
     expect(page).toContain(`<li class="moment lanes" id="m${inv3[1]}"`);
-    expect(page).toMatch(new RegExp(`id="m${inv3[1]}"[^]*?<div class="span broke">inv3 every attempt of a pending action used its key and args: `));
+    expect(page).toMatch(new RegExp(`id="m${inv3[1]}"[^]*?<div class="span broke">inv3 every attempt of a pending action used its key and args; pending until answered, after every step: `));
   });
 
   it('puts inv1 of a store that writes the receipt outside the transaction at the commit that lost conservation', async () => {

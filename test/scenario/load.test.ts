@@ -54,7 +54,7 @@ describe('loading scenarios', () => {
       `bad.yaml:${at(text, '-1')}: inventory.items.camera.available: must be an integer from 0 to 1,000,000 (got -1)`,
       `bad.yaml:${at(text, 'max_call:')}: task.max_call: unknown field — did you mean max_calls?`,
       `bad.yaml:${at(text, '0 }', 'attempt: 0')}: faults[0].at.attempt: must be an integer from 1 to 1,000 (got 0)`,
-      `bad.yaml:${at(text, 'explode')}: faults[1].kind: must be one of "transient", "lost_reply", "crash_before_commit", "crash_after_commit", "crash_after_event", "concurrent_reserve", "duplicate_delivery", "worker_pause", "worker_crash", "lease_expires", "heartbeat_starved", "claim_reply_lost", "late_delivery", "redeliver_task" (got "explode")`,
+      `bad.yaml:${at(text, 'explode')}: faults[1].kind: must be one of "transient", "lost_reply", "crash_before_commit", "crash_after_commit", "crash_after_event", "concurrent_reserve", "duplicate_delivery", "worker_pause", "worker_crash", "lease_expires", "heartbeat_starved", "claim_reply_lost", "late_delivery", "redeliver_task", "revoke_permission" (got "explode")`,
       `bad.yaml:${at(text, 'ok', 'status:')}: expect.status: must be one of "succeeded", "gave_up", "retry_exhausted", "tool_error", "policy_error", "budget_exhausted" (got "ok")`,
     ]);
   });

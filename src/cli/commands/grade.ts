@@ -22,7 +22,7 @@ import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { t, word, type Lang } from '../../render/words/index.js';
-import { LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
+import { GRADED_TARGETS, LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
 import { fileKind } from '../../target/runners.js';
 import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
@@ -179,7 +179,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   const found = findSubmissions(positionals.length > 0 ? positionals : [LEARNER_FILE], io.cwd);
   if (found.problems.length > 0) throw new UsageError(found.problems.map((problem) => word(lang, problem)).join('\n'));
   // Paths are relative to the working directory; anything else is a scenario id.
-  const selected = runnerScenariosOnly(lang, loadAll(values.scenarios ?? [], { cwd: io.cwd }), 'grade');
+  const selected = runnerScenariosOnly(lang, loadAll(values.scenarios ?? GRADED_TARGETS, { cwd: io.cwd }), 'grade');
   if (selected.length === 0) throw new UsageError(t(lang, 'cli.grade.noScenarios', { targets: (values.scenarios ?? []).join(', ') }));
   const heldOut = values['held-out'] !== undefined ? runnerScenariosOnly(lang, loadAll(values['held-out'], { cwd: io.cwd }), 'grade') : [];
   if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t(lang, 'cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));

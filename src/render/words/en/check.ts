@@ -12,7 +12,7 @@ export const check = {
   'check.inv1.tooManyEffects': 'reserve took effect {own} times for {intents} intent(s): {own} ledger rows for task {task} — did a retry make a new idempotency key?',
   'check.inv1.ok': 'one effect per intent; stock and versions match the ledger',
 
-  'check.inv2.title': 'calls <= max_calls',
+  'check.inv2.title': 'calls <= max_calls and attempts as made, after every step',
   'check.inv2.wire': 'the runner put {wire} requests on the wire with max_calls {max}: the budget must be checked before every attempt, retries included',
   'check.inv2.wireInRun': 'the runner put {wire} requests on the wire in the run with max_calls {max}: the budget must be checked before every attempt, retries included',
   'check.inv2.wireInReplay':
@@ -20,7 +20,7 @@ export const check = {
   'check.inv2.logged': 'calls reached {logged} with max_calls {max}: the budget must be checked before every attempt',
   'check.inv2.ok': '{actual} call(s) within max_calls {max}',
 
-  'check.inv3.title': 'every attempt of a pending action used its key and args',
+  'check.inv3.title': 'every attempt of a pending action used its key and args; pending until answered, after every step',
   'check.inv3.keyChanged':
     '{name} (decision {decision}) at call {call} used key {key}, but its first attempt (call {firstCall}) used {firstKey}: a retry must reuse the key made when the action was prepared',
   'check.inv3.argsChanged': '{name} (decision {decision}) at call {call} changed its args from {from} to {to}: a retry must carry the pending action unchanged',

@@ -38,7 +38,7 @@ export const help = {
     '  coverage, the score (one test per scenario as written, one per scenario explored) and a hint. A folder holds\n' +
     '  one submission per sub-folder with a LearnerRunner.ts (submissions/<name>/LearnerRunner.ts), or per .ts/.js\n' +
     '  file; for several, one line each as it is graded, then a table.',
-  'help.grade.scenarios': 'grade against these scenario files (or ids) instead of the 17',
+  'help.grade.scenarios': 'grade against these scenario files (or ids) instead of the\ngraded set (the 17, then scenarios/graded)',
   'help.grade.heldOut': "add a teacher's held-out scenarios to those graded\n(their faults stay hidden in results.json)",
   'help.grade.noExplore': 'grade the scenarios as written only\n(the score is then out of one test per scenario)',
   'help.grade.hint': 'climb the hint ladder: 1 (default), 2 or 3',

@@ -28,6 +28,7 @@ import { limits } from './limits.js';
 import { torture } from './torture.js';
 import { progress } from './progress.js';
 import { refusal } from './refusal.js';
+import { everyStep } from './everyStep.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -56,6 +57,7 @@ const PARTS = [
   torture,
   progress,
   refusal,
+  everyStep,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

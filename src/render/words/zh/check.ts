@@ -9,14 +9,14 @@ export const check = {
   'check.inv1.tooManyEffects': 'reserve 生效了 {own} 次，而意图只有 {intents} 个：任务 {task} 在账本中有 {own} 行 —— 是不是某次重试生成了新的幂等键？',
   'check.inv1.ok': '每个意图一个效果；库存和版本与账本相符',
 
-  'check.inv2.title': '调用次数 <= max_calls',
+  'check.inv2.title': '调用次数 <= max_calls，尝试次数如实计数，每一步之后都如此',
   'check.inv2.wire': 'Runner 向线路发出了 {wire} 个请求，而 max_calls 是 {max}：每次尝试之前都必须检查预算，重试也不例外',
   'check.inv2.wireInRun': 'Runner 在本次运行中向线路发出了 {wire} 个请求，而 max_calls 是 {max}：每次尝试之前都必须检查预算，重试也不例外',
   'check.inv2.wireInReplay': 'Runner 在第 {replay} 次回放中向线路发出了 {wire} 个请求，而 max_calls 是 {max}：每次尝试之前都必须检查预算，重试也不例外',
   'check.inv2.logged': '调用次数达到了 {logged}，而 max_calls 是 {max}：每次尝试之前都必须检查预算',
   'check.inv2.ok': '{actual} 次调用，没有超出 max_calls {max}',
 
-  'check.inv3.title': '待定动作的每次尝试都沿用它的键和参数',
+  'check.inv3.title': '待定动作的每次尝试都沿用它的键和参数；它一直待定到得到回答，每一步之后都如此',
   'check.inv3.keyChanged':
     '{name}（第 {decision} 个决策）在第 {call} 次调用时用的键是 {key}，而它的第一次尝试（第 {firstCall} 次调用）用的是 {firstKey}：重试必须沿用准备这个动作时生成的那个键',
   'check.inv3.argsChanged': '{name}（第 {decision} 个决策）在第 {call} 次调用时把参数从 {from} 改成了 {to}：重试必须原样携带待定动作',

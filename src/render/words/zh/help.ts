@@ -41,7 +41,7 @@ export const help = {
     '  LearnerRunner.ts 的子文件夹算一份提交（submissions/<名字>/LearnerRunner.ts），\n' +
     '  或者每个 .ts/.js 文件算一份；多份提交时，每评完一份就打印一行，最后是一张\n' +
     '  汇总表。',
-  'help.grade.scenarios': '用这些场景文件（或 id）代替那 17 个场景评分',
+  'help.grade.scenarios': '用这些场景文件（或 id）代替受评集合评分\n（那 17 个场景，再加 scenarios/graded）',
   'help.grade.heldOut': '把老师预留的检验场景加进评分\n（它们的故障在 results.json 中保持隐藏）',
   'help.grade.noExplore': '只按原样运行场景评分\n（得分就只按每个场景一项计算）',
   'help.grade.hint': '提示的级别：1（默认）、2 或 3，逐级更具体',

@@ -28,6 +28,7 @@ import { limits } from './limits.js';
 import { torture } from './torture.js';
 import { progress } from './progress.js';
 import { refusal } from './refusal.js';
+import { everyStep } from './everyStep.js';
 
 /** The parts, one per line, in the English catalogue's order. */
 const PARTS = [
@@ -56,6 +57,7 @@ const PARTS = [
   torture,
   progress,
   refusal,
+  everyStep,
 ] as const;
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an
