@@ -168,6 +168,15 @@ describe('under --lang zh, no English sentence', { timeout: 600_000 }, () => {
     expect(englishSentences(stdout + stderr)).toEqual([]);
   });
 
+  it("in the grade of a learner's worker (the second exercise), its refusals and its rules' hints included", async () => {
+    const workers = join(ROOT, 'test', 'fixtures', 'workers');
+    for (const fixture of [join(workers, 'mistakes', 'completion-by-id'), join(workers, 'mistakes', 'token-compared-le'), join(workers, 'stub')]) {
+      const { stdout, stderr } = await faultlab(['grade', rel(join(fixture, 'LearnerWorker.ts')), '--no-explore', '--hint', '3', '--lang', 'zh']);
+      expect(stdout).toMatch(/9 个场景/);
+      expect(englishSentences(stdout + stderr, allowedFor(join(fixture, 'LearnerWorker.ts'))), fixture).toEqual([]);
+    }
+  });
+
   it("in the explorer's report over the 17, and in its replay files", async () => {
     const out = tmp('zh-explore');
     const reference = await faultlab(['explore', '--lang', 'zh', '--workers', '1']);
@@ -189,7 +198,7 @@ describe('under --lang zh, no English sentence', { timeout: 600_000 }, () => {
       const out = tmp('zh-grade');
       const json = join(out, 'results.json');
       const { stdout, stderr } = await faultlab(['grade', rel(file), '--replays', join(out, 'replays'), '--json', json, '--lang', 'zh']);
-      expect(stdout).toMatch(/得分 \d+\/34/);
+      expect(stdout).toMatch(/得分 \d+\/40/); // the graded set: the 17 and scenarios/graded, as written and explored
       const allowed = allowedFor(file);
       expect(englishSentences(stdout + stderr, allowed)).toEqual([]);
       const results = JSON.parse(readFileSync(json, 'utf8')) as ExercismResults;
