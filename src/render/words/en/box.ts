@@ -20,7 +20,7 @@ export const box = {
   'box.worker.finishReturned': 'finish returned {value}: it returns true (finished) or false (the grant no longer holds the task)',
   'box.worker.sweepReturned': 'sweep returned {value}: it returns a list of { task, owner, token }',
   'box.worker.openTransaction': '{method} returned with its transaction still open: commit it or roll it back before returning',
-  'box.worker.noFence': "{name}.fence is not written: a SQL condition on tasks with @task, @owner and @token (static readonly fence = '…')",
+  'box.worker.noFence': "{name}.fence is not written: a SQL condition on tasks with @task, @owner and @token (`static readonly fence = '…'`)",
   'box.worker.notForScenario': '{name} is a worker (the second exercise): it runs on the many-worker scenarios (scenarios/workers/), not on {scenario}',
   'box.worker.sqlParams': "a statement's parameters are an object of names or a list, of strings, numbers and nulls",
 } as const;

@@ -20,7 +20,7 @@ export const box = {
   'box.worker.finishReturned': 'finish 返回了 {value}：它应返回 true（已结束）或 false（这次授予已不再持有该任务）',
   'box.worker.sweepReturned': 'sweep 返回了 {value}：它应返回 { task, owner, token } 的列表',
   'box.worker.openTransaction': '{method} 返回时事务仍未结束：返回前要提交或回滚',
-  'box.worker.noFence': "{name}.fence 还没写：一个针对 tasks、用到 @task、@owner 和 @token 的 SQL 条件（static readonly fence = '…'）",
+  'box.worker.noFence': "{name}.fence 还没写：一个针对 tasks、用到 @task、@owner 和 @token 的 SQL 条件（`static readonly fence = '…'`）",
   'box.worker.notForScenario': '{name} 是一个 worker（第二个练习）：它在多 worker 场景（scenarios/workers/）上运行，不能跑 {scenario}',
   'box.worker.sqlParams': '语句的参数是按名字的对象或按顺序的列表，值只能是字符串、数字和 null',
 } as const;
