@@ -39,6 +39,8 @@ export const DEFAULT_REPLAY_DIR = 'faultlab-grade';
 
 export interface GradeOptions {
   scenarios: readonly Scenario[];
+  /** `--db postgres…`: the learner's runs on this PostgreSQL server (the reference's, which only give the figures to compare with, on SQLite). */
+  postgres?: string;
   /** The second exercise's scenarios (many workers): graded instead when the file holds a worker (src/runner/LearnerWorker.ts). */
   workerScenarios?: readonly Scenario[];
   seed?: number;
@@ -166,6 +168,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     timeoutMs,
     loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     acceptShipped: options.acceptShipped ?? false,
+    ...(options.postgres !== undefined ? { postgres: options.postgres } : {}),
   };
   tell();
   const pending: Array<Promise<void>> = [];

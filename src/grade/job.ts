@@ -27,6 +27,8 @@ export interface GradeJob {
   loadTimeoutMs: number;
   /** Grade a file whose code is faultlab's own ReferenceRunner or a mutant like any other, instead of refusing it. */
   acceptShipped: boolean;
+  /** `--db postgres…`: every run of the learner's on this server, each in a schema of its own (never forked). */
+  postgres?: string;
 }
 
 /** How one run of the learner's runner ended, as the grading thread saw it. */

@@ -79,7 +79,7 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   let run: RunResult | null = null;
   let error: unknown = null;
   try {
-    run = judge(await simulate(scenario, { runner: box.runner, ...(box.queue ? { queue: box.queue } : {}), seed: job.seed, storage: 'memory', maxSteps: job.maxSteps, extraFaults: added }));
+    run = judge(await simulate(scenario, { runner: box.runner, ...(box.queue ? { queue: box.queue } : {}), seed: job.seed, storage: 'memory', ...(job.postgres !== undefined ? { postgres: job.postgres } : {}), maxSteps: job.maxSteps, extraFaults: added }));
   } catch (e) {
     error = e;
   }
@@ -100,6 +100,7 @@ let bases: Bases | null = null;
 
 /** One explored schedule, forked from the pause before its fault when it may be. */
 async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
+  if (job.postgres !== undefined) return runOne(scenario, added); // on PostgreSQL every schedule runs from its start
   const target = targetOf(opened!, job.seed, 'memory');
   bases ??= new Bases(target);
   const paused = job.maxSteps === MAX_STEPS ? await bases.of(scenario) : null;
@@ -162,7 +163,7 @@ async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Exp
 async function shrunk(scenario: Scenario, violation: Explored['violations'][number], schedule?: ScheduleChoice[]): Promise<NonNullable<Explored['finding']>> {
   const unshrunk = { check: violation.check, found: violation.added, minimal: [...scenario.faults, ...violation.added], message: violation.message, run: null, schedules: violation.schedules };
   try {
-    const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory'), schedule);
+    const finding = await findingFor(scenario, violation.check, violation.added, violation.schedules, targetOf(opened!, job.seed, 'memory', job.postgres), schedule);
     return { check: violation.check, found: violation.added, minimal: finding.minimal, message: finding.message, run: finding.run, schedules: violation.schedules };
   } catch {
     // a runner that does not break it again the same way (or a box lost meanwhile): keep the schedule as found
@@ -221,4 +222,5 @@ try {
 } finally {
   (bases as Bases | null)?.close();
   await (opened as OpenedRunner | null)?.close();
+  if (job.postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // the schemas this thread's runs left idle
 }

@@ -1,12 +1,16 @@
 /**
- * `faultlab run --db …` and `faultlab explore --db …` on PostgreSQL: a server by URL (the test run's), or the
+ * `faultlab run --db …`, `faultlab explore --db …` and `faultlab grade --db …` on PostgreSQL: a server by URL (the test run's), or the
  * embedded one the command starts and removes itself. The same summary and tallies as on SQLite, each trace's
  * header and the exploration's naming the database.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { cli } from '../support.js';
+import { tempFolder } from '../tempFolder.js';
 import { noPostgres, testDatabase } from './database.js';
+
+const out = tempFolder('grade-pg');
 
 describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
   it('runs the 17 on a server given by URL: the same summary as on SQLite, and nothing left there', async () => {
@@ -43,4 +47,19 @@ describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? `
     expect(table(onPostgres.stdout)).toHaveLength(2);
     expect(table(onPostgres.stdout)).toEqual(table(onSqlite.stdout));
   }, 120_000);
+  it("grades a learner's runner on a server given by URL: the same grade as on SQLite, its next command keeping --db", async () => {
+    const url = await testDatabase();
+    const args = ['grade', 'test/fixtures/learners/NewKeyPerAttempt.ts', '--scenarios', 'happy_path', '--scenarios', 'lost_reply', '--replays', join(out, 'replays'), '--no-color'];
+    const [onSqlite, onPostgres] = [await cli(args), await cli([...args, '--db', url])];
+    expect([onSqlite.code, onPostgres.code, onPostgres.stderr]).toEqual([1, 1, '']);
+    // The same lines, schedule for schedule; only the command that grades it again names the database.
+    const plain = (out: string) => out.split('\n').filter((line) => !line.includes('--hint 2') && !line.includes('replay file'));
+    expect(plain(onPostgres.stdout)).toEqual(plain(onSqlite.stdout));
+    expect(onPostgres.stdout).toContain('score 1/4 — as written 1/2 · with added faults 0/2');
+    expect(onPostgres.stdout).toMatch(/more: npx faultlab grade .* --db '?postgres(ql)?:\/\/\S+ --hint 2/); // quoted: the URL has a ? in it
+    // Its pages would replay on SQLite: refused before anything is graded.
+    const html = await cli([...args, '--db', url, '--html', join(out, 'pages')]);
+    expect(html.code).toBe(2);
+    expect(html.stderr).toContain('--html is for SQLite only');
+  }, 180_000);
 });

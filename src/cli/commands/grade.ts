@@ -20,10 +20,11 @@ import type { ScenarioGrade, SubmissionGrade } from '../../grade/types.js';
 import { loadAll } from '../../scenario/load.js';
 import { runnerScenariosOnly } from '../labRun.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { inThisLanguage, optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { inThisLanguage, optionHelp, parseDb, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { t, word, type Lang } from '../../render/words/index.js';
 import { GRADED_TARGETS, LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
 import { fileKind } from '../../target/runners.js';
+import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
 import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
 import { writeGradePages } from '../gradePages.js';
@@ -48,7 +49,7 @@ export function gradeHelp(lang: Lang): string {
     sharedHelp(lang, 'seed'),
     optionHelp('--timeout MS', t(lang, 'help.grade.timeout', { ms: DEFAULT_TIMEOUT_MS, max: MAX_TIMEOUT_MS })),
     optionHelp('--load-timeout MS', t(lang, 'help.grade.loadTimeout', { ms: DEFAULT_LOAD_TIMEOUT_MS })),
-    sharedHelp(lang, 'no-color', 'html', 'lang'),
+    sharedHelp(lang, 'no-color', 'html', 'db', 'lang'),
   ].join('\n');
 }
 
@@ -165,7 +166,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
       summary: { type: 'boolean' },
       hint: { type: 'string' },
       jobs: { type: 'string' },
-      ...sharedParse('seed', 'no-color', 'html'),
+      ...sharedParse('seed', 'no-color', 'html', 'db'),
       timeout: { type: 'string' },
       'load-timeout': { type: 'string' },
     },
@@ -185,6 +186,9 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   if (values['held-out'] !== undefined && heldOut.length === 0) throw new UsageError(t(lang, 'cli.grade.noScenarios', { targets: values['held-out'].join(', ') }));
   const scenarios = [...selected, ...heldOut];
   refuseSameIds(lang, scenarios, selected.length, io.cwd);
+  // --db postgres…: the learner's runs on PostgreSQL; the pages of --html replay on SQLite, so they are not offered there.
+  const db = parseDb(lang, values.db);
+  if (db.kind === 'postgres') checkPostgres(lang, db, scenarios, { '--html': values.html });
   const names = submissionNames(found.files);
   // Every output is checked before anything is graded — a bad path must not cost the class's results — and none
   // may land on what is graded (a submission, a scenario) or on faultlab's own files.
@@ -204,6 +208,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
     ...(values['held-out'] ?? []).flatMap((s) => ['--held-out', shellWord(s)]),
     ...(explore ? [] : ['--no-explore']),
     ...(values.seed !== undefined ? ['--seed', values.seed] : []),
+    ...(db.kind === 'postgres' ? ['--db', shellWord(dbShown(db))] : []), // a URL's password is never printed
     ...(values.timeout !== undefined ? ['--timeout', values.timeout] : []),
     ...(values['load-timeout'] !== undefined ? ['--load-timeout', values['load-timeout']] : []),
   ];
@@ -213,7 +218,7 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
       : inThisLanguage(lang, ['npx faultlab grade', ...files.map(shellWord), ...sameOptions].join(' '));
   const terminal = { hintLevel, gradeCommand: gradeAgain(positionals) };
   // The second exercise (a file holding a worker) is graded on the many-worker scenarios, unless others are named.
-  const workerScenarios = values.scenarios === undefined && values['held-out'] === undefined ? runnerScenariosOnly(lang, loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd }), 'grade') : undefined;
+  const workerScenarios = values.scenarios === undefined && values['held-out'] === undefined && db.kind === 'sqlite' ? runnerScenariosOnly(lang, loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd }), 'grade') : undefined;
   const options = { scenarios, ...(workerScenarios ? { workerScenarios } : {}), seed, timeoutMs, loadTimeoutMs, cwd: io.cwd, explore, references: new ReferenceRuns(), lang };
   // One submission's replays go straight into the folder; a class's, one folder per submission.
   const replayDir = (name: string) => (replays === null ? null : found.files.length === 1 ? replays : join(replays, name));
@@ -222,79 +227,86 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
   const missing = missingWalls(isolation());
   if (missing.length > 0) io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.isolation', { missing: missing.map((wall) => t(lang, `cli.grade.isolation.${wall}`)).join(t(lang, 'cli.listSep')) })}\n`);
 
-  const now = io.now ?? (() => performance.now());
-  const began = now();
-  let submissions: SubmissionGrade[];
-  if (found.files.length === 1) {
-    // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
-    const file = found.files[0]!;
-    const count = workerScenarios !== undefined && (await fileKind(file, { loadTimeoutMs })) === 'worker' ? workerScenarios.length : scenarios.length;
-    io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, count, seed, style));
-    const shown: ScenarioGrade[] = [];
-    const submission = await gradeSubmission(file, {
-      ...options,
-      name: names[0]!,
-      replayDir: replayDir(names[0]!),
-      onScenario: (grade) => {
-        if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style, grade.workers === true));
-        io.stdout.write(renderScenario(lang, grade, shown, style));
-        shown.push(grade);
-      },
-    });
-    io.stdout.write(renderFooter(lang, submission, style, terminal));
-    submissions = [submission];
-  } else {
-    const progress = new ClassProgress(io, lang, style, found.files.length, jobs, values.summary === true, now);
-    progress.begin();
-    submissions = await gradeSubmissions(found.files, {
-      ...options,
-      concurrency: jobs,
-      names,
-      replayDirFor: replayDir,
-      onStart: (index) => progress.started(index),
-      onSubmission: (submission, index) => progress.finished(submission, index),
-    });
-    progress.end();
-    io.stdout.write(renderClassSummary(lang, submissions, seed, style));
-  }
-  const wallMs = now() - began;
+  const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
+  try {
+    const now = io.now ?? (() => performance.now());
+    const began = now();
+    let submissions: SubmissionGrade[];
+    if (found.files.length === 1) {
+      // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
+      const file = found.files[0]!;
+      const count = workerScenarios !== undefined && (await fileKind(file, { loadTimeoutMs })) === 'worker' ? workerScenarios.length : scenarios.length;
+      io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, count, seed, style));
+      const shown: ScenarioGrade[] = [];
+      const submission = await gradeSubmission(file, {
+        ...options,
+        ...(on !== null ? { postgres: on.url } : {}),
+        name: names[0]!,
+        replayDir: replayDir(names[0]!),
+        onScenario: (grade) => {
+          if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style, grade.workers === true));
+          io.stdout.write(renderScenario(lang, grade, shown, style));
+          shown.push(grade);
+        },
+      });
+      io.stdout.write(renderFooter(lang, submission, style, terminal));
+      submissions = [submission];
+    } else {
+      const progress = new ClassProgress(io, lang, style, found.files.length, jobs, values.summary === true, now);
+      progress.begin();
+      submissions = await gradeSubmissions(found.files, {
+        ...options,
+        ...(on !== null ? { postgres: on.url } : {}),
+        concurrency: jobs,
+        names,
+        replayDirFor: replayDir,
+        onStart: (index) => progress.started(index),
+        onSubmission: (submission, index) => progress.finished(submission, index),
+      });
+      progress.end();
+      io.stdout.write(renderClassSummary(lang, submissions, seed, style));
+    }
+    const wallMs = now() - began;
 
-  const wrote: string[] = [];
-  const failed: string[] = [];
-  const write = (path: string, text: string, what: string) => {
-    try {
-      writeFileSync(path, text);
-      wrote.push(what);
-    } catch (error) {
-      failed.push(`${displayPath(path, io.cwd)}: ${(error as Error).message}`);
-    }
-  };
-  const exercism = { revealFaults: values['reveal-faults'] === true };
-  if (json !== undefined) write(json, JSON.stringify(toExercismFile(lang, submissions, exercism), null, 2) + '\n', t(lang, 'cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
-  if (junit !== undefined) write(junit, toJUnit(lang, submissions, seed, { wallMs }), t(lang, 'cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
-  if (resultsDir !== undefined) {
-    const many = submissions.length > 1;
-    for (const submission of submissions) {
-      const folder = many ? join(resultsDir, submission.name) : resultsDir;
+    const wrote: string[] = [];
+    const failed: string[] = [];
+    const write = (path: string, text: string, what: string) => {
       try {
-        mkdirSync(folder, { recursive: true });
+        writeFileSync(path, text);
+        wrote.push(what);
       } catch (error) {
-        failed.push(`${displayPath(folder, io.cwd)}: ${(error as Error).message}`);
-        continue;
+        failed.push(`${displayPath(path, io.cwd)}: ${(error as Error).message}`);
       }
-      const file = join(folder, 'results.json');
-      write(file, JSON.stringify(toExercism(lang, submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
+    };
+    const exercism = { revealFaults: values['reveal-faults'] === true };
+    if (json !== undefined) write(json, JSON.stringify(toExercismFile(lang, submissions, exercism), null, 2) + '\n', t(lang, 'cli.grade.wroteExercism', { file: displayPath(json, io.cwd) }));
+    if (junit !== undefined) write(junit, toJUnit(lang, submissions, seed, { wallMs }), t(lang, 'cli.grade.wroteJUnit', { file: displayPath(junit, io.cwd) }));
+    if (resultsDir !== undefined) {
+      const many = submissions.length > 1;
+      for (const submission of submissions) {
+        const folder = many ? join(resultsDir, submission.name) : resultsDir;
+        try {
+          mkdirSync(folder, { recursive: true });
+        } catch (error) {
+          failed.push(`${displayPath(folder, io.cwd)}: ${(error as Error).message}`);
+          continue;
+        }
+        const file = join(folder, 'results.json');
+        write(file, JSON.stringify(toExercism(lang, submission, exercism), null, 2) + '\n', displayPath(file, io.cwd));
+      }
     }
+    if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t(lang, 'cli.grade.wrote', { files: wrote.join(t(lang, 'cli.listSep')) })}\n`));
+    if (failed.length > 0) {
+      io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.couldNotWrite', { files: failed.join('; ') })}\n`);
+      return EXIT.badInput;
+    }
+    if (values.html !== undefined) {
+      const out = new HtmlOut(values.html, io.cwd, lang);
+      for (const [i, submission] of submissions.entries()) await writeGradePages(lang, out, found.files[i]!, submission, scenarios, { seed, timeoutMs, loadTimeoutMs }, io.cwd);
+      io.stdout.write(style.c.dim(`  ${t(lang, 'cli.grade.wrote', { files: t(lang, 'cli.grade.wrotePages', { index: out.finish('faultlab grade', t(lang, 'cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
+    }
+    return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
+  } finally {
+    await on?.close(); // idle schemas dropped, an embedded server stopped
   }
-  if (wrote.length > 0) io.stdout.write(style.c.dim(`\n  ${t(lang, 'cli.grade.wrote', { files: wrote.join(t(lang, 'cli.listSep')) })}\n`));
-  if (failed.length > 0) {
-    io.stderr.write(`faultlab grade: ${t(lang, 'cli.grade.couldNotWrite', { files: failed.join('; ') })}\n`);
-    return EXIT.badInput;
-  }
-  if (values.html !== undefined) {
-    const out = new HtmlOut(values.html, io.cwd, lang);
-    for (const [i, submission] of submissions.entries()) await writeGradePages(lang, out, found.files[i]!, submission, scenarios, { seed, timeoutMs, loadTimeoutMs }, io.cwd);
-    io.stdout.write(style.c.dim(`  ${t(lang, 'cli.grade.wrote', { files: t(lang, 'cli.grade.wrotePages', { index: out.finish('faultlab grade', t(lang, 'cli.grade.pagesSubtitle', { seed }), io.cwd) }) })}\n`));
-  }
-  return submissions.every((s) => s.passed === s.total) ? EXIT.ok : EXIT.failed;
 }
