@@ -176,6 +176,7 @@ export class Box {
   #loss: Loss | null = null;
   #protocol: Message<BoxCode> | undefined;
   #closed = false;
+  #serving = 0;
 
   private constructor(child: ChildProcess, runTimeoutMs: number, walls: Isolation) {
     this.#child = child;
@@ -431,6 +432,20 @@ export class Box {
    * see its own crash come back to recover from it).
    */
   async #serve(): Promise<unknown> {
+    this.#serving += 1;
+    try {
+      return await this.#serveOne();
+    } finally {
+      this.#serving -= 1;
+    }
+  }
+
+  /** A request is under way (a build, a step, a worker's method): the box is inside the learner's code or a call of it. */
+  get midCall(): boolean {
+    return this.#serving > 0;
+  }
+
+  async #serveOne(): Promise<unknown> {
     for (;;) {
       this.#resume();
       let message: FromLearner;

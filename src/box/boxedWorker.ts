@@ -158,6 +158,8 @@ export class WorkerBoxes {
   readonly #open: () => Promise<Box>;
   #spare: Box | null;
   #inRun = false;
+  /** Which run is under way: a box asked for by a run that is over is never used by the next. */
+  #generation = 0;
 
   /** `first`: the box the file was loaded in (to know it loads); `open`: a new one. */
   constructor(first: Box, open: () => Promise<Box>) {
@@ -165,12 +167,29 @@ export class WorkerBoxes {
     this.#open = open;
   }
 
-  async boxFor(actor: string): Promise<Box> {
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The box of `actor` in the run `generation`; rejects when that run is over before a box could be had. */
+  async boxFor(actor: string, generation: number): Promise<Box> {
     let box = this.#boxes.get(actor);
     if (box !== undefined && !box.gone) return box;
     if (box !== undefined) await box.dispose();
-    box = this.#spare !== null && !this.#spare.gone ? this.#spare : await this.#open();
-    this.#spare = null;
+    if (this.#spare !== null && !this.#spare.gone) {
+      box = this.#spare;
+      this.#spare = null;
+    } else {
+      box = await this.#open();
+      // Opening takes real time: the run that asked may have ended meanwhile (a box must never serve two runs' instances).
+      const other = this.#boxes.get(actor);
+      if (generation !== this.#generation || (other !== undefined && !other.gone)) {
+        if (this.#spare === null) this.#spare = box;
+        else await box.dispose();
+        if (generation !== this.#generation) throw new Error(`faultlab: the run that asked for ${actor}'s box is over`);
+        return other!;
+      }
+    }
     this.#boxes.set(actor, box);
     if (this.#inRun) box.beginRun();
     return box;
@@ -178,9 +197,10 @@ export class WorkerBoxes {
 
   /** A new run: every box forgets its instances and gets its time limit afresh. */
   async beginRun(): Promise<void> {
+    this.#generation += 1;
     this.#inRun = true;
     for (const [actor, box] of this.#boxes) {
-      if (!box.gone) box.beginRun();
+      if (!box.gone && !box.midCall) box.beginRun();
       else {
         await box.dispose();
         this.#boxes.delete(actor);
@@ -192,11 +212,19 @@ export class WorkerBoxes {
   async endRun(): Promise<{ boxes: Box[]; loss: Loss | null }> {
     this.#inRun = false;
     let loss: Loss | null = null;
-    for (const box of this.#boxes.values()) {
+    const boxes = [...this.#boxes.values()];
+    for (const box of boxes) {
       box.endRun();
       loss ??= await box.lost();
     }
-    return { boxes: [...this.#boxes.values()], loss };
+    // A run can end with an actor parked inside one of the learner's methods (the step bound, another's error): its box
+    // waits for an answer that never comes, and cannot serve the next run. It goes; the next run opens another.
+    for (const [actor, box] of this.#boxes) {
+      if (!box.midCall) continue;
+      this.#boxes.delete(actor);
+      await box.dispose();
+    }
+    return { boxes, loss };
   }
 
   async close(): Promise<void> {
@@ -218,7 +246,9 @@ export function boxedQueueClass(boxes: WorkerBoxes, name: string, fence: string)
       super(deps);
       this.#statements = new WorkerStatements(deps.db, this.turns);
       const calls: WorkerCalls = { db: this.#statements, clock: { nowMs: () => deps.clock.nowMs() } };
-      this.#built = boxes.boxFor(deps.actor ?? 'worker').then((box) => {
+      const generation = boxes.generation;
+      this.#built = boxes.boxFor(deps.actor ?? 'worker', generation).then((box) => {
+        if (boxes.generation !== generation) throw new Error('faultlab: this run is over');
         this.#box = box;
         return box.build(calls, deps.leaseMs);
       });
