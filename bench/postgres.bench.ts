@@ -22,6 +22,9 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../dist/src/core/storage.js';
 import { sweepStaleServers } from '../dist/src/postgres/folder.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres, type StartStep } from '../dist/src/postgres/server.js';
+import { closeIdle } from '../dist/src/postgres/storage.js';
+import { loadAll } from '../dist/src/scenario/load.js';
+import { simulate } from '../dist/src/sim/simulate.js';
 
 const SCALE = Number(process.env.FAULTLAB_BENCH_ROUNDS ?? 1);
 const rounds = (n: number) => Math.max(1, Math.round(n * SCALE));
@@ -149,6 +152,25 @@ await client.end();
 onFile.close();
 inMemory.close();
 rmSync(folder, { recursive: true, force: true });
+
+// ---------------------------------------------------------------------------------------------- 3. the 17, on both
+// The whole protocol as a run carries it (the tool, the log, the crashes and recoveries, the snapshots the trace
+// reads): each of the 17 simulated with the reference runner, on SQLite in memory and on PostgreSQL (schemas lent
+// from run to run, as `faultlab run --db` does).
+const seventeen = loadAll([]).flatMap((one) => (one.type === 'runner' ? [one.scenario] : []));
+const passOf = async (options: { postgres?: string }): Promise<number> => {
+  const start = performance.now();
+  for (const scenario of seventeen) await simulate(scenario, { storage: 'memory', ...options });
+  return performance.now() - start;
+};
+await passOf({});
+await passOf({ postgres: url }); // warm: schemas made, statements prepared
+const passes = { sqlite: [] as number[], postgres: [] as number[] };
+for (let i = 0; i < rounds(5); i += 1) {
+  passes.sqlite.push(await passOf({}));
+  passes.postgres.push(await passOf({ postgres: url }));
+}
+await closeIdle();
 await server?.stop();
 
 out();
@@ -159,5 +181,10 @@ row('pg, synchronous_commit=off (the notes\' setting)', figures.syncOff, 'ops/s'
 row('better-sqlite3, a file (TRUNCATE, synchronous=OFF)', figures.file, 'ops/s');
 row('better-sqlite3, in memory', figures.memory, 'ops/s');
 out(`     SQLite on a file / pg: ${(median(figures.file) / median(figures.syncOn)).toFixed(1)}× (issue 23 item 7: faultlab's PostgreSQL path within 1.5× of the pg row)`);
+out();
+out(`3. The ${seventeen.length} scenarios, each simulated with the reference runner, wall time of a whole pass (median of ${passes.sqlite.length} alternating rounds):`);
+row('SQLite, in memory', passes.sqlite, 'ms');
+row('PostgreSQL, schemas lent from run to run', passes.postgres, 'ms');
+out(`     PostgreSQL / SQLite: ${(median(passes.postgres) / median(passes.sqlite)).toFixed(1)}×`);
 out();
 out(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
