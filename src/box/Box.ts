@@ -27,6 +27,7 @@ import { callProblem, LearnerValueError, stateProblem } from './learnerValues.js
 import { CALLABLE, type CallTarget, type FromLearner, type ThrownInfo, type ToLearner, type WireError, type WorkerMethod } from './protocol.js';
 import { codeText, isMessage, message, saidOf, type Message, type Param } from '../core/message.js';
 import type { BoxCode } from './codes.js';
+import { denormalised, ends, normalised, saidText, type ConversationMemo, type MemoNode } from './memo.js';
 
 /** Heap limit of a box, so a runaway allocation ends that box, not the machine (MB). */
 const BOX_HEAP_MB = 512;
@@ -146,6 +147,23 @@ function watchExit(): void {
   });
 }
 
+/** A build's or a step's conversation while a memo serves the run (memo.ts). */
+interface Conversation {
+  instance: number;
+  /** Where it stands in the memo; null: it is not remembered (the learner printed, an error came from before). */
+  node: MemoNode | null;
+  /** The numbers of the errors sent into it, in order (remembered as their places). */
+  refs: number[];
+  /** The box has been told it (it reached a message the memo did not know). */
+  live: boolean;
+  /** What the harness said that the box has not been told yet. */
+  held: Buffer[];
+  /** The texts of the messages served from the memo, which the box must repeat when it is told. */
+  served: string[];
+  /** A build's request (owed to the box if the memo answers it). */
+  build: Buffer | null;
+}
+
 interface Waiting {
   resolve(message: FromLearner): void;
   reject(error: BoxGone): void;
@@ -177,6 +195,14 @@ export class Box {
   #protocol: Message<BoxCode> | undefined;
   #closed = false;
   #serving = 0;
+  /** This run's memo (null: every message goes to the box), its conversation under way, and what the box is owed. */
+  #memo: ConversationMemo | null = null;
+  #conversation: Conversation | null = null;
+  /** Requests the box has not been told that a live conversation needs first: the run's start, the builds the memo answered. */
+  #owed: Buffer[] = [];
+  /** The texts of what the box must answer the owed builds with, and, while it catches up, what it must say first. */
+  #owedAnswers: string[] = [];
+  #expected: string[] = [];
 
   private constructor(child: ChildProcess, runTimeoutMs: number, walls: Isolation) {
     this.#child = child;
@@ -276,11 +302,16 @@ export class Box {
    * only while the box has the ball (from a request or an answer sent to it until its next message): the
    * harness's own work, slow on a busy machine, is never counted against the learner's code.
    */
-  beginRun(): void {
+  beginRun(memo: ConversationMemo | null = null): void {
     this.#instances.clear();
     this.#sent.clear();
     this.#lastReturned = undefined;
     this.#step = 0;
+    this.#memo = memo !== null && !memo.diverged ? memo : null;
+    this.#conversation = null;
+    this.#owed = [];
+    this.#owedAnswers = [];
+    this.#expected = [];
     this.#send({ t: 'run' });
     this.#runLeftMs = this.#runTimeoutMs;
   }
@@ -302,7 +333,9 @@ export class Box {
 
   async step(instance: number, state: RunnerState): Promise<RunnerState> {
     this.#step += 1;
-    const same = state === this.#lastReturned && state !== undefined;
+    // The same object as the last step returned goes back as a mark (the box hands it on); not while a memo serves
+    // the run: a step it answered may never have reached the box.
+    const same = state === this.#lastReturned && state !== undefined && this.#memo === null;
     this.#send(same ? { t: 'step', instance } : { t: 'step', instance, state });
     const returned = (await this.#serve()) as RunnerState;
     // A value that is no state at all (undefined, a number) is the harness's to report as such; one that looks
@@ -384,7 +417,89 @@ export class Box {
 
   #send(message: ToLearner): void {
     if (this.gone) throw new BoxGone(GONE);
-    this.#socket.write(encodeFrame(message));
+    const frame = encodeFrame(message);
+    if (this.#memo === null) {
+      this.#socket.write(frame);
+      return;
+    }
+    if (message.t === 'run') {
+      this.#owed = [frame]; // told with the first conversation the memo cannot answer
+      return;
+    }
+    if (message.t === 'build' || message.t === 'step') {
+      this.#conversation = { instance: message.instance, node: null, refs: [], live: false, held: [], served: [], build: message.t === 'build' ? frame : null };
+    }
+    const conversation = this.#conversation;
+    if (conversation === null) return this.#tell([frame]); // nothing else is remembered (a worker's method)
+    if (message.t === 'reply' && !message.ok) conversation.refs.push(message.error.ref);
+    const said = saidText(message, conversation.refs);
+    conversation.node = message.t === 'reply' ? conversation.node && this.#memo.after(conversation.node, said) : this.#memo.after(null, said);
+    if (conversation.live) this.#socket.write(frame);
+    else conversation.held.push(frame);
+  }
+
+  /** Tell the box what it is owed, then these. */
+  #tell(frames: Buffer[]): void {
+    this.#expected.push(...this.#owedAnswers);
+    const all = [...this.#owed, ...frames];
+    this.#owed = [];
+    this.#owedAnswers = [];
+    this.#socket.write(all.length === 1 ? all[0]! : Buffer.concat(all));
+  }
+
+  /**
+   * The learner's next message in a build or a step: from the memo when it knows this conversation, else from the
+   * box — told first what it has not been told, and holding to what the memo served of it.
+   */
+  async #next(): Promise<FromLearner> {
+    const memo = this.#memo;
+    const conversation = this.#conversation;
+    if (memo !== null && conversation !== null && !conversation.live) {
+      const answer = conversation.node?.answer;
+      if (answer !== undefined) {
+        memo.hits += 1;
+        conversation.served.push(answer.text);
+        if (ends(answer.message)) {
+          this.#conversation = null;
+          if (conversation.build !== null && answer.message.t === 'built') {
+            this.#owed.push(conversation.build); // the box builds it when a step of it must be told
+            this.#owedAnswers.push(answer.text);
+          }
+        }
+        return denormalised(answer.message, conversation.instance, conversation.refs);
+      }
+      memo.misses += 1;
+      conversation.live = true;
+      this.#tell(conversation.held);
+      this.#expected.push(...conversation.served);
+      conversation.held = [];
+    }
+    for (;;) {
+      this.#resume();
+      let message: FromLearner;
+      try {
+        message = await this.#receive();
+      } finally {
+        this.#pause();
+      }
+      if (memo === null || conversation === null) return message;
+      const remembered = normalised(message, conversation.refs);
+      const text = remembered === null ? null : JSON.stringify(remembered);
+      const expected = this.#expected.shift();
+      if (expected !== undefined) {
+        if (text === expected) continue;
+        // It said something else for the very same conversation: it is not a function of what it is told.
+        memo.diverged = true;
+        this.#brokeProtocol(say('box.memo.diverged'));
+        throw new BoxGone(GONE);
+      }
+      if (conversation.node !== null) {
+        if (remembered === null || text === null) conversation.node = null;
+        else conversation.node.answer ??= { message: remembered, text };
+      }
+      if (ends(message)) this.#conversation = null;
+      return message;
+    }
   }
 
   #arrived(message: unknown): void {
@@ -447,13 +562,7 @@ export class Box {
 
   async #serveOne(): Promise<unknown> {
     for (;;) {
-      this.#resume();
-      let message: FromLearner;
-      try {
-        message = await this.#receive();
-      } finally {
-        this.#pause();
-      }
+      const message = await this.#next();
       switch (message.t) {
         case 'call':
           await this.#answer(message);

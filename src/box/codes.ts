@@ -15,6 +15,7 @@ export const BOX_CODES = [
   'grade.process.notAnObject',
   'grade.process.unreadable',
   'grade.process.unexpected',
+  'box.memo.diverged',
   'grade.process.unanswered',
   'grade.process.frameTooLong',
   'grade.process.frameNotJson',

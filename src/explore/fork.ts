@@ -97,9 +97,12 @@ export class Bases {
     let paused = this.#paused.get(scenario);
     if (paused === undefined) {
       paused = forkable(scenario, this.#target) && this.#provenStepless !== false ? await runPaused(scenario, [], this.#target, null, this.kept) : null;
-      if (paused !== null && this.#target.runner !== ReferenceRunner && !(await this.#resumesTheSame(scenario, paused))) {
-        this.#provenStepless = false;
-        paused = null;
+      if (paused !== null && this.#target.runner !== ReferenceRunner) {
+        if (await this.#resumesTheSame(scenario, paused)) this.#provenStepless ??= true;
+        else {
+          this.#provenStepless = false;
+          paused = null;
+        }
       }
       this.#paused.set(scenario, paused);
     }
@@ -113,6 +116,11 @@ export class Bases {
       if (whole(await runFrom(scenario, [], this.#target, checkpoint, this.kept)) !== expected) return false;
     }
     return true;
+  }
+
+  /** The runner has shown, on a scenario, that it keeps nothing between steps, and has never shown otherwise. */
+  get stepless(): boolean {
+    return this.#provenStepless === true;
   }
 
   close(): void {

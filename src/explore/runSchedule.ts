@@ -44,7 +44,7 @@ export async function runForVerdict(scenario: Scenario, added: readonly FaultSpe
 
 /** One run of the scenario with `added` on top of its own faults (a runner in a box begins and ends the run there). */
 export async function simulateWith(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: Pick<SimulateOptions, 'resume' | 'onCheckpoint' | 'kept'> = {}): Promise<Run> {
-  await target.hooks?.beginRun();
+  await target.hooks?.beginRun(target.memo ?? null);
   try {
     return await simulate(scenario, {
       runner: target.runner,

@@ -7,6 +7,7 @@ import type { ToolClass } from '../inventory/InventoryTool.js';
 import type { QueueClass } from '../queue/QueueStore.js';
 import type { WorkerClass } from '../runner/ReferenceWorker.js';
 import type { RunnerClass } from '../runner/BaseRunner.js';
+import type { ConversationMemo } from '../box/memo.js';
 import type { OpenedRunner, RunEnd, RunHooks } from '../target/runners.js';
 
 export interface Target {
@@ -21,6 +22,8 @@ export interface Target {
   postgres?: string;
   /** A runner in a box: each run begins and ends through these. */
   hooks?: RunHooks;
+  /** A runner in a box shown to keep nothing between steps: its conversations remembered (src/box/memo.ts). */
+  memo?: ConversationMemo;
   /** How the last run ended outside its trace (what the box printed, whether it was lost): set after each run. */
   ended?: RunEnd;
 }

@@ -27,6 +27,7 @@ import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
 import { RunnerConstructorError } from '../box/boxedRunner.js';
+import { ConversationMemo } from '../box/memo.js';
 import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import { saidOf } from '../core/message.js';
@@ -66,11 +67,11 @@ function lostRun(loss: Loss, output: Printed, durationMs: number): Exclude<RunOu
   return { kind: 'died', step: loss.step, exit: loss.exit, output, durationMs, ...(loss.protocol !== undefined ? { protocol: loss.protocol } : {}) };
 }
 
-/** One run of the scenario (with added faults) by the learner's runner, however it ends. */
-async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
+/** One run of the scenario (with added faults) by the learner's runner, however it ends; `memo`: its conversations remembered. */
+async function runOne(scenario: Scenario, added: readonly FaultSpec[], memo: ConversationMemo | null = null): Promise<RunOutcome> {
   const box = opened!;
   try {
-    await box.beginRun(); // a new box if the last one was lost
+    await box.beginRun(memo); // a new box if the last one was lost
   } catch (error) {
     throwIfEnvironmental(error);
     return { kind: 'crashed', error: loadFailure(error), output: NOTHING_PRINTED, durationMs: 0 };
@@ -85,18 +86,34 @@ async function runOne(scenario: Scenario, added: readonly FaultSpec[]): Promise<
   }
   throwIfEnvironmental(error);
   const { output, loss } = await box.endRun();
+  return ended(run, error, output, loss, started);
+}
+
+/** How a run ended, from what it gave or threw and how its box ended. */
+function ended(run: RunResult | null, error: unknown, output: Printed, loss: Loss | null, started: number): RunOutcome {
   const durationMs = Math.round(performance.now() - started);
   if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: thrown(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
+  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
   return { kind: 'done', run, output, durationMs };
 }
 
 /**
  * The schedules of a scenario start from the pauses of its run as written (src/explore/fork.ts), as `faultlab
  * explore` runs them, once the learner's runner has shown it keeps nothing between steps (Bases checks that,
- * per scenario); else, and with a step bound of its own, each runs from the start.
+ * per scenario); else, and with a step bound of its own, each runs from the start. Once shown, the box's
+ * conversations are remembered too, per scenario (src/box/memo.ts), for the schedules of scenarios that cannot be
+ * forked (the pillars') as well.
  */
 let bases: Bases | null = null;
+/** The conversations of the scenario being explored; `memos` false once a step was caught answering otherwise. */
+let memo: { scenario: Scenario; memo: ConversationMemo } | null = null;
+let memos = true;
+
+function memoFor(scenario: Scenario): ConversationMemo | null {
+  if (!memos || bases === null || !bases.stepless) return null;
+  if (memo === null || memo.scenario !== scenario) memo = { scenario, memo: new ConversationMemo() };
+  return memo.memo;
+}
 
 /** One explored schedule, forked from the pause before its fault when it may be. */
 async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
@@ -104,21 +121,30 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   const target = targetOf(opened!, job.seed, 'memory');
   bases ??= new Bases(target);
   const paused = job.maxSteps === MAX_STEPS ? await bases.of(scenario) : null;
-  if (paused === null) return runOne(scenario, added);
-  const started = performance.now();
-  let run: RunResult | null = null;
-  let error: unknown = null;
-  try {
-    run = await runFrom(scenario, added, target, resumePoint(paused, added[0]!), bases.kept);
-  } catch (e) {
-    error = e;
+  const remembered = job.maxSteps === MAX_STEPS ? memoFor(scenario) : null;
+  let outcome: RunOutcome;
+  if (paused === null) outcome = await runOne(scenario, added, remembered);
+  else {
+    if (remembered !== null) target.memo = remembered;
+    const started = performance.now();
+    let run: RunResult | null = null;
+    let error: unknown = null;
+    try {
+      run = await runFrom(scenario, added, target, resumePoint(paused, added[0]!), bases.kept);
+    } catch (e) {
+      error = e;
+    }
+    throwIfEnvironmental(error);
+    const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
+    outcome = ended(run, error, output, loss, started);
   }
-  throwIfEnvironmental(error);
-  const durationMs = Math.round(performance.now() - started);
-  const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
-  if (loss !== null) return lostRun(loss, output, durationMs);
-  if (run === null) return { kind: 'crashed', error: loadFailure(error instanceof RunnerConstructorError ? error.cause : error), output, durationMs };
-  return { kind: 'done', run, output, durationMs };
+  if (remembered?.diverged) {
+    // A step told a remembered conversation again answered otherwise: no memo from here on, and this schedule
+    // again without one (the box it was told in is gone: the next run opens another).
+    memos = false;
+    return runExplored(scenario, added);
+  }
+  return outcome;
 }
 
 async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {

@@ -14,6 +14,7 @@ import type { BoxCode } from '../box/codes.js';
 import type { Shipped } from '../box/compile.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import type { ThrownInfo } from '../box/protocol.js';
+import type { ConversationMemo } from '../box/memo.js';
 import { codeText, message, type Said } from '../core/message.js';
 import type { TargetCode } from './codes.js';
 import type { ToolClass } from '../inventory/InventoryTool.js';
@@ -40,7 +41,8 @@ export interface RunEnd {
 
 /** Around each run of a runner: what a box needs (a new process if the last was lost, the run's time limit, its output). */
 export interface RunHooks {
-  beginRun(): Promise<void>;
+  /** `memo`: what the learner's steps said before, to serve this run's conversations it knows (src/box/memo.ts). */
+  beginRun(memo?: ConversationMemo | null): Promise<void>;
   endRun(): Promise<RunEnd>;
 }
 
@@ -153,13 +155,13 @@ export async function openRunner(source: RunnerSource, label: string, options: O
   let current = await open();
   forward(current.box);
   const hooks: RunHooks = {
-    async beginRun() {
+    async beginRun(memo) {
       if (current.box.gone) {
         await current.box.dispose();
         current = await open();
         forward(current.box);
       }
-      current.box.beginRun();
+      current.box.beginRun(memo ?? null);
     },
     async endRun() {
       current.box.endRun();

@@ -162,6 +162,7 @@ export const grade = {
   'grade.process.notReady': "the learner's process said {said} instead of ready",
   'grade.process.notAnObject': 'a message that is not an object',
   'grade.process.unexpected': 'an unexpected message {message}',
+  'box.memo.diverged': 'a step told exactly what it was told before answered otherwise (it keeps something between steps); the schedule runs again without the memo',
   'grade.process.unanswered': 'a call the grader does not answer: {call}',
   'grade.process.frameTooLong': 'a frame of {length} bytes announced: over the limit of {max}',
   'grade.process.frameNotJson': 'a frame that is not JSON',

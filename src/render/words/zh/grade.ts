@@ -157,6 +157,7 @@ export const grade = {
   'grade.process.notReady': '学习者的进程说的是 {said}，而不是 ready',
   'grade.process.notAnObject': '一条不是对象的消息',
   'grade.process.unexpected': '一条意料之外的消息 {message}',
+  'box.memo.diverged': '一步收到与之前完全相同的内容，却给出了不同的回答（它在两步之间保留了东西）；这个调度将不借助记忆重新运行',
   'grade.process.unanswered': '一个评分器不会回答的调用：{call}',
   'grade.process.frameTooLong': '一帧声称有 {length} 字节：超过了 {max} 的上限',
   'grade.process.frameNotJson': '一帧不是 JSON',
