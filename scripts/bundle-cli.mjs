@@ -117,7 +117,7 @@ module.exports = bundle.exports;
 }
 
 /** The code cache of a bundle: what running `args` compiles, kept as it is when the thread that loaded it ends. */
-function cacheFrom(name, args) {
+function cacheFrom(name, args, statuses = [0]) {
   const cache = join(out, `${name}.cjs.cache`);
   rmSync(cache, { force: true });
   const warm = spawnSync(process.execPath, [join(root, 'bin', 'faultlab.cjs'), ...args], {
@@ -125,7 +125,7 @@ function cacheFrom(name, args) {
     env: { ...process.env, FAULTLAB_WRITE_CODE_CACHE: cache, NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  if (warm.status !== 0 || !existsSync(cache)) process.stderr.write(`bundle-cli: faultlab ${args.join(' ')} left no code cache for ${name}.cjs (exit ${warm.status}; it works without one)\n`);
+  if (!statuses.includes(warm.status) || !existsSync(cache)) process.stderr.write(`bundle-cli: faultlab ${args.join(' ')} left no code cache for ${name}.cjs (exit ${warm.status}; it works without one)\n`);
 }
 
 await bundleAs('faultlab', entry);
@@ -137,6 +137,11 @@ rmSync(join(out, 'faultlab.mjs'), { force: true }); // the ES module loader of e
 // loader by src/core/workerThread.ts when the caller is the bundle.
 await bundleAs('explore-worker', `import ${JSON.stringify(join(root, 'dist', 'src', 'explore', 'worker.js'))};`);
 writeLoader('explore-worker');
+
+// The grader's thread (src/grade/worker.ts), bundled too: a submission graded alone starts two, and a class one
+// per core; each loaded dist/src's modules one by one before its first run.
+await bundleAs('grade-worker', `import ${JSON.stringify(join(root, 'dist', 'src', 'grade', 'worker.js'))};`);
+writeLoader('grade-worker');
 
 // The torture's worker process (src/cli/torture/worker.ts), bundled too: every SIGKILL is followed by a start of
 // one, and loading dist/src's modules one by one would be most of what a restart costs. Started by the torture's
@@ -151,4 +156,6 @@ await compileModule(join(root, 'src', 'box', 'host.ts'), join(out, 'box-host.mjs
 // The caches: the code `faultlab run --quiet` compiles, and the code a worker compiles exploring one scenario.
 cacheFrom('faultlab', ['run', '--quiet']);
 cacheFrom('explore-worker', ['explore', '--json', '--workers', '2', join(root, 'scenarios', 'happy_path.yaml')]);
-process.stdout.write(`bundled dist/src/cli/main.js → dist/bundle/faultlab.cjs, the explorer's worker → dist/bundle/explore-worker.cjs and the torture's → dist/bundle/torture-worker.cjs (each with its loader and a code cache)\n`);
+cacheFrom('grade-worker', ['grade', '--no-explore', '--scenarios', join(root, 'scenarios', 'happy_path.yaml'), '--replays', join(out, '.grade-cache'), join(root, 'src', 'runner', 'LearnerRunner.ts')], [0, 1]);
+rmSync(join(out, '.grade-cache'), { recursive: true, force: true });
+process.stdout.write(`bundled dist/src/cli/main.js → dist/bundle/faultlab.cjs, the explorer's worker → dist/bundle/explore-worker.cjs, the grader's → dist/bundle/grade-worker.cjs and the torture's → dist/bundle/torture-worker.cjs (each with its loader and a code cache)\n`);

@@ -8,6 +8,8 @@
  * only; grading goes on.
  */
 import { resolve } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { depthOneSchedules } from '../explore/enumerate.js';
 import { DEFAULT_SEED, MAX_STEPS } from '../core/defaults.js';
 import { msg, type Lang } from '../render/words/index.js';
 import { mapText } from '../core/message.js';
@@ -22,11 +24,10 @@ import { referenceStep } from './divergence.js';
 import { submissionName } from './findSubmissions.js';
 import { gradeExplored, notExplored } from './gradeExplored.js';
 import { gradeRun, gradeWithoutRun, type GradeContext } from './gradeRun.js';
-import type { FromHarness, GradeJob, RunOutcome } from './job.js';
+import type { FromHarness, Go, GradeJob, RunOutcome } from './job.js';
 import { outcomeProblem } from './outcomeProblem.js';
 import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { displayPath } from './replay.js';
-import { fileKind } from '../target/runners.js';
 import type { Problem, ScenarioGrade, SubmissionGrade } from './types.js';
 
 /** The box's limits (src/box/Box.ts): per run, and for loading the file. */
@@ -58,6 +59,13 @@ export interface GradeOptions {
   name?: string;
   /** Told of each grade as soon as it is made, in order: every scenario as written, then every one explored. */
   onScenario?: (grade: ScenarioGrade, index: number) => void;
+  /** Told how many scenarios the submission is graded on, once its file has said what it holds, before any grade. */
+  onCount?: (count: number) => void;
+  /**
+   * Grading threads for this submission (default 1): with two, each with its box, the scenarios are explored
+   * half each (a submission graded alone, on a machine with a core to spare).
+   */
+  threads?: number;
   /** Reference runs, shared between submissions graded together. */
   references?: ReferenceRuns;
   /**
@@ -111,18 +119,37 @@ function fromOutcome(outcome: RunOutcome, reference: RunResult, index: number, c
   return gradeWithoutRun(scenario, index, problem, ctx, { divergence, output: outcome.output, durationMs: outcome.durationMs });
 }
 
-/** Run the grading thread for one submission; calls `on` with each of its messages, resolves when it is done. */
-function runHarness(job: GradeJob, on: (message: FromHarness) => void): Promise<ThrownInfo | null> {
-  const worker = startWorker(import.meta.url, 'grade', { workerData: job });
-  return new Promise<ThrownInfo | null>((settle) => {
+/** A grading thread for one submission: `on` is told each of its messages; `done` resolves when it has ended. */
+function startHarness(job: GradeJob, on: (message: FromHarness, thread: Worker) => void): { thread: Worker; done: Promise<ThrownInfo | null> } {
+  const thread = startWorker(import.meta.url, 'grade', { workerData: job });
+  const done = new Promise<ThrownInfo | null>((settle) => {
     let failure: ThrownInfo | null = null;
-    worker.on('message', (message: FromHarness) => {
+    thread.on('message', (message: FromHarness) => {
       if (message.type === 'failed') failure = message.error;
-      else on(message);
+      else on(message, thread);
     });
-    worker.on('error', (error) => (failure = { name: error.name, message: error.message }));
-    worker.on('exit', () => settle(failure));
+    thread.on('error', (error) => (failure = { name: error.name, message: error.message }));
+    thread.on('exit', () => settle(failure));
   });
+  return { thread, done };
+}
+
+/**
+ * The scenarios to explore, shared between `threads` threads by their cost (the reference's schedules, a fair
+ * guess of the learner's): the heaviest first, each to the thread with least to do; the first thread also runs
+ * every scenario as written.
+ */
+export function shareExploring(costs: readonly (number | null)[], threads: number): number[][] {
+  const shares = Array.from({ length: threads }, () => ({ load: 0, indices: [] as number[] }));
+  shares[0]!.load = costs.length * 4; // the runs as written, each a few explored schedules' worth (its box is not remembered)
+  const order = costs.map((cost, index) => ({ cost, index })).filter((c) => c.cost !== null);
+  order.sort((a, b) => b.cost! - a.cost! || a.index - b.index);
+  for (const { cost, index } of order) {
+    const least = shares.reduce((a, b) => (b.load < a.load ? b : a));
+    least.load += cost!;
+    least.indices.push(index);
+  }
+  return shares.map((share) => share.indices.sort((a, b) => a - b));
 }
 
 export async function gradeSubmission(file: string, options: GradeOptions): Promise<SubmissionGrade> {
@@ -136,32 +163,46 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const maxSteps = options.maxSteps ?? MAX_STEPS;
   const explore = options.explore ?? true;
   const references = options.references ?? new ReferenceRuns();
-  const worker = options.workerScenarios !== undefined && (await fileKind(absolute, { loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS })) === 'worker';
-  const scenarios = [...(worker ? options.workerScenarios! : options.scenarios)];
-  const refs = await Promise.all(scenarios.map((scenario) => references.get(scenario, seed, maxSteps)));
   const replayDir = options.replayDir === null ? null : resolve(cwd, options.replayDir ?? DEFAULT_REPLAY_DIR, ...(options.replayDir === undefined ? [name] : []));
+  // The grading threads start at once: each opens its box and says what the file holds (a runner, or a worker);
+  // the reference's runs of the runner's scenarios are made meanwhile.
+  const referencesOf = (list: readonly Scenario[]) => Promise.all(list.map((scenario) => references.get(scenario, seed, maxSteps)));
+  const runnerRefs = referencesOf(options.scenarios);
+  runnerRefs.catch(() => {});
 
-  // Grades arrive out of order (broken scenarios are known at once); they are told in order.
-  const fixed: Array<ScenarioGrade | undefined> = refs.map((ref, index) => (ref.passed ? undefined : gradeWithoutRun(scenarios[index]!, index, brokenScenario(ref), ctx)));
-  const explored: Array<ScenarioGrade | undefined> = refs.map((ref, index) =>
-    !explore ? undefined : ref.passed ? undefined : { ...fixed[index]!, part: 'explored' as const },
-  );
+  let scenarios: Scenario[] = [...options.scenarios];
+  let refs: RunResult[] = [];
+  // Grades arrive out of order (broken scenarios are known at once); they are told in order, once the list is known.
+  let fixed: Array<ScenarioGrade | undefined> = [];
+  let explored: Array<ScenarioGrade | undefined> = [];
+  let known = false;
   const sequence = () => [...fixed, ...(explore ? explored : [])];
   let told = 0;
   const tell = () => {
+    if (!known) return;
     const all = sequence();
     while (told < all.length && all[told] !== undefined) {
       options.onScenario?.(all[told]!, told);
       told += 1;
     }
   };
+  /** The file's kind is known (or it never will be): the list, its count told, the broken scenarios graded at once. */
+  const know = (list: readonly Scenario[], listRefs: RunResult[]) => {
+    scenarios = [...list];
+    refs = listRefs;
+    fixed = refs.map((ref, index) => (ref.passed ? undefined : gradeWithoutRun(scenarios[index]!, index, brokenScenario(ref), ctx)));
+    explored = refs.map((ref, index) => (!explore ? undefined : ref.passed ? undefined : { ...fixed[index]!, part: 'explored' as const }));
+    known = true;
+    options.onCount?.(scenarios.length);
+    tell();
+  };
 
   let runnerName: string | null = null;
   let loadError: ThrownInfo | null = null;
   const job: GradeJob = {
     file: absolute,
-    scenarios,
-    skip: refs.map((ref) => !ref.passed),
+    scenarios: [...options.scenarios],
+    ...(options.workerScenarios !== undefined ? { workerScenarios: [...options.workerScenarios] } : {}),
     seed,
     maxSteps,
     explore,
@@ -170,12 +211,35 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     acceptShipped: options.acceptShipped ?? false,
     ...(options.postgres !== undefined ? { postgres: options.postgres } : {}),
   };
-  tell();
   const pending: Array<Promise<void>> = [];
-  const failure = await runHarness(job, (message) => {
-    if (message.type === 'loaded') runnerName = message.runnerName;
-    else if (message.type === 'load_error') loadError = message.error;
-    else if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
+  const threads: Worker[] = [];
+  // Told once, by the first thread that loads the file: what it holds, and so which scenarios; then each thread's share.
+  let chosen: Promise<{ skip: boolean[]; shares: number[][] }> | null = null;
+  const choose = async (kind: 'runner' | 'worker') => {
+    const list = kind === 'worker' ? options.workerScenarios! : options.scenarios;
+    const listRefs = kind === 'worker' ? await referencesOf(list) : await runnerRefs;
+    know(list, listRefs);
+    const skip = listRefs.map((ref) => !ref.passed);
+    const costs = listRefs.map((ref) => (ref.passed ? (list[0]?.workers !== undefined ? 1 : depthOneSchedules(ref).length) : null));
+    return { skip, shares: shareExploring(costs, threads.length) };
+  };
+  const on = (message: FromHarness, thread: Worker) => {
+    if (message.type === 'loaded') {
+      runnerName = message.runnerName;
+      chosen ??= choose(message.kind);
+      const share = threads.indexOf(thread);
+      chosen.then(
+        ({ skip, shares }) => thread.postMessage({ type: 'go', skip, fixed: share === 0, explore: explore ? shares[share]! : [] } satisfies Go),
+        () => void thread.terminate(),
+      );
+      return;
+    }
+    if (message.type === 'load_error') {
+      // Each thread loads the same file: one that could not is the file's failure, whatever another graded.
+      loadError ??= message.error;
+      return;
+    }
+    if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
     else if (message.type === 'explored') {
       const { index, explored: found, reason } = message;
       const scenario = scenarios[index]!;
@@ -191,7 +255,14 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
       }
     }
     tell();
-  });
+  };
+  const count = Math.max(1, options.threads ?? 1);
+  const started = Array.from({ length: count }, () => startHarness(job, on));
+  threads.push(...started.map((s) => s.thread));
+  const failures = await Promise.all(started.map((s) => s.done));
+  const failure = failures.find((f) => f !== null) ?? null;
+  if (!known) know(options.scenarios, await runnerRefs); // the file never loaded: graded on the runner's scenarios
+  if (chosen !== null) await chosen;
   await Promise.all(pending);
   // The machine failed the grade (a full disk): nothing more is judged, and no learner is blamed for it.
   if (failure !== null && ENVIRONMENT_ERRORS.has(failure.name)) throw new EnvironmentError(failure.message);

@@ -15,9 +15,9 @@ import type { Printed } from '../box/captureOutput.js';
 
 export interface GradeJob {
   file: string;
+  /** The scenarios of a file that holds a runner; and of one that holds a worker (the second exercise), if any. */
   scenarios: Scenario[];
-  /** Per scenario: skip it (the reference runner fails it: a broken scenario). */
-  skip: boolean[];
+  workerScenarios?: Scenario[];
   seed: number;
   maxSteps: number;
   /** Explore each scenario (depth 1) after running it as written. */
@@ -59,8 +59,20 @@ export interface Explored {
   durationMs: number;
 }
 
+/**
+ * What the main thread tells a grading thread once it has said what the file holds: which scenarios to skip (the
+ * reference fails them: broken scenarios), whether to grade them as written, and which ones to explore (by index)
+ * — a submission graded alone is shared by two threads, each with its box, one core each.
+ */
+export interface Go {
+  type: 'go';
+  skip: boolean[];
+  fixed: boolean;
+  explore: number[];
+}
+
 export type FromHarness =
-  | { type: 'loaded'; runnerName: string }
+  | { type: 'loaded'; runnerName: string; kind: 'runner' | 'worker' }
   | { type: 'load_error'; error: ThrownInfo }
   | { type: 'fixed'; index: number; outcome: RunOutcome }
   | { type: 'explored'; index: number; explored: Explored | null; reason?: Message }

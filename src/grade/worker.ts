@@ -32,7 +32,7 @@ import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import { saidOf } from '../core/message.js';
 import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
-import type { Explored, FromHarness, GradeJob, RunOutcome } from './job.js';
+import type { Explored, FromHarness, Go, GradeJob, RunOutcome } from './job.js';
 
 const job = workerData as GradeJob;
 const post = (message: FromHarness) => parentPort!.postMessage(message);
@@ -197,6 +197,11 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
   }
 }
 
+/** The main thread's word once it knows what the file holds (job.ts, Go). */
+function go(): Promise<Go> {
+  return new Promise((resolve) => parentPort!.once('message', (message: Go) => resolve(message)));
+}
+
 async function main(): Promise<void> {
   try {
     opened = await openRunner({ kind: 'file', file: job.file }, job.file, { runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
@@ -210,26 +215,30 @@ async function main(): Promise<void> {
     post({ type: 'load_error', error: { name: SHIPPED_RUNNER, message: msg(`box.shipped.${opened.shipped}`, { file: job.file }) } });
     return;
   }
-  post({ type: 'loaded', runnerName: opened.name });
-  const bases: Array<RunResult | null> = [];
-  for (const [index, scenario] of job.scenarios.entries()) {
-    if (job.skip[index]) {
-      bases.push(null);
-      continue;
+  const kind = opened.isWorker === true && job.workerScenarios !== undefined ? 'worker' : 'runner';
+  post({ type: 'loaded', runnerName: opened.name, kind });
+  const { skip, fixed, explore: explored } = await go();
+  const scenarios = kind === 'worker' ? job.workerScenarios! : job.scenarios;
+  const bases: Array<RunResult | null | undefined> = [];
+  if (fixed) {
+    for (const [index, scenario] of scenarios.entries()) {
+      if (skip[index]) continue;
+      const outcome = await runOne(scenario, []);
+      bases[index] = asWritten(outcome);
+      post({ type: 'fixed', index, outcome });
     }
-    const outcome = await runOne(scenario, []);
-    bases.push(outcome.kind === 'done' && outcome.run.runnerError === null ? outcome.run : null);
-    post({ type: 'fixed', index, outcome });
   }
   if (!job.explore) return;
   let halted: Message | null = null;
-  for (const [index, scenario] of job.scenarios.entries()) {
-    if (job.skip[index]) continue;
-    const base = bases[index];
+  for (const index of explored) {
+    const scenario = scenarios[index]!;
+    if (skip[index]) continue;
     if (halted !== null) {
       post({ type: 'explored', index, explored: null, reason: halted });
       continue;
     }
+    // A thread that did not run the scenario as written runs it here: the base its schedules are made from.
+    const base = bases[index] !== undefined ? bases[index] : asWritten(await runOne(scenario, []));
     if (base === null || base === undefined) {
       post({ type: 'explored', index, explored: null, reason: msg('grade.notExplored.didNotEnd') });
       continue;
@@ -240,13 +249,21 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-  post({ type: 'finished' });
-} catch (error) {
-  post({ type: 'failed', error: thrown(environmental(error) ?? error) });
-} finally {
-  (bases as Bases | null)?.close();
-  await (opened as OpenedRunner | null)?.close();
-  if (job.postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // the schemas this thread's runs left idle
+/** The run as written, when it ran to its end: what its schedules are made from. */
+function asWritten(outcome: RunOutcome): RunResult | null {
+  return outcome.kind === 'done' && outcome.run.runnerError === null ? outcome.run : null;
 }
+
+// No top-level await: the thread also runs from a CommonJS bundle (scripts/bundle-cli.mjs).
+void (async () => {
+  try {
+    await main();
+    post({ type: 'finished' });
+  } catch (error) {
+    post({ type: 'failed', error: thrown(environmental(error) ?? error) });
+  } finally {
+    (bases as Bases | null)?.close();
+    await (opened as OpenedRunner | null)?.close();
+    if (job.postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // the schemas this thread's runs left idle
+  }
+})();

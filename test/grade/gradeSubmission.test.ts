@@ -289,3 +289,25 @@ describe('a scenario the reference itself fails', () => {
     expect(message).toMatch(/^this scenario is broken — the reference runner fails it too \(calls: expected 5, got 4\b.*\); no runner can pass it$/);
   });
 });
+
+describe('a submission graded alone, by two threads (each with its box, a core each)', () => {
+  it('gets the very grade one thread gives it — a correct one and one with a mistake, scenario for scenario', async () => {
+    const set = scenarios('happy_path', 'lost_reply', 'crash_after_commit', 'budget_exhausted', 'policy_gives_up');
+    for (const file of [SOLUTION, learner('NewKeyPerAttempt')]) {
+      const one = await gradeSubmission(file, { scenarios: set, replayDir: null, threads: 1 });
+      const counted: number[] = [];
+      const two = await gradeSubmission(file, { scenarios: set, replayDir: null, threads: 2, onCount: (count) => counted.push(count) });
+      expect(counted).toEqual([5]);
+      const same = (g: typeof one) => [...g.scenarios, ...g.explored].map((s) => ({ ...s, durationMs: 0 }));
+      expect(same(two)).toEqual(same(one));
+      expect([two.passed, two.total]).toEqual([one.passed, one.total]);
+    }
+  }, 240_000);
+
+  it('shares the scenarios to explore by their schedules, the heaviest first, the first thread also running them as written', async () => {
+    const { shareExploring } = await import('../../src/grade/gradeSubmission.js');
+    // Costs 58, 50, 57, null (broken: not explored), 32; the first thread starts with 5 × 4 = 20 for the runs as written.
+    expect(shareExploring([58, 50, 57, null, 32], 2)).toEqual([[2, 4], [0, 1]]);
+    expect(shareExploring([58, 50], 1)).toEqual([[0, 1]]);
+  });
+});

@@ -23,7 +23,6 @@ import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { inThisLanguage, optionHelp, parseDb, parseSeed, sharedHelp, sharedParse } from '../options.js';
 import { t, word, type Lang } from '../../render/words/index.js';
 import { GRADED_TARGETS, LEARNER_FILE, PACKAGE_ROOT, SCENARIOS_DIR } from '../../core/paths.js';
-import { fileKind } from '../../target/runners.js';
 import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
 import type { Scenario } from '../../scenario/types.js';
 import { isolation, missingWalls } from '../../box/isolation.js';
@@ -235,14 +234,16 @@ export async function gradeCommand(argv: string[], io: Io, lang: Lang): Promise<
     if (found.files.length === 1) {
       // One learner: stream each scenario as it is graded, so a slow one never looks like a frozen terminal.
       const file = found.files[0]!;
-      const count = workerScenarios !== undefined && (await fileKind(file, { loadTimeoutMs })) === 'worker' ? workerScenarios.length : scenarios.length;
-      io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, count, seed, style));
       const shown: ScenarioGrade[] = [];
       const submission = await gradeSubmission(file, {
         ...options,
         ...(on !== null ? { postgres: on.url } : {}),
         name: names[0]!,
         replayDir: replayDir(names[0]!),
+        // Alone, it has the machine: its scenarios are explored by two threads (a core each), each with its box.
+        threads: Math.min(2, availableParallelism()),
+        // Its header once its file has said what it holds (a runner, or a worker: the nine many-worker scenarios).
+        onCount: (count) => io.stdout.write(renderHeader(lang, { file: displayPath(file, io.cwd) }, count, seed, style)),
         onScenario: (grade) => {
           if (grade.part === 'explored' && !shown.some((g) => g.part === 'explored')) io.stdout.write(renderExploredHeading(lang, style, grade.workers === true));
           io.stdout.write(renderScenario(lang, grade, shown, style));
