@@ -37,6 +37,7 @@ export function outcomeText(lang: Lang, outcome: Outcome): string | null {
     }
     default: {
       const n = outcome.rowCount ?? 0;
+      if (n === 0 && outcome.command === 'INSERT') return t(lang, 'race.out.insertedNone');
       return t(lang, n === 0 ? 'race.out.changed.none' : n === 1 ? 'race.out.changed.one' : 'race.out.changed.other', { command: outcome.command, n });
     }
   }

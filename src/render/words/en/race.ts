@@ -7,6 +7,7 @@ export const race = {
   'race.out.row': '→ {values}',
   'race.out.noRow': '→ no row',
   'race.out.changed.none': '→ {command} 0: no row matched, nothing changed',
+  'race.out.insertedNone': '→ INSERT 0: a row with that key is there, nothing inserted',
   'race.out.changed.one': '→ {command} 1: one row changed',
   'race.out.changed.other': '→ {command} {n}: {n} rows changed',
   'race.out.committed': '→ committed',

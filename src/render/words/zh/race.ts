@@ -7,6 +7,7 @@ export const race = {
   'race.out.row': '→ {values}',
   'race.out.noRow': '→ 没有行',
   'race.out.changed.none': '→ {command} 0：没有行匹配，什么也没改',
+  'race.out.insertedNone': '→ INSERT 0：这个键的行已经存在，什么也没插入',
   'race.out.changed.one': '→ {command} 1：改了一行',
   'race.out.changed.other': '→ {command} {n}：改了 {n} 行',
   'race.out.committed': '→ 已提交',
