@@ -16,7 +16,7 @@ export type Violation =
   | { code: 'oversold'; sold: number; stock: number }
   | { code: 'unanswered'; session: SessionName; error: string }
   | { code: 'double_effect'; effects: number }
-  | { code: 'wrong_answer'; session: SessionName; answer: string; expected: string }
+  | { code: 'wrong_answer'; session: SessionName; answer: Answer; expected: string }
   | { code: 'double_claim'; task: number }
   | { code: 'idle_while_ready'; session: SessionName };
 
@@ -54,7 +54,7 @@ export function violations(family: Family, setup: Setup, answers: Record<Session
     for (const session of sessions) {
       const answer = answers[session];
       const names = answer.kind === 'reserved' || answer.kind === 'duplicate' ? answer.reservation : null;
-      if (names !== expected) found.push({ code: 'wrong_answer', session, answer: answerText(answer), expected });
+      if (names !== expected) found.push({ code: 'wrong_answer', session, answer, expected });
     }
   } else {
     const claimed = sessions.flatMap((s) => (answers[s].kind === 'claimed' ? [(answers[s] as { task: number }).task] : []));

@@ -61,7 +61,9 @@ export function answerWords(lang: Lang, answer: Answer): string {
 }
 
 export function violationWords(lang: Lang, found: readonly Violation[]): string {
-  return found.map(({ code, ...params }) => t(lang, `race.violation.${code}`, params as Record<string, string | number>)).join(t(lang, 'race.sep'));
+  return found
+    .map((v) => (v.code === 'wrong_answer' ? t(lang, 'race.violation.wrong_answer', { ...v, answer: answerWords(lang, v.answer) }) : t(lang, `race.violation.${v.code}`, v as unknown as Record<string, string | number>)))
+    .join(t(lang, 'race.sep'));
 }
 
 export function renderRaceRun(run: RaceRun, style: Style, options: RenderOptions): string {
