@@ -199,6 +199,18 @@ export const PROTOCOLS = {
 
 export type ProtocolName = keyof typeof PROTOCOLS;
 
+/**
+ * Each fix's broken forms: the code it replaces. A race that runs a fix explores these too, the same way, and
+ * shows that the explorer finds the interleavings that break them (the mutants every fix must be seen to catch).
+ */
+export const BROKEN_FORMS: Readonly<Partial<Record<ProtocolName, readonly ProtocolName[]>>> = {
+  conditional_update: ['read_then_write', 'decrement_unchecked'],
+  select_for_update: ['read_then_write'],
+  serializable_retry: ['read_then_write', 'serializable_no_retry'],
+  ledger_on_conflict: ['ledger_bare_insert'],
+  claim_skip_locked: ['claim_read_then_update'],
+};
+
 export function isProtocolName(name: string): name is ProtocolName {
   return Object.prototype.hasOwnProperty.call(PROTOCOLS, name);
 }

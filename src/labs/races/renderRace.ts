@@ -113,6 +113,16 @@ export function renderRaceRun(run: RaceRun, style: Style, options: RenderOptions
       ? t(lang, 'race.explored.none', { n: explored.interleavings })
       : t(lang, 'race.explored.some', { n: explored.interleavings, broken: explored.broken, schedule: explored.first.schedule.join(' '), what: violationWords(lang, explored.first.violations) });
   out.push(...flow([[tally, null]], { width, indent: '  ', hang: '    ' }));
+  if (run.brokenForms.length > 0) {
+    out.push(...flow([[t(lang, 'race.brokenForms'), null]], { width, indent: '  ', hang: '    ' }));
+    for (const { protocol, explored: form } of run.brokenForms) {
+      const said =
+        form.first === null
+          ? t(lang, 'race.brokenForm.missed', { protocol, n: form.interleavings })
+          : t(lang, 'race.brokenForm.caught', { protocol, n: form.interleavings, broken: form.broken, schedule: form.first.schedule.join(' '), what: violationWords(lang, form.first.violations) });
+      out.push(...flow([[said, form.first === null ? c.red : null]], { width, indent: '    ', hang: '      ' }));
+    }
+  }
 
   out.push('', c.bold(`  ${t(lang, 'lab.figures')}`));
   const rows = figureRows(run.figures);

@@ -10,7 +10,7 @@ import { ScenarioInputError } from '../ScenarioInputError.js';
 import { exploreAll } from './explore.js';
 import { answerText } from './invariants.js';
 import { ScheduleError, Stage } from './play.js';
-import { PROTOCOLS, SESSIONS, type Family, type Setup } from './protocols.js';
+import { BROKEN_FORMS, PROTOCOLS, SESSIONS, type Family, type Setup } from './protocols.js';
 import { violations } from './invariants.js';
 import { makeTables } from './tables.js';
 import type { RaceRun, RaceScenario } from './types.js';
@@ -34,7 +34,12 @@ export async function runRace(scenario: RaceScenario, url: string): Promise<Race
       }
       const broke = violations(protocol.family, setup, played.answers, played.final);
       const explored = await exploreAll(stage, protocol, setup);
-      const figures = figuresOf(protocol.family, setup, played, broke.map((v) => v.code), explored);
+      const brokenForms = [];
+      for (const name of BROKEN_FORMS[scenario.protocol] ?? []) brokenForms.push({ protocol: name, explored: await exploreAll(stage, PROTOCOLS[name], setup) });
+      const figures = {
+        ...figuresOf(protocol.family, setup, played, broke.map((v) => v.code), explored),
+        ...(brokenForms.length > 0 ? { broken_forms: Object.fromEntries(brokenForms.map((form) => [form.protocol, form.explored.broken])) } : {}),
+      };
       const checks = expectationChecks(scenario.expect, figures, meanings());
       return {
         id: scenario.id,
@@ -50,6 +55,7 @@ export async function runRace(scenario: RaceScenario, url: string): Promise<Race
         final: played.final,
         broke,
         explored,
+        brokenForms,
         figures,
         checks,
         passed: checks.every((c) => c.passed),
@@ -95,5 +101,6 @@ function meanings(): Meanings {
     interleavings: msg('race.meaning.interleavings'),
     broken_interleavings: msg('race.meaning.broken_interleavings'),
     first_broken: msg('race.meaning.first_broken'),
+    broken_forms: msg('race.meaning.broken_forms'),
   };
 }

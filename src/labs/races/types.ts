@@ -41,6 +41,8 @@ export interface RaceRun {
   /** What the interleaving shown broke (empty: it held). */
   broke: Violation[];
   explored: Explored;
+  /** For a fix: each of its broken forms (./protocols.ts BROKEN_FORMS), explored the same way. */
+  brokenForms: Array<{ protocol: ProtocolName; explored: Explored }>;
   figures: Record<string, unknown>;
   checks: Check[];
   passed: boolean;
