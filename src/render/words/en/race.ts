@@ -62,4 +62,5 @@ export const race = {
   'race.input.waiting': 'turn {turn}: {session} cannot move: its statement waits on a lock, and goes on by itself once the other session commits or rolls back',
   'race.input.done': 'turn {turn}: {session} cannot move: its program has ended',
   'race.cli.needsPostgres': '{id} is a race on PostgreSQL: run it with --db postgres (an embedded server, started and removed by faultlab) or --db postgres://…',
+  'race.cli.notForCommand': "{command} runs a Runner's schedules; {id} is a race on PostgreSQL, whose own run already plays every interleaving of its two sessions: faultlab run --db postgres {file}",
 } as const;

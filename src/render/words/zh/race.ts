@@ -62,4 +62,5 @@ export const race = {
   'race.input.waiting': '第 {turn} 轮：{session} 不能动：它的语句在等锁，等另一个会话提交或回滚后会自己继续',
   'race.input.done': '第 {turn} 轮：{session} 不能动：它的程序已经结束',
   'race.cli.needsPostgres': '{id} 是 PostgreSQL 上的竞争：请用 --db postgres（由 faultlab 启动并删除的内嵌服务器）或 --db postgres://… 运行',
+  'race.cli.notForCommand': '{command} 处理的是 Runner 的调度；{id} 是 PostgreSQL 上的竞争，它自己的运行就会跑遍两个会话的所有交错：faultlab run --db postgres {file}',
 } as const;
