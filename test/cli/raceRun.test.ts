@@ -26,5 +26,5 @@ it('lists each race with its protocol', async () => {
   const { code, stdout } = await cli(['list', 'scenarios/postgres', '--no-color']);
   expect(code).toBe(0);
   expect(stdout).toMatch(/lost_update_read_then_write +The lost update: .* +postgres_race: read_then_write/);
-  expect(stdout.split('\n').filter((line) => line.includes('postgres_race: '))).toHaveLength(10);
+  expect(stdout.split('\n').filter((line) => line.includes('postgres_race: '))).toHaveLength(11);
 });

@@ -37,7 +37,7 @@ describe.skipIf(noPostgres !== null)(`the races on PostgreSQL${noPostgres !== nu
 
   it('runs every scenario of scenarios/postgres with its figures, and leaves no schema behind', async () => {
     const loaded = loadAll([DIR]);
-    expect(loaded.length).toBe(10);
+    expect(loaded.length).toBe(11);
     const failed: string[] = [];
     for (const one of loaded) {
       if (one.type !== 'other') throw new Error(`${one.file} is not a race`);
