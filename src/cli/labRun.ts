@@ -14,7 +14,9 @@ import type { Loaded } from '../scenario/load.js';
 import type { Scenario } from '../scenario/types.js';
 import { problemInFile } from '../scenario/yamlSource.js';
 import { UsageError } from './io.js';
-import { RACE_KIND } from './raceRun.js';
+
+/** The races on PostgreSQL (raceRun.ts): a kind of their own among the labs. */
+export const RACE_KIND = 'postgres_race';
 
 export type LoadedLab = Extract<Loaded, { type: 'other' }>;
 

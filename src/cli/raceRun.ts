@@ -13,9 +13,7 @@ import { ScenarioError } from '../scenario/ScenarioError.js';
 import type { Loaded } from '../scenario/load.js';
 import { problemInFile } from '../scenario/yamlSource.js';
 import { BadInputError } from './io.js';
-import type { LabResult, LoadedLab } from './labRun.js';
-
-export const RACE_KIND = 'postgres_race';
+import { RACE_KIND, type LabResult, type LoadedLab } from './labRun.js';
 
 export function isRace(one: Loaded): boolean {
   return one.type === 'other' && one.kind === RACE_KIND;
