@@ -130,6 +130,17 @@ describe.skipIf(noPostgres !== null)(`the races on PostgreSQL${noPostgres !== nu
     expect(first.replace(/\s+/g, ' ')).toContain("B's UPDATE, which waited, goes on → refused, 40001: serialization failure");
   }, 60_000);
 
+  it("fails a fix's checks when its protocol is put back to the broken form (lesson 13's Try it)", async () => {
+    const run = await runRace({ ...scenario('fix_conditional_update'), protocol: 'read_then_write' }, url);
+    expect(run.passed).toBe(false);
+    expect(run.checks.filter((c) => !c.passed).map((c) => [c.id, c.actual])).toEqual([
+      ['answers', { A: 'reserved res-A', B: 'reserved res-B' }],
+      ['reservations', 2], // the stock says 0 all the same
+      ['broken_interleavings', 22],
+      ['broken_forms', undefined],
+    ]);
+  }, 60_000);
+
   it('refuses a schedule that names a waiting session, at its turn', async () => {
     const bad = { ...scenario('lost_update_read_then_write'), schedule: ['A', 'B', 'A', 'B', 'B'] as Array<'A' | 'B'> };
     const error = await runRace(bad, url).catch((e: unknown) => e);
