@@ -7,11 +7,10 @@
 import { expectationChecks, type Meanings } from '../../check/figures.js';
 import { msg } from '../../render/words/index.js';
 import { ScenarioInputError } from '../ScenarioInputError.js';
-import { exploreAll } from './explore.js';
-import { answerText } from './invariants.js';
-import { ScheduleError, Stage } from './play.js';
+import { exploreAll, type Explored } from './explore.js';
+import { answerText, violations } from './invariants.js';
+import { ScheduleError, Stage, type Played } from './play.js';
 import { BROKEN_FORMS, PROTOCOLS, SESSIONS, type Family, type Setup } from './protocols.js';
-import { violations } from './invariants.js';
 import { makeTables } from './tables.js';
 import type { RaceRun, RaceScenario } from './types.js';
 
@@ -25,7 +24,7 @@ export async function runRace(scenario: RaceScenario, url: string): Promise<Race
   try {
     const stage = await Stage.open(tables);
     try {
-      let played;
+      let played: Played;
       try {
         played = await stage.play(protocol, setup, scenario.schedule ?? []);
       } catch (error) {
@@ -68,7 +67,7 @@ export async function runRace(scenario: RaceScenario, url: string): Promise<Race
   }
 }
 
-function figuresOf(family: Family, setup: Setup, played: Awaited<ReturnType<Stage['play']>>, broke: string[], explored: Awaited<ReturnType<typeof exploreAll>>): Record<string, unknown> {
+function figuresOf(family: Family, setup: Setup, played: Played, broke: string[], explored: Explored): Record<string, unknown> {
   const { final } = played;
   const answers = Object.fromEntries(SESSIONS.map((s) => [s, answerText(played.answers[s])]));
   const sold = final.reservations.length;
