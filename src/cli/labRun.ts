@@ -15,6 +15,9 @@ import type { Scenario } from '../scenario/types.js';
 import { problemInFile } from '../scenario/yamlSource.js';
 import { UsageError } from './io.js';
 
+/** The races on PostgreSQL (raceRun.ts): a kind of their own among the labs. */
+export const RACE_KIND = 'postgres_race';
+
 export type LoadedLab = Extract<Loaded, { type: 'other' }>;
 
 export interface LabResult {
@@ -61,6 +64,9 @@ export function refuseRunnerOptions(lang: Lang, given: readonly string[], loaded
 /** `explore` and `grade` run Runners: a lab among their targets is refused, not skipped. */
 export function runnerScenariosOnly(lang: Lang, loaded: readonly Loaded[], command: string): Scenario[] {
   const labs = loaded.filter((l): l is LoadedLab => l.type === 'other');
+  // A race on PostgreSQL is explored by its own run: every interleaving of its two sessions.
+  const race = labs.find((l) => l.kind === RACE_KIND);
+  if (race !== undefined) throw new UsageError(t(lang, 'race.cli.notForCommand', { command, id: race.id, file: race.file }), { showHelp: false });
   if (labs.length > 0) {
     throw new UsageError(t(lang, labs.length === 1 ? 'cli.labs.notForOne' : 'cli.labs.notForMany', { command, labs: named(lang, labs) }), { showHelp: false });
   }

@@ -22,5 +22,7 @@ export const GRADED_TARGETS: readonly string[] = [SCENARIOS_DIR, GRADED_DIR];
 export const SCENARIO_SCHEMA_PATH = join(SCENARIOS_DIR, 'scenario.schema.json');
 /** The labs' schema (src/labs): `kind: lab` documents in scenarios/labs/. */
 export const LAB_SCHEMA_PATH = join(SCENARIOS_DIR, 'labs', 'lab.schema.json');
+/** The races on PostgreSQL (`kind: postgres_race`, src/labs/races). */
+export const RACE_SCHEMA_PATH = join(SCENARIOS_DIR, 'postgres', 'race.schema.json');
 /** The exercise: the one file a learner edits. */
 export const LEARNER_FILE = join(PACKAGE_ROOT, 'src', 'runner', 'LearnerRunner.ts');

@@ -55,7 +55,7 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions):
  * Figures as `path  value` rows, two levels deep: a scalar or a list of scalars on one row, a list of
  * objects one row per item, a mapping one row per entry (its values as compact JSON).
  */
-function figureRows(figures: Record<string, unknown>): [string, string][] {
+export function figureRows(figures: Record<string, unknown>): [string, string][] {
   const scalar = (v: unknown): boolean => v === null || typeof v !== 'object';
   const json = (v: unknown): string => JSON.stringify(v) ?? formatValue(v);
   return Object.entries(figures).flatMap(([name, value]): [string, string][] => {

@@ -1,6 +1,6 @@
 /**
  * YAML in, typed scenarios out. Targets may be files, folders (their *.yaml, not recursive) or scenario
- * ids (looked up in scenarios/, scenarios/pillars/, scenarios/labs/, scenarios/lessons/, scenarios/workers/, scenarios/limits/ and scenarios/limits/unsafe/). Every problem in every file is collected before
+ * ids (looked up in scenarios/, scenarios/pillars/, scenarios/labs/, scenarios/lessons/, scenarios/workers/, scenarios/limits/, scenarios/limits/unsafe/ and scenarios/postgres/). Every problem in every file is collected before
  * anything is reported, so one run shows a teacher all that is wrong, each at its file, line and column.
  *
  * Two paths: a valid file takes the quick one (js-yaml, the validator compiled at build time); anything
@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { LAB_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
+import { LAB_SCHEMA_PATH, RACE_SCHEMA_PATH, SCENARIO_SCHEMA_PATH, SCENARIOS_DIR } from '../core/paths.js';
 import { isMessage, message, type Message, type Said } from '../core/message.js';
 import type { ScenarioCode } from './codes.js';
 import { fastValidator } from './fastValidator.js';
@@ -26,7 +26,7 @@ import { fieldName, YamlSource } from './yamlSource.js';
 const YAML_FILE = /\.ya?ml$/;
 
 /** Where a bare scenario id is looked for, in this order (the first file named `<id>.yaml` wins). */
-export const ID_FOLDERS = ['', 'graded', 'pillars', 'labs', 'lessons', 'workers', 'limits', 'limits/unsafe'] as const;
+export const ID_FOLDERS = ['', 'graded', 'pillars', 'labs', 'lessons', 'workers', 'limits', 'limits/unsafe', 'postgres'] as const;
 
 /** How a scenario kind other than the runner's (the labs) is loaded. */
 export interface KindLoader<T> {
@@ -56,6 +56,8 @@ export type Loaded =
 const kindLoaders = new Map<string, KindLoader<unknown>>([
   // The labs (src/labs): validated here against their own schema, run by src/labs on the shared harness.
   ['lab', { schemaPath: LAB_SCHEMA_PATH, build: (data) => data }],
+  // The races on PostgreSQL (src/labs/races): two sessions moved one statement at a time.
+  ['postgres_race', { schemaPath: RACE_SCHEMA_PATH, build: (data) => data }],
 ]);
 
 const isFolder = (target: string) => {

@@ -146,6 +146,6 @@ describe('loading scenarios', () => {
 
   it('knows no kind pillar any more: a lab says kind lab', () => {
     const text = readFileSync(join(SCENARIOS_DIR, 'labs', 'backoff_schedule.yaml'), 'utf8').replace('kind: lab', 'kind: pillar');
-    expect(problems(file('old_kind.yaml', text))).toEqual([`old_kind.yaml:${at(text, 'pillar')}: kind: unknown scenario kind "pillar" (known: runner, lab)`]);
+    expect(problems(file('old_kind.yaml', text))).toEqual([`old_kind.yaml:${at(text, 'pillar')}: kind: unknown scenario kind "pillar" (known: runner, lab, postgres_race)`]);
   });
 });

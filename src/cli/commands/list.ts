@@ -26,8 +26,8 @@ export async function listCommand(argv: string[], io: Io, lang: Lang): Promise<n
       const fault = word(shownIn, describeFaults(s.faults));
       return { order: s.order, id: s.id, title: titleOf(s, shownIn), fault, status: s.expect.status ?? '-' };
     }
-    // A lab has no faults and no terminal status: the column says what kind of lab it is.
-    return { order: undefined, id: one.id, title: titleOf(one, shownIn), fault: `${one.kind}: ${String((one.value as { experiment?: unknown }).experiment)}`, status: '-' };
+    // A lab has no faults and no terminal status: the column says what kind of lab it is (a race: its protocol).
+    return { order: undefined, id: one.id, title: titleOf(one, shownIn), fault: `${one.kind}: ${String((one.value as { experiment?: unknown; protocol?: unknown }).experiment ?? (one.value as { protocol?: unknown }).protocol)}`, status: '-' };
   });
   if (values.json) {
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');

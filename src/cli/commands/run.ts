@@ -21,6 +21,7 @@ import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js'
 import { yieldToSignals } from '../interrupt.js';
 import { claimKeepDir, type KeptFolder } from '../keepDb.js';
 import { refuseRunnerOptions, runLabScenario } from '../labRun.js';
+import { isRace, refuseRacesOnSqlite, runRaceScenario } from '../raceRun.js';
 import { inThisLanguage, optionHelp, parseDb, parseSeed, parseStorage, parseWidth, sharedHelp, sharedParse } from '../options.js';
 import { msg, t, word, type Lang, type Message } from '../../render/words/index.js';
 import { loadRunnerOption } from '../runnerOption.js';
@@ -82,8 +83,9 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
     ],
     loaded,
   );
+  if (db.kind === 'sqlite') refuseRacesOnSqlite(lang, loaded);
   if (db.kind === 'postgres') {
-    for (const one of loaded) if (one.type !== 'runner') throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given: dbShown(db), id: one.id, why: t(lang, 'cli.db.why.lab') }));
+    for (const one of loaded) if (one.type !== 'runner' && !isRace(one)) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given: dbShown(db), id: one.id, why: t(lang, 'cli.db.why.lab') }));
     checkPostgres(lang, db, loaded.flatMap((one) => (one.type === 'runner' ? [one.scenario] : [])), { '--storage': values.storage, '--keep-db': keepDb });
   }
   if (keepDb !== undefined) checkKeepable(lang, loaded);
@@ -148,7 +150,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
           else if (!values.quiet) io.stdout.write(style.c.red(`━━ ${position} ${one.scenario.id} ━ ${message}`) + '\n\n');
         }
       } else {
-        const result = runLabScenario(lang, one, seed);
+        const result = isRace(one) ? await runRaceScenario(lang, one, postgres!) : runLabScenario(lang, one, seed);
         rows.push({ id: one.id, status: 'lab', calls: '-', ledger: '-', stock: '', passed: result.passed, broken: false, ...(result.firstProblem ? { firstProblem: result.firstProblem } : {}) });
         if (values.json) json.push(result.json);
         else if (shown(one.id)) io.stdout.write(result.render(style, position, width) + '\n');

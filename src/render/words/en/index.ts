@@ -29,6 +29,7 @@ import { torture } from './torture.js';
 import { progress } from './progress.js';
 import { refusal } from './refusal.js';
 import { everyStep } from './everyStep.js';
+import { race } from './race.js';
 
 /** The parts, one per line (a branch adds a line, not a conflict). */
 const PARTS = [
@@ -58,6 +59,7 @@ const PARTS = [
   progress,
   refusal,
   everyStep,
+  race,
 ] as const;
 
 /** Every part's keys together: the type Object.assign cannot give for more than four sources. */

@@ -29,6 +29,7 @@ import { torture } from './torture.js';
 import { progress } from './progress.js';
 import { refusal } from './refusal.js';
 import { everyStep } from './everyStep.js';
+import { race } from './race.js';
 
 /** The parts, one per line, in the English catalogue's order. */
 const PARTS = [
@@ -58,6 +59,7 @@ const PARTS = [
   progress,
   refusal,
   everyStep,
+  race,
 ] as const;
 
 /** Every key of the English catalogue, and no other: a missing or extra key is a type error. Object.assign, not an
