@@ -16,8 +16,8 @@ export function dbShown(db: DbChoice & { kind: 'postgres' }): string {
 }
 
 /**
- * One runner's scenarios, the chapter's and the limits', run on PostgreSQL; the pillars' stores and the workers'
- * queue are SQLite's still, and SQLite's own options (`options`: the flag and its value, if given) mean nothing there.
+ * One runner's scenarios, the chapter's, the limits' and the pillars', run on PostgreSQL; the workers' queue is
+ * SQLite's still, and SQLite's own options (`options`: the flag and its value, if given) mean nothing there.
  */
 export function checkPostgres(lang: Lang, db: DbChoice & { kind: 'postgres' }, scenarios: readonly Scenario[], options: Record<string, string | undefined>): void {
   const given = dbShown(db);
@@ -25,7 +25,7 @@ export function checkPostgres(lang: Lang, db: DbChoice & { kind: 'postgres' }, s
     if (value !== undefined) throw new UsageError(t(lang, 'cli.db.sqliteOnly', { given, option }));
   }
   for (const scenario of scenarios) {
-    const why = scenario.durability !== undefined ? 'cli.db.why.pillars' : scenario.workers !== undefined ? 'cli.db.why.workers' : null;
+    const why = scenario.workers !== undefined ? 'cli.db.why.workers' : null;
     if (why !== null) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: scenario.id, why: t(lang, why) }));
   }
 }

@@ -42,7 +42,6 @@ export const cli = {
   'cli.db.noHost': 'it names no server (give a host, or the folder of a unix socket as ?host=/path)',
   'cli.db.sqliteOnly': '--db {given} runs each scenario in a schema of its own on PostgreSQL: {option} is for SQLite only',
   'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
-  'cli.db.why.pillars': 'the pillars keep their stores in SQLite',
   'cli.db.why.workers': 'the workers\' queue is in SQLite',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',

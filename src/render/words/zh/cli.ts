@@ -39,7 +39,6 @@ export const cli = {
   'cli.db.noHost': '没有指明服务器（请给出主机名，或以 ?host=/路径 给出 unix 套接字所在的文件夹）',
   'cli.db.sqliteOnly': '--db {given} 让每个场景在 PostgreSQL 上各用一个自己的 schema 运行：{option} 只适用于 SQLite',
   'cli.db.scenarioNotYet': '--db {given}：{id} 目前只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
-  'cli.db.why.pillars': '各支柱把它们的存储放在 SQLite 里',
   'cli.db.why.workers': '工作者的队列在 SQLite 里',
   'cli.db.why.lab': '实验室运行它自己的 SQLite 文件',
   'cli.db.cannotConnect': '--db {given}：无法连接：{problem}',
