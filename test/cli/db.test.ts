@@ -1,7 +1,7 @@
 /**
  * `--db` names the database the protocol runs on: sqlite (the default), postgres (the embedded server) or a
  * PostgreSQL URL. A value it does not take is bad input (exit 2) that says what it takes; a URL's password is
- * never repeated back. What does not run on PostgreSQL yet (SQLite's options, the pillars, the workers, the labs) and
+ * never repeated back. What does not run on PostgreSQL yet (SQLite's options, the workers, the labs) and
  * a server that does not answer are refused before anything runs. (Runs on PostgreSQL: test/postgres/runDb.pg.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
@@ -59,11 +59,11 @@ describe('--db', () => {
     const explore = await cli(['explore', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'memory']);
     expect(explore.code).toBe(2);
     expect(explore.stderr).toMatch(/^faultlab explore: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
-    const pillars = await cli(['run', 'scenarios/pillars', '--db', 'postgres://app@127.0.0.1:1/shop']);
-    expect(pillars).toEqual({
+    const lab = await cli(['run', 'scenarios/labs/backoff_schedule.yaml', '--db', 'postgres://app@127.0.0.1:1/shop']);
+    expect(lab).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'faultlab run: --db postgres://app@127.0.0.1:1/shop: backoff_between_retries runs on SQLite only for now (the pillars keep their stores in SQLite); run it without --db\n',
+      stderr: 'faultlab run: --db postgres://app@127.0.0.1:1/shop: backoff_schedule runs on SQLite only for now (a lab runs its own SQLite files); run it without --db\n',
     });
   });
 
