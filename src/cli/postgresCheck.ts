@@ -9,6 +9,7 @@ import { shownUrl } from '../postgres/url.js';
 import type { Scenario } from '../scenario/types.js';
 import { t, type Lang } from '../render/words/index.js';
 import { BadInputError, UsageError } from './io.js';
+import { parseDb } from './options.js';
 
 /** `--db` as a refusal may repeat it: `postgres`, or the URL without its password. */
 export function dbShown(db: DbChoice & { kind: 'postgres' }): string {
@@ -28,6 +29,15 @@ export function checkPostgres(lang: Lang, db: DbChoice & { kind: 'postgres' }, s
     const why = scenario.workers !== undefined ? 'cli.db.why.workers' : null;
     if (why !== null) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: scenario.id, why: t(lang, why) }));
   }
+}
+
+/**
+ * `--db` for a command that runs on SQLite only (dlq, torture): sqlite, the default, is taken; PostgreSQL is refused
+ * before anything runs, in the command's sentence saying why (exit 2).
+ */
+export function sqliteOnly(lang: Lang, value: string | undefined, refusal: 'cli.db.dlqKeptFiles' | 'cli.db.tortureNotYet'): void {
+  const db = parseDb(lang, value);
+  if (db.kind === 'postgres') throw new BadInputError(t(lang, refusal, { given: dbShown(db) }));
 }
 
 /** The command's server: its URL, and what to do at the command's end (idle schemas dropped, an embedded server stopped). */

@@ -67,6 +67,23 @@ describe('--db', () => {
     });
   });
 
+  it('is taken by every command that runs scenarios: dlq and torture run on SQLite only, and say why in either language (exit 2, nothing run)', async () => {
+    const dlq = await cli(['dlq', 'somewhere', '--db', 'postgres']);
+    expect(dlq).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'faultlab dlq: --db postgres: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db\n',
+    });
+    const torture = await cli(['torture', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop', '--lang', 'zh']);
+    expect(torture).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'faultlab torture: --db postgres://app:***@127.0.0.1:1/shop：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行\n',
+    });
+    const sqlite = await cli(['dlq', 'no/such/folder', '--db', 'sqlite']);
+    expect(sqlite.stderr).toContain('no events.db in');
+  });
+
   it('refuses a server that does not answer, saying why, without repeating its password (exit 2, nothing run)', async () => {
     const refused = await cli(['run', 'lost_reply', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop']);
     expect([refused.code, refused.stdout]).toEqual([2, '']);

@@ -44,6 +44,8 @@ export const cli = {
   'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
   'cli.db.why.workers': 'the workers\' queue is in SQLite',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
+  'cli.db.dlqKeptFiles': '--db {given}: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db',
+  'cli.db.tortureNotYet': '--db {given}: faultlab torture runs on SQLite only for now (its worker processes share one SQLite file); run it without --db',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
