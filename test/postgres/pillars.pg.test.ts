@@ -1,7 +1,8 @@
 /**
  * The pillars on PostgreSQL: every pillar scenario (scenarios/pillars, and the graded one with a breaker) runs with
  * its dead-letter queue and its breaker in the run's schema, and tells the same story as on SQLite — the same
- * figures and dead letters, the same trace line for line (the header naming the database aside). And the stores
+ * figures and dead letters, the same trace line for line (the header naming the database aside), and explore the
+ * same tallies. And the stores
  * themselves: the dead letter's number and name as SQLite's AUTOINCREMENT and printf give them, and the save's
  * hook inside the log's transaction, on either database.
  */
@@ -13,6 +14,7 @@ import { openDatabase } from '../../src/core/storage.js';
 import { CircuitBreaker } from '../../src/durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../../src/durability/dlq/DeadLetterQueue.js';
 import { closeIdle } from '../../src/postgres/storage.js';
+import { explore } from '../../src/explore/explore.js';
 import { renderRun } from '../../src/render/renderText.js';
 import { PLAIN } from '../../src/render/style.js';
 import { EventStore, EVENT_SCHEMA } from '../../src/runner/EventStore.js';
@@ -61,6 +63,14 @@ describe.skipIf(noPostgres !== null)(`the pillars on PostgreSQL${noPostgres !== 
     expect(aside(text(onPostgres)).split('\n')).toEqual(aside(text(onSqlite)).split('\n'));
     expect(text(onPostgres)).toMatch(/ · on PostgreSQL\n/);
   }, 30_000);
+
+  // ~350 schedules from their start, ~10 s here: its own time limit.
+  it('explore gives the same tallies as on SQLite at depth 1 over the pillar scenarios', async () => {
+    const onSqlite = await explore(pillars, { depth: 1, workers: 1 });
+    const onPostgres = await explore(pillars, { depth: 1, workers: 1, postgres: url });
+    expect(onPostgres.scenarios.map((one) => [one.scenario.id, one.tally.toData()])).toEqual(onSqlite.scenarios.map((one) => [one.scenario.id, one.tally.toData()]));
+    expect(onPostgres.total.toData()).toEqual(onSqlite.total.toData());
+  }, 300_000);
 
   it('faultlab run --db URL scenarios/pillars: the same summary as on SQLite', async () => {
     const [onSqlite, onPostgres] = [await cli(['run', 'scenarios/pillars', '--quiet']), await cli(['run', 'scenarios/pillars', '--quiet', '--db', url])];
