@@ -232,8 +232,8 @@ out(`     SQLite on a file / pg: ${(median(figures.file) / median(figures.syncOn
 out();
 out(`   Issue 23 item 7: faultlab's reserve on its PostgreSQL path, the same server, one connection, synchronous_commit=on:`);
 row('faultlab: InventoryTool.reserveOps on PgSql', figures.faultlab, 'ops/s');
-row('its statements, straight on pg (6 round trips: the floor\'s 5', figures.statements, 'ops/s');
-out('       and the version read; BEGIN takes the run\'s advisory lock in its round trip)');
+row('the same statements, straight on pg', figures.statements, 'ops/s');
+out('     (6 round trips: the floor\'s 5 and the version read; BEGIN takes the run\'s advisory lock in its own)');
 /** How many times the time of a transaction on `slow` is that on `fast`. */
 const times = (slow: number[], fast: number[]) => (median(fast) / median(slow)).toFixed(2);
 out(`     faultlab / the floor: ${times(figures.faultlab, figures.syncOn)}× the time of a transaction (target: within 1.5×) =`);
