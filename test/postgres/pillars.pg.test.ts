@@ -15,15 +15,13 @@ import { CircuitBreaker } from '../../src/durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../../src/durability/dlq/DeadLetterQueue.js';
 import { closeIdle } from '../../src/postgres/storage.js';
 import { explore } from '../../src/explore/explore.js';
-import { renderRun } from '../../src/render/renderText.js';
-import { PLAIN } from '../../src/render/style.js';
 import { EventStore, EVENT_SCHEMA } from '../../src/runner/EventStore.js';
 import { initialState } from '../../src/runner/state.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { openPostgresDatabases } from '../../src/sim/postgresStart.js';
-import type { RunResult } from '../../src/check/RunResult.js';
 import { cli, judged } from '../support.js';
 import { noPostgres, testDatabase } from './database.js';
+import { aside, figures, text } from './sameRun.js';
 
 const pillars = loadScenarios(['scenarios/pillars', 'scenarios/graded'], { cwd: process.cwd() }).filter((s) => s.durability !== undefined);
 let url: string;
@@ -32,20 +30,6 @@ beforeAll(async () => {
   if (noPostgres === null) url = await testDatabase();
 });
 afterAll(() => closeIdle());
-
-const text = (run: RunResult) => renderRun(run, PLAIN, { lang: 'en' });
-/** The trace as printed, its header's facts aside (they name the database). */
-const aside = (printed: string) => printed.slice(0, printed.indexOf('\n  seed ')) + printed.slice(printed.indexOf('\n  faults: '));
-const figures = (run: RunResult) => ({
-  status: run.state?.status,
-  calls: run.state?.calls,
-  crashes: run.crashes,
-  db: run.db,
-  log: run.log,
-  dlq: run.dlq,
-  replays: run.replays,
-  checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
-});
 
 describe.skipIf(noPostgres !== null)(`the pillars on PostgreSQL${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
   it('knows the pillar scenarios', () => {
