@@ -67,7 +67,7 @@ describe('--db', () => {
     });
   });
 
-  it('is taken by every command that runs scenarios: dlq and torture run on SQLite only, and say why in either language (exit 2, nothing run)', async () => {
+  it('is taken by every command that runs scenarios: dlq, torture and the whole mutants\' hunt run on SQLite only, and say why in either language (exit 2, nothing run)', async () => {
     const dlq = await cli(['dlq', 'somewhere', '--db', 'postgres']);
     expect(dlq).toEqual({
       code: 2,
@@ -80,6 +80,9 @@ describe('--db', () => {
       stdout: '',
       stderr: 'faultlab torture: --db postgres://app:***@127.0.0.1:1/shop：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行\n',
     });
+    const mutants = await cli(['explore', '--mutants', '--db', 'postgres']);
+    expect([mutants.code, mutants.stdout]).toEqual([2, '']);
+    expect(mutants.stderr).toContain("faultlab explore: --db postgres: explore --mutants with no scenario named hunts the queue's mutants too, on the many-worker scenarios, whose queue is SQLite's for now;");
     const sqlite = await cli(['dlq', 'no/such/folder', '--db', 'sqlite']);
     expect(sqlite.stderr).toContain('no events.db in');
   });
