@@ -56,6 +56,13 @@ describe.skipIf(noPostgres !== null)(`the pillars on PostgreSQL${noPostgres !== 
     expect(onPostgres.total.toData()).toEqual(onSqlite.total.toData());
   }, 300_000);
 
+  it("faultlab grade --db URL on the graded pillar scenario: the same grade as on SQLite", async () => {
+    const args = ['grade', 'test/fixtures/learners/Correct.ts', '--scenarios', 'breaker_refuses_attempt', '--no-explore', '--no-color'];
+    const [onSqlite, onPostgres] = [await cli(args), await cli([...args, '--db', url])];
+    expect([onSqlite.code, onPostgres.code, onPostgres.stderr]).toEqual([0, 0, '']);
+    expect(onPostgres.stdout).toBe(onSqlite.stdout);
+  }, 60_000);
+
   it('faultlab run --db URL scenarios/pillars: the same summary as on SQLite', async () => {
     const [onSqlite, onPostgres] = [await cli(['run', 'scenarios/pillars', '--quiet']), await cli(['run', 'scenarios/pillars', '--quiet', '--db', url])];
     expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
