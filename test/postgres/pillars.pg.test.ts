@@ -63,6 +63,13 @@ describe.skipIf(noPostgres !== null)(`the pillars on PostgreSQL${noPostgres !== 
     expect(onPostgres.stdout).toBe(onSqlite.stdout);
   }, 60_000);
 
+  it('faultlab run --db URL, the demo: its next commands stay on PostgreSQL (the URL without its password)', async () => {
+    const demo = await cli(['run', '--db', url, '--no-color']);
+    expect([demo.code, demo.stderr]).toEqual([0, '']);
+    expect(demo.stdout).toMatch(/npx faultlab run scenarios\/pillars --db '?postgres(ql)?:\/\/\S+\s+\(the pillars in the Runner\)/);
+    expect(demo.stdout).toMatch(/npm run grade -- --db '?postgres(ql)?:\/\/\S+\s+\(the exercise\)/);
+  }, 60_000);
+
   it('faultlab run --db URL scenarios/pillars: the same summary as on SQLite', async () => {
     const [onSqlite, onPostgres] = [await cli(['run', 'scenarios/pillars', '--quiet']), await cli(['run', 'scenarios/pillars', '--quiet', '--db', url])];
     expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
