@@ -8,7 +8,11 @@
  *     INSERT the receipt, in one transaction — straight on `pg` over the unix socket, one connection, fsync off,
  *     with synchronous_commit on (faultlab's setting: a crash of the server loses nothing committed) and off
  *     (what the notes measured); beside the same transaction straight on better-sqlite3, on a file with
- *     faultlab's settings (TRUNCATE journal, synchronous OFF) and in memory. Rounds alternate.
+ *     faultlab's settings (TRUNCATE journal, synchronous OFF) and in memory; and item 7 itself: faultlab's own
+ *     reserve through its PostgreSQL path (InventoryTool's `reserveOps` on `PgSql`, in a run's schema), and the
+ *     very statements that path sends, straight on `pg` — so the gap to the floor splits into what the protocol
+ *     asks of the database (its extra statements) and what faultlab's executor and tool add in JavaScript.
+ *     Rounds alternate.
  *
  * FAULTLAB_PG_URL measures 2 on a server of your own instead (1 is then skipped). Medians with the spread, and
  * the load average before and after. A benchmark, not a test: nothing here fails on a slow machine.
@@ -25,6 +29,11 @@ import { startEmbeddedPostgres, type EmbeddedPostgres, type StartStep } from '..
 import { closeIdle } from '../dist/src/postgres/storage.js';
 import { loadAll } from '../dist/src/scenario/load.js';
 import { simulate } from '../dist/src/sim/simulate.js';
+import { openPostgresDatabases } from '../dist/src/sim/postgresStart.js';
+import { InventoryTool } from '../dist/src/inventory/InventoryTool.js';
+import { SQL as TOOL_SQL } from '../dist/src/inventory/statements.js';
+import { VirtualClock } from '../dist/src/core/clock.js';
+import { SeededRng } from '../dist/src/core/rng.js';
 
 const SCALE = Number(process.env.FAULTLAB_BENCH_ROUNDS ?? 1);
 const rounds = (n: number) => Math.max(1, Math.round(n * SCALE));
@@ -134,21 +143,60 @@ const inMemory = new Database(':memory:');
 for (const db of [onFile, inMemory]) for (const sql of Object.values(SCHEMA).slice(1)) db.exec(sql);
 const [fileRun, memoryRun] = [sqliteReserves(onFile), sqliteReserves(inMemory)];
 
+// Item 7: faultlab's reserve on its own PostgreSQL path, in a run's schema (the tool's tables, its starting rows).
+const [aScenario] = loadAll(['lost_reply']).flatMap((one) => (one.type === 'runner' ? [one.scenario] : []));
+const run = await openPostgresDatabases({ ...aScenario!, inventory: { items: { camera: { available: 1_000_000_000, version: 0 } }, docs: [] } }, url);
+const tool = new InventoryTool({ db: run.toolSql, rng: new SeededRng('bench'), clock: new VirtualClock() });
+let stockVersion = 0;
+/** `n` reserves through InventoryTool's protocol on PgSql (src/postgres/connection.ts), each with a new key. */
+async function faultlabReserves(n: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i += 1) {
+    const receipt = await tool.connection.run(tool.reserveOps({ item: 'camera', qty: 1, expected_version: stockVersion, key: `f${(keys += 1)}` }, { taskId: 'bench' }));
+    stockVersion = receipt.version_after;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+/** The statements that path sends, in its order and by its names, straight on `pg` (the run's other connection, same schema). */
+const raw = run.eventsSql.client;
+async function itsStatements(n: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i += 1) {
+    const key = `s${(keys += 1)}`;
+    await raw.query('BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
+    const seen = await raw.query({ name: TOOL_SQL.receipt.name, text: TOOL_SQL.receipt.postgres, values: [key] });
+    if (seen.rowCount === 0) {
+      await raw.query({ name: TOOL_SQL.item.name, text: TOOL_SQL.item.postgres, values: ['camera'] });
+      await raw.query({ name: TOOL_SQL.take.name, text: TOOL_SQL.take.postgres, values: [1, 'camera'] });
+      await raw.query({ name: TOOL_SQL.record.name, text: TOOL_SQL.record.postgres, values: [key, 'f', 'bench', 'camera', 1, '{"qty":1}', 0] });
+    }
+    await raw.query('COMMIT');
+  }
+  stockVersion += n; // each took one from the stock and moved its version on
+  return n / ((performance.now() - start) / 1000);
+}
+
 const PG_OPS = 1500;
 const SQLITE_OPS = 15_000;
 await pgReserves(client, 300); // warm: the statements prepared, the pages in the cache
+await faultlabReserves(300);
+await itsStatements(300);
 fileRun(2000);
 memoryRun(2000);
-const figures = { syncOn: [] as number[], syncOff: [] as number[], file: [] as number[], memory: [] as number[] };
+const figures = { syncOn: [] as number[], syncOff: [] as number[], faultlab: [] as number[], statements: [] as number[], file: [] as number[], memory: [] as number[] };
 for (let i = 0; i < rounds(5); i += 1) {
   await client.query('SET synchronous_commit = on');
   figures.syncOn.push(await pgReserves(client, PG_OPS));
+  figures.faultlab.push(await faultlabReserves(PG_OPS));
+  figures.statements.push(await itsStatements(PG_OPS));
   await client.query('SET synchronous_commit = off');
   figures.syncOff.push(await pgReserves(client, PG_OPS));
   figures.file.push(fileRun(SQLITE_OPS));
   figures.memory.push(memoryRun(SQLITE_OPS));
 }
 await client.end();
+await run.dispose();
+await closeIdle();
 onFile.close();
 inMemory.close();
 rmSync(folder, { recursive: true, force: true });
@@ -180,7 +228,16 @@ row('pg, synchronous_commit=on (faultlab\'s setting)', figures.syncOn, 'ops/s');
 row('pg, synchronous_commit=off (the notes\' setting)', figures.syncOff, 'ops/s');
 row('better-sqlite3, a file (TRUNCATE, synchronous=OFF)', figures.file, 'ops/s');
 row('better-sqlite3, in memory', figures.memory, 'ops/s');
-out(`     SQLite on a file / pg: ${(median(figures.file) / median(figures.syncOn)).toFixed(1)}× (issue 23 item 7: faultlab's PostgreSQL path within 1.5× of the pg row)`);
+out(`     SQLite on a file / pg: ${(median(figures.file) / median(figures.syncOn)).toFixed(1)}×`);
+out();
+out(`   Issue 23 item 7: faultlab's reserve on its PostgreSQL path, the same server, one connection, synchronous_commit=on:`);
+row('faultlab: InventoryTool.reserveOps on PgSql', figures.faultlab, 'ops/s');
+row('the same statements, straight on pg', figures.statements, 'ops/s');
+out('     (6 round trips: the floor\'s 5 and the version read; BEGIN takes the run\'s advisory lock in its own)');
+/** How many times the time of a transaction on `slow` is that on `fast`. */
+const times = (slow: number[], fast: number[]) => (median(fast) / median(slow)).toFixed(2);
+out(`     faultlab / the floor: ${times(figures.faultlab, figures.syncOn)}× the time of a transaction (target: within 1.5×) =`);
+out(`       the protocol's statements ${times(figures.statements, figures.syncOn)}× × faultlab's executor and tool in JavaScript ${times(figures.faultlab, figures.statements)}×`);
 out();
 out(`3. The ${seventeen.length} scenarios, each simulated with the reference runner, wall time of a whole pass (median of ${passes.sqlite.length} alternating rounds):`);
 row('SQLite, in memory', passes.sqlite, 'ms');

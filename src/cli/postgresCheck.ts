@@ -9,6 +9,7 @@ import { shownUrl } from '../postgres/url.js';
 import type { Scenario } from '../scenario/types.js';
 import { t, type Lang } from '../render/words/index.js';
 import { BadInputError, UsageError } from './io.js';
+import { parseDb } from './options.js';
 
 /** `--db` as a refusal may repeat it: `postgres`, or the URL without its password. */
 export function dbShown(db: DbChoice & { kind: 'postgres' }): string {
@@ -16,8 +17,8 @@ export function dbShown(db: DbChoice & { kind: 'postgres' }): string {
 }
 
 /**
- * One runner's scenarios, the chapter's and the limits', run on PostgreSQL; the pillars' stores and the workers'
- * queue are SQLite's still, and SQLite's own options (`options`: the flag and its value, if given) mean nothing there.
+ * One runner's scenarios, the chapter's, the limits' and the pillars', run on PostgreSQL; the workers' queue is
+ * SQLite's still, and SQLite's own options (`options`: the flag and its value, if given) mean nothing there.
  */
 export function checkPostgres(lang: Lang, db: DbChoice & { kind: 'postgres' }, scenarios: readonly Scenario[], options: Record<string, string | undefined>): void {
   const given = dbShown(db);
@@ -25,9 +26,18 @@ export function checkPostgres(lang: Lang, db: DbChoice & { kind: 'postgres' }, s
     if (value !== undefined) throw new UsageError(t(lang, 'cli.db.sqliteOnly', { given, option }));
   }
   for (const scenario of scenarios) {
-    const why = scenario.durability !== undefined ? 'cli.db.why.pillars' : scenario.workers !== undefined ? 'cli.db.why.workers' : null;
+    const why = scenario.workers !== undefined ? 'cli.db.why.workers' : null;
     if (why !== null) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: scenario.id, why: t(lang, why) }));
   }
+}
+
+/**
+ * `--db` for a command that runs on SQLite only (dlq, torture): sqlite, the default, is taken; PostgreSQL is refused
+ * before anything runs, in the command's sentence saying why (exit 2).
+ */
+export function sqliteOnly(lang: Lang, value: string | undefined, refusal: 'cli.db.dlqKeptFiles' | 'cli.db.tortureNotYet'): void {
+  const db = parseDb(lang, value);
+  if (db.kind === 'postgres') throw new BadInputError(t(lang, refusal, { given: dbShown(db) }));
 }
 
 /** The command's server: its URL, and what to do at the command's end (idle schemas dropped, an embedded server stopped). */

@@ -101,7 +101,7 @@ export interface RunDatabases {
   dispose(): void | Promise<void>;
 }
 
-/** The two SQLite databases of a simulated run: the connections themselves, for what runs on SQLite only (the pillars' stores, checkpoints). */
+/** The two SQLite databases of a simulated run: the connections themselves, for what runs on SQLite only (the explorer's checkpoints). */
 export interface Storage extends RunDatabases {
   readonly kind: StorageKind;
   readonly toolDb: Db;

@@ -40,6 +40,8 @@ export interface HuntOptions {
   storage?: StorageKind;
   /** 2: look for a pair of added faults where no single one catches the mutant. */
   depth?: number;
+  /** Every schedule on the PostgreSQL server at this URL, each in a schema of its own. */
+  postgres?: string;
 }
 
 const firstBroken = (broken: Array<{ invariant: string; message: CheckMessage }>) =>
@@ -53,6 +55,7 @@ export async function huntMutant(mutant: Mutant, scenarios: readonly Scenario[],
     ...(mutant.worker ? { worker: mutant.worker } : {}),
     seed: options.seed ?? DEFAULT_SEED,
     storage: options.storage ?? 'memory',
+    ...(options.postgres !== undefined ? { postgres: options.postgres } : {}),
   };
   let fixed: Catch | null = null;
   let runs = 0;

@@ -64,8 +64,9 @@ export interface KnownEvent {
 /**
  * Runs inside the transaction that saves an event, so what it writes commits (or not) with the event —
  * the dead-letter queue's seam: an exhausted intent is recorded in the same transaction as the final event.
+ * At once on SQLite; on PostgreSQL it may be awaited (its statements run on the log's connection, inside the save).
  */
-export type SaveHook = (event: LoggedEvent) => void;
+export type SaveHook = (event: LoggedEvent) => void | Promise<void>;
 
 /**
  * Prepared on first use, once per connection — not per store: a new runner after a crash has a new

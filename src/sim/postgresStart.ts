@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { PgStorage } from '../postgres/storage.js';
 import { startingRows, TOOL_SCHEMA_PG } from '../inventory/schema.js';
 import { EVENT_SCHEMA_PG } from '../runner/EventStore.js';
+import { PILLARS_SCHEMA_PG, PILLARS_TABLES } from '../durability/store.js';
 import type { Scenario } from '../scenario/types.js';
 /**
  * A run's databases on the PostgreSQL server at `url`: a schema of its own (src/postgres/storage.ts), its tables
@@ -19,10 +20,10 @@ export function openPostgresDatabases(scenario: Scenario, url: string): Promise<
     await client.query('COMMIT');
   };
   return PgStorage.open(url, {
-    create: (client) => fill(client, `${TOOL_SCHEMA_PG} ${EVENT_SCHEMA_PG}`),
-    refill: (client) => fill(client, RUN_TABLES.map((table) => `DELETE FROM ${table};`).join(' ')),
+    create: (client) => fill(client, `${TOOL_SCHEMA_PG} ${EVENT_SCHEMA_PG} ${PILLARS_SCHEMA_PG}`),
+    refill: (client) => fill(client, [...RUN_TABLES, ...PILLARS_TABLES].map((table) => `DELETE FROM ${table};`).join(' ')),
   });
 }
 
-/** Every table of a run's schema (the tool's, then the log). */
+/** Every table of a run's schema (the tool's, then the log; the pillars' stores' are PILLARS_TABLES). */
 const RUN_TABLES = ['items', 'ledger', 'docs', 'history', 'tombstones', 'finished_tasks', 'outbox', 'charges', 'events'] as const;

@@ -24,7 +24,7 @@ import { canonicalJson, jsonCopy } from '../core/canonical.js';
 import { Crash, type CrashPoint } from '../core/crash.js';
 import { message, type Message } from '../core/message.js';
 import type { SimCode } from './codes.js';
-import { sqliteStorage, type RunDatabases } from '../core/storage.js';
+import type { RunDatabases } from '../core/storage.js';
 import { CircuitBreaker } from '../durability/breaker/CircuitBreaker.js';
 import { DeadLetterQueue } from '../durability/dlq/DeadLetterQueue.js';
 import { BackoffClient } from '../durability/seams/BackoffClient.js';
@@ -132,9 +132,9 @@ export class RunnerProcess {
     const world = this.#world;
     const { scenario, runner: RunnerImpl, tool: ToolImpl, policy } = this.#spec;
     const { clock, trace, plan, pillars } = world;
-    // The pillars' stores are SQLite's (the harness runs no pillar scenario on PostgreSQL yet: simulate.ts).
-    const pillarDb = () => sqliteStorage(this.#storage)!.eventsDb;
-    const dlq = pillars.dlq ? new DeadLetterQueue({ db: pillarDb(), clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => world.held.push(e) }) : null;
+    // The pillars' stores live in the runner's database, on its connection (either database's: src/durability/store.ts).
+    const pillarDb = this.#storage.eventsSql;
+    const dlq = pillars.dlq ? new DeadLetterQueue({ db: pillarDb, clock, config: { defaultTtlSeconds: pillars.dlq.ttlSeconds }, events: (e) => world.held.push(e) }) : null;
     // Commit point 2: the listener hears of an event only once its INSERT committed — then a crash may strike.
     const onSaved = (event: LoggedEvent, json: string) => {
       world.committed.set(event.seq, { label: event.label, json, state: event.state });
@@ -169,7 +169,7 @@ export class RunnerProcess {
     const toTrace = world.toTrace;
     const seams: Record<(typeof SEAM_ORDER)[number], (inner: ToolClient) => ToolClient> = {
       backoff: (inner) => (pillars.backoff ? new BackoffClient(inner, { plan: pillars.backoff, clock, rng: world.backoffRng!, events: toTrace }) : inner),
-      breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db: pillarDb(), clock, config: pillars.breaker, events: toTrace })) : inner),
+      breaker: (inner) => (pillars.breaker ? new BreakerClient(inner, new CircuitBreaker({ db: pillarDb, clock, config: pillars.breaker, events: toTrace })) : inner),
     };
     // docs/spec.md §14: the client of the keyless service asks before it resends, when the scenario says so.
     const client: ToolClient = scenario.remote?.retry === 'query' ? new CheckedRetryClient(network) : network;

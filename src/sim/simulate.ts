@@ -72,8 +72,8 @@ export interface SimulateOptions extends WorkersOptions {
   kept?: KeptConnections;
   /**
    * Run on the PostgreSQL server at this URL instead of SQLite: the run's databases are a schema of its own there
-   * (src/postgres/storage.ts), the same protocol runs on them, and a crash really closes their connections. For
-   * one runner with no pillar (the pillars' stores and the workers' queue are SQLite's still).
+   * (src/postgres/storage.ts), the same protocol runs on them — the pillars' stores' included — and a crash really
+   * closes their connections. For one runner (the workers' queue is SQLite's still).
    */
   postgres?: string;
 }
@@ -92,8 +92,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Pro
   if (fast && (kind !== 'memory' || options.keepDir !== undefined || scenario.durability || usesLimits(scenario))) {
     return Promise.reject(new TypeError('simulate: checkpoints and kept connections are for in-memory runs of the chapter\'s scenarios (no pillars, no limits), with no folder to keep'));
   }
-  if (options.postgres !== undefined && (fast || options.keepDir !== undefined || scenario.durability)) {
-    return Promise.reject(new TypeError('simulate: on PostgreSQL a run starts from its scenario, keeps no folder, and has no pillar (their stores are SQLite\'s)'));
+  if (options.postgres !== undefined && (fast || options.keepDir !== undefined)) {
+    return Promise.reject(new TypeError('simulate: on PostgreSQL a run starts from its scenario and keeps no folder'));
   }
   const start: Start = options.kept ? { kind: 'lent', kept: options.kept } : defaultStart(kind);
   return harness(scenario, options, start, options.resume ? { kind: 'resume', checkpoint: options.resume } : { kind: 'task' });
@@ -131,7 +131,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
     const run = new Drive(world, runnerProcess, scenario, options.maxSteps ?? MAX_STEPS, resume, options.onCheckpoint);
     if (beginning.kind === 'dead_letter') {
       const { dlq, events } = runnerProcess.current;
-      const record = dlq?.get(beginning.dlqId);
+      const record = dlq === null ? undefined : await dlq.connection.run(dlq.getOps(beginning.dlqId));
       if (record === undefined || dlq === null) throw new DlqError('DLQ_NOT_FOUND', `no dead letter ${beginning.dlqId} in ${beginning.dir}`);
       if (record.status !== 'pending') throw new DlqError('DLQ_INVALID_TRANSITION', `${beginning.dlqId} is ${record.status}; only a pending record may be replayed`);
       await run.replay(record, 0, (await events.last())?.calls ?? 0);
@@ -142,7 +142,8 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       // A pillar scenario may ask for its dead letter to be replayed later, by the harness as the operator.
       const replayAfterMs = world.pillars.dlq?.replayAfterMs;
       const ended = run.state;
-      const record = replayAfterMs !== undefined && run.runnerError === null && ended !== null && isDeadIntent(ended) ? runnerProcess.current.dlq?.listPending().at(-1) : undefined;
+      const dlq = runnerProcess.current.dlq;
+      const record = replayAfterMs !== undefined && run.runnerError === null && ended !== null && isDeadIntent(ended) && dlq !== null ? (await dlq.connection.run(dlq.listPendingOps())).at(-1) : undefined;
       if (record !== undefined && replayAfterMs !== undefined) await run.replay(record, replayAfterMs, ended!.calls);
     }
     world.trace.emit({ type: 'finished', status: run.state?.status ?? 'none', steps: run.steps });
@@ -164,7 +165,7 @@ async function harness(scenario: Scenario, options: SimulateOptions, start: Star
       maxSteps: run.maxSteps,
       replays: run.replays,
       ...(run.redeliveries.length > 0 ? { redeliveries: run.redeliveries } : {}),
-      dlq: dlq === null ? [] : dlq.list().map(dlqRow),
+      dlq: dlq === null ? [] : (await dlq.connection.run(dlq.listOps())).map(dlqRow),
       unsaved: run.unsaved,
     };
   } finally {
@@ -351,7 +352,8 @@ class Drive {
     this.begin(() => runnerProcess.current.events.save(replayState(dead), `replay:${record.dlqId}`));
     await this.toEnd();
     if (this.runnerError === null && this.state?.status === 'succeeded') {
-      runnerProcess.current.dlq!.markReplayed(record.dlqId);
+      const { dlq } = runnerProcess.current;
+      await dlq!.connection.run(dlq!.markReplayedOps(record.dlqId));
       world.flushHeld();
     }
   }

@@ -1,7 +1,7 @@
 /**
  * `--db` names the database the protocol runs on: sqlite (the default), postgres (the embedded server) or a
  * PostgreSQL URL. A value it does not take is bad input (exit 2) that says what it takes; a URL's password is
- * never repeated back. What does not run on PostgreSQL yet (SQLite's options, the pillars, the workers, the labs) and
+ * never repeated back. What does not run on PostgreSQL yet (SQLite's options, the workers, the labs) and
  * a server that does not answer are refused before anything runs. (Runs on PostgreSQL: test/postgres/runDb.pg.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
@@ -59,12 +59,32 @@ describe('--db', () => {
     const explore = await cli(['explore', 'lost_reply', '--db', 'postgres://app@127.0.0.1:1/shop', '--storage', 'memory']);
     expect(explore.code).toBe(2);
     expect(explore.stderr).toMatch(/^faultlab explore: --db postgres:\/\/app@127\.0\.0\.1:1\/shop runs each scenario in a schema of its own on PostgreSQL: --storage is for SQLite only\n/);
-    const pillars = await cli(['run', 'scenarios/pillars', '--db', 'postgres://app@127.0.0.1:1/shop']);
-    expect(pillars).toEqual({
+    const lab = await cli(['run', 'scenarios/labs/backoff_schedule.yaml', '--db', 'postgres://app@127.0.0.1:1/shop']);
+    expect(lab).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'faultlab run: --db postgres://app@127.0.0.1:1/shop: backoff_between_retries runs on SQLite only for now (the pillars keep their stores in SQLite); run it without --db\n',
+      stderr: 'faultlab run: --db postgres://app@127.0.0.1:1/shop: backoff_schedule runs on SQLite only for now (a lab runs its own SQLite files); run it without --db\n',
     });
+  });
+
+  it('is taken by every command that runs scenarios: dlq, torture and the whole mutants\' hunt run on SQLite only, and say why in either language (exit 2, nothing run)', async () => {
+    const dlq = await cli(['dlq', 'somewhere', '--db', 'postgres']);
+    expect(dlq).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'faultlab dlq: --db postgres: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db\n',
+    });
+    const torture = await cli(['torture', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop', '--lang', 'zh']);
+    expect(torture).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'faultlab torture: --db postgres://app:***@127.0.0.1:1/shop：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行\n',
+    });
+    const mutants = await cli(['explore', '--mutants', '--db', 'postgres']);
+    expect([mutants.code, mutants.stdout]).toEqual([2, '']);
+    expect(mutants.stderr).toContain("faultlab explore: --db postgres: explore --mutants with no scenario named hunts the queue's mutants too, on the many-worker scenarios, whose queue is SQLite's for now;");
+    const sqlite = await cli(['dlq', 'no/such/folder', '--db', 'sqlite']);
+    expect(sqlite.stderr).toContain('no events.db in');
   });
 
   it('refuses a server that does not answer, saying why, without repeating its password (exit 2, nothing run)', async () => {

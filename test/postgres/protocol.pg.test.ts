@@ -9,9 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeIdle, sweepStaleSchemas } from '../../src/postgres/storage.js';
 import { loadAll, loadScenarios } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { renderRun } from '../../src/render/renderText.js';
-import { PLAIN } from '../../src/render/style.js';
-import type { RunResult } from '../../src/check/RunResult.js';
 import { judged } from '../support.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { SeededRng } from '../../src/core/rng.js';
@@ -20,6 +17,7 @@ import { readSnapshotOps } from '../../src/inventory/snapshot.js';
 import { openPostgresDatabases } from '../../src/sim/postgresStart.js';
 import { LIMIT_MUTANTS, MUTANTS } from '../../src/mutants/catalogue.js';
 import { noPostgres, testDatabase } from './database.js';
+import { aside, figures, text } from './sameRun.js';
 
 const scenarios = loadScenarios();
 /** Past the chapter (docs/spec.md §13–§14): the purge, the tombstones, the outbox and the remote service. */
@@ -30,18 +28,6 @@ beforeAll(async () => {
   if (noPostgres === null) url = await testDatabase();
 });
 afterAll(() => closeIdle());
-
-const text = (run: RunResult) => renderRun(run, PLAIN, { lang: 'en' });
-/** The trace as printed, its header's facts aside (they name the database): the story above them, the faults and events below. */
-const aside = (printed: string) => printed.slice(0, printed.indexOf('\n  seed ')) + printed.slice(printed.indexOf('\n  faults: '));
-const figures = (run: RunResult) => ({
-  status: run.state?.status,
-  calls: run.state?.calls,
-  crashes: run.crashes,
-  db: run.db,
-  log: run.log,
-  checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
-});
 
 describe.skipIf(noPostgres !== null)(`the 17 on PostgreSQL${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
   const same = async (scenario: Scenario) => {

@@ -15,6 +15,7 @@ import { renderRun } from '../../render/renderText.js';
 import { shortKey } from '../../core/key.js';
 import { keptDeadLetters, type KeptDeadLetter } from '../../sim/keptDeadLetters.js';
 import { claimForReplay } from '../keepDb.js';
+import { sqliteOnly } from '../postgresCheck.js';
 import { replayDeadLetter } from '../../sim/simulate.js';
 import { loadRunnerOption } from '../runnerOption.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
@@ -27,7 +28,8 @@ export function dlqHelp(lang: Lang): string {
 
 
 export async function dlqCommand(argv: string[], io: Io, lang: Lang): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color'), replay: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...sharedParse('runner', 'seed', 'json', 'no-color', 'db'), replay: { type: 'string' } } });
+  sqliteOnly(lang, values.db, 'cli.db.dlqKeptFiles'); // a kept run's databases are SQLite files
   if (positionals.length !== 1) throw new UsageError(t(lang, 'cli.dlq.oneFolder'));
   const dir = resolve(io.cwd, positionals[0]!);
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });

@@ -23,9 +23,9 @@ import { join } from 'node:path';
 import { runnerScenariosOnly } from '../labRun.js';
 import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
-import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { optionHelp, parseDb, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
-import { checkPostgres, postgresFor } from '../postgresCheck.js';
+import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
 import { msg, t, type Lang } from '../../render/words/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption } from '../runnerOption.js';
@@ -93,60 +93,70 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   };
   const scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError(t(lang, 'cli.explore.noRunnerScenario'));
-  if (db.kind === 'postgres') checkPostgres(lang, db, scenarios, { '--storage': values.storage, '--mutants': values.mutants === true ? '' : undefined });
+  if (db.kind === 'postgres') {
+    checkPostgres(lang, db, scenarios, { '--storage': values.storage });
+    // With no scenario named, the queue's mutants are hunted too, on the many-worker scenarios: SQLite's for now.
+    if (values.mutants === true && positionals.length === 0) throw new BadInputError(t(lang, 'cli.db.mutantsQueue', { given: dbShown(db) }));
+  }
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
 
   if (values.mutants) {
-    if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
-    const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
-    const reports: MutantReport[] = [];
-    // The chapter's mutants over the chapter's scenarios of one runner; the limits' over the scenarios past the
-    // chapter (docs/spec.md §13–§14), where the rule each breaks is on — every invariant hunted for must catch
-    // one; the queue's on the many-worker scenarios (by default scenarios/workers).
-    const chapter = scenarios.filter((scenario) => scenario.workers === undefined && !usesLimits(scenario));
-    const past = scenarios.filter((scenario) => usesLimits(scenario));
-    const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
-    const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [
-      ...(chapter.length > 0 ? MUTANTS.map((mutant) => ({ mutant, over: chapter })) : []),
-      ...(past.length > 0 ? LIMIT_MUTANTS.map((mutant) => ({ mutant, over: past })) : []),
-    ];
-    const invariants = [...(chapter.length > 0 ? INVARIANTS : []), ...(past.length > 0 ? LIMIT_INVARIANTS : [])];
-    const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
-    const all = hunted.length + queueMutants.length;
-    const queueReports: QueueMutantReport[] = [];
-    for (const [i, mutant] of queueMutants.entries()) {
-      queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
-      bar?.update(i + 1, all);
-    }
-    for (const [i, { mutant, over }] of hunted.entries()) {
-      const hunt = await huntMutant(mutant, over, { seed, storage, depth });
-      bar?.update(queueMutants.length + i + 1, all);
-      if (hunt.explored === null) {
-        reports.push({ hunt, replay: null });
-        continue;
+    // On PostgreSQL every schedule of the hunt runs there, from its start, in a schema of its own.
+    const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
+    try {
+      if (values.runner !== undefined) throw new UsageError(t(lang, 'cli.explore.mutantsNoRunner'));
+      const bar = progressBar(lang, io, t(lang, 'cli.explore.barMutants'));
+      const reports: MutantReport[] = [];
+      // The chapter's mutants over the chapter's scenarios of one runner; the limits' over the scenarios past the
+      // chapter (docs/spec.md §13–§14), where the rule each breaks is on — every invariant hunted for must catch
+      // one; the queue's on the many-worker scenarios (by default scenarios/workers).
+      const chapter = scenarios.filter((scenario) => scenario.workers === undefined && !usesLimits(scenario));
+      const past = scenarios.filter((scenario) => usesLimits(scenario));
+      const queueScenarios = positionals.length === 0 ? loadScenarios([WORKERS_DIR]) : scenarios.filter((s) => s.workers !== undefined);
+      const hunted: Array<{ mutant: Mutant; over: Scenario[] }> = [
+        ...(chapter.length > 0 ? MUTANTS.map((mutant) => ({ mutant, over: chapter })) : []),
+        ...(past.length > 0 ? LIMIT_MUTANTS.map((mutant) => ({ mutant, over: past })) : []),
+      ];
+      const invariants = [...(chapter.length > 0 ? INVARIANTS : []), ...(past.length > 0 ? LIMIT_INVARIANTS : [])];
+      const queueMutants = queueScenarios.length > 0 ? QUEUE_MUTANTS : [];
+      const all = hunted.length + queueMutants.length;
+      const queueReports: QueueMutantReport[] = [];
+      for (const [i, mutant] of queueMutants.entries()) {
+        queueReports.push({ mutant, catches: await queueCatches(mutant, queueScenarios, { seed }) });
+        bar?.update(i + 1, all);
       }
-      const file = writeReplay(
-        lang,
-        {
-          scenario: hunt.explored.scenario,
-          faults: hunt.explored.minimal,
-          invariant: hunt.explored.invariant,
-          broke: brokeOn(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
-          who: msg('cli.explore.whoMutant', { name: mutant.name }),
-          prefix: mutant.name,
-        },
-        writeIn(out),
-      );
-      reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
+      for (const [i, { mutant, over }] of hunted.entries()) {
+        const hunt = await huntMutant(mutant, over, { seed, storage, depth, ...(on ? { postgres: on.url } : {}) });
+        bar?.update(queueMutants.length + i + 1, all);
+        if (hunt.explored === null) {
+          reports.push({ hunt, replay: null });
+          continue;
+        }
+        const file = writeReplay(
+          lang,
+          {
+            scenario: hunt.explored.scenario,
+            faults: hunt.explored.minimal,
+            invariant: hunt.explored.invariant,
+            broke: brokeOn(hunt.explored.run, hunt.explored.invariant, hunt.explored.message),
+            who: msg('cli.explore.whoMutant', { name: mutant.name }),
+            prefix: mutant.name,
+          },
+          writeIn(out),
+        );
+        reports.push({ hunt, replay: replayCommand(file, `--runner mutant:${mutant.name}`, io.cwd) });
+      }
+      bar?.done();
+      const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(lang, queueReports) } : {};
+      const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds(), invariants) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
+      io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(lang, reports), ...queueJson }, null, 2) + '\n' : text);
+      writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
+      const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);
+      return allCaught ? EXIT.ok : EXIT.failed;
+    } finally {
+      await on?.close();
     }
-    bar?.done();
-    const queueJson = queueReports.length > 0 ? { queueMutants: queueMutantsJson(lang, queueReports) } : {};
-    const text = (reports.length > 0 ? renderMutants(lang, reports, style, seconds(), invariants) : '') + (queueReports.length > 0 ? renderQueueMutants(lang, queueReports, style) : '');
-    io.stdout.write(values.json ? JSON.stringify({ ...mutantsJson(lang, reports), ...queueJson }, null, 2) + '\n' : text);
-    writePages(lang, values.html, reports.flatMap((r) => (r.hunt.explored ? [{ name: `${r.hunt.mutant.name}__${r.hunt.explored.scenario.id}`, run: r.hunt.explored.run }] : [])), io, values.json === true);
-    const allCaught = reports.every((r) => r.hunt.fixed !== null || r.hunt.explored !== null) && queueReports.every((r) => r.catches.length > 0);
-    return allCaught ? EXIT.ok : EXIT.failed;
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work

@@ -32,6 +32,7 @@ import { renderRunHtml, renderTextPageHtml } from '../../render/html/index.js';
 import { flow, GLUE } from '../../render/format.js';
 import { judge } from '../../check/verdict.js';
 import { titleOf } from '../../scenario/words.js';
+import { shellWord } from '../../grade/replay.js';
 
 /**
  * With no scenario named, `run` is the classroom demo: all 17 are run and summed up, but only these two
@@ -170,13 +171,15 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
       const dim = (x: string) => style.c.dim(x);
       /** A command is never cut across two lines: it is meant to be copied (and answers in this language). */
       const cmd = (text: string) => inThisLanguage(lang, text).replaceAll(' ', GLUE);
+      // On PostgreSQL the next commands stay there (a URL shown without its password).
+      const onDb = db.kind === 'postgres' ? ` --db ${shellWord(dbShown(db))}` : '';
       if (positionals.length === 0 && !values.quiet && values.all !== true) {
         const hidden = rows.length - rows.filter((r) => SHOWN_BY_DEFAULT.includes(r.id)).length;
-        const more = t(lang, 'cli.run.more', { hidden, all: cmd('npx faultlab run --all'), one: cmd('npx faultlab run ID'), html: '--html' + GLUE + 'DIR' });
+        const more = t(lang, 'cli.run.more', { hidden, all: cmd(`npx faultlab run --all${onDb}`), one: cmd(`npx faultlab run ID${onDb}`), html: '--html' + GLUE + 'DIR' });
         io.stdout.write(flow([[more, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
       if (positionals.length === 0) {
-        const next = t(lang, 'cli.run.next', { pillars: cmd('npx faultlab run scenarios/pillars'), grade: cmd('npm run grade') });
+        const next = t(lang, 'cli.run.next', { pillars: cmd(`npx faultlab run scenarios/pillars${onDb}`), grade: cmd(onDb === '' ? 'npm run grade' : `npm run grade --${onDb}`) });
         io.stdout.write(flow([[next, dim]], { width, indent: '  ', hang: '    ' }).join('\n') + '\n');
       }
     }

@@ -15,6 +15,7 @@ import { tortureHeld } from '../../torture/report.js';
 import { onStop } from '../interrupt.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { sqliteOnly } from '../postgresCheck.js';
 import { torture } from '../torture/driver.js';
 
 /** The probe of ../shared/notes/postgres-here.md ran 4 workers with a 40 ms lease; the issue asks 1,000 kills. */
@@ -48,7 +49,7 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
   const { values } = parseArgs({
     args: argv,
     options: {
-      ...sharedParse('runner', 'seed', 'json', 'no-color'),
+      ...sharedParse('runner', 'seed', 'json', 'no-color', 'db'),
       workers: { type: 'string' },
       kills: { type: 'string' },
       pauses: { type: 'string' },
@@ -56,6 +57,7 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
       'tool-ms': { type: 'string' },
     },
   });
+  sqliteOnly(lang, values.db, 'cli.db.tortureNotYet');
   const workers = whole(lang, 'workers', values.workers, TORTURE_DEFAULTS.workers);
   const kills = whole(lang, 'kills', values.kills, TORTURE_DEFAULTS.kills);
   const pauses = whole(lang, 'pauses', values.pauses, Math.floor(kills / 2));

@@ -3,7 +3,7 @@ import { DEFAULT_DURABILITY_CONFIG } from '../config/defaults.js';
 import type { BreakerConfig } from '../config/types.js';
 import { UnknownDependencyError } from '../errors.js';
 import type { BreakerState, EventSink, StateTransition } from '../events.js';
-import type { Db } from '../../core/storage.js';
+import type { StoreDb } from '../store.js';
 import { CircuitBreaker, type Admission, type TransitionListener } from './CircuitBreaker.js';
 import { validateBreakerConfig } from './config.js';
 import type { BreakerSnapshot } from './machine.js';
@@ -15,14 +15,14 @@ import type { BreakerSnapshot } from './machine.js';
  */
 
 export interface BreakerRegistryOptions {
-  db: Db;
+  db: StoreDb;
   clock: Clock;
   configs?: Record<string, BreakerConfig>;
   events?: EventSink;
 }
 
 export class BreakerRegistry {
-  readonly #db: Db;
+  readonly #db: StoreDb;
   readonly #clock: Clock;
   readonly #events: EventSink | undefined;
   readonly #breakers = new Map<string, CircuitBreaker>();

@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.js';
+import { get, run, SqliteSql, statement, type Sql, type SqlConnection } from '../../core/sql.js';
 import type { BreakerConfig } from '../config/types.js';
 import { CircuitOpenError } from '../errors.js';
 import { ignoreEvents, type BreakerState, type DurabilityEvent, type EventSink, type StateTransition } from '../events.js';
-import type { Db } from '../../core/storage.js';
+import { runNow, storeConnection, transactionOn, type StoreDb, type Transaction } from '../store.js';
 import { validateBreakerConfig } from './config.js';
-import { admit, closedAfresh, failureRate, INITIAL_SNAPSHOT, report, settle, type BreakerSnapshot, type Probe } from './machine.js';
+import { admit, closedAfresh, failureRate, INITIAL_SNAPSHOT, report, settle, type AdmitDecision, type BreakerSnapshot, type Probe, type ReportDecision } from './machine.js';
 
 /**
  * Closing the flooded route for one dependency. Invariant: the persisted row is the breaker — state,
@@ -17,6 +18,10 @@ import { admit, closedAfresh, failureRate, INITIAL_SNAPSHOT, report, settle, typ
  * Reading is not deciding: state() and snapshot() say what a call made now would meet (an open breaker
  * past its reset timeout reads half_open; a probe past its timeout reads re-armed) and write nothing.
  * The transition itself is made, persisted and announced by the next beforeCall.
+ *
+ * On either database (src/durability/store.ts): each decision's transaction is written once as a generator
+ * (`…Ops`), which the plain method runs at once on SQLite; on PostgreSQL the harness runs `…Ops` through
+ * `connection`, and the table is the run's schema's.
  */
 
 /**
@@ -28,7 +33,8 @@ export type Admission = { admitted: true; probe: boolean; ticket: number } | { a
 export type TransitionListener = (transition: StateTransition) => void;
 
 export interface CircuitBreakerOptions {
-  db: Db;
+  /** A better-sqlite3 database (the table is made there if missing), or either database's connection (src/core/sql.ts). */
+  db: StoreDb;
   clock: Clock;
   config: BreakerConfig;
   events?: EventSink;
@@ -44,29 +50,49 @@ interface Row {
   closed_since_ticket: number;
 }
 
+const BREAKER_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS breaker_state (
+    dependency TEXT PRIMARY KEY,
+    state TEXT NOT NULL CHECK (state IN ('closed', 'open', 'half_open')),
+    window_json TEXT NOT NULL,
+    opened_at_ms INTEGER,
+    probes_json TEXT NOT NULL,
+    probe_successes INTEGER NOT NULL,
+    next_ticket INTEGER NOT NULL,
+    closed_since_ticket INTEGER NOT NULL
+  );`;
+
+/** The breaker's statements, per dialect (the PostgreSQL table: PILLARS_SCHEMA_PG, src/durability/store.ts). */
+const SQL = {
+  row: statement<[string], Row>('breaker.row', { sqlite: 'SELECT * FROM breaker_state WHERE dependency = ?', postgres: 'SELECT * FROM breaker_state WHERE dependency = $1' }),
+  save: statement<[string, BreakerState, string, number | null, string, number, number, number]>('breaker.save', {
+    sqlite: `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes, next_ticket, closed_since_ticket)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (dependency) DO UPDATE SET state = excluded.state, window_json = excluded.window_json, opened_at_ms = excluded.opened_at_ms,
+               probes_json = excluded.probes_json, probe_successes = excluded.probe_successes, next_ticket = excluded.next_ticket, closed_since_ticket = excluded.closed_since_ticket`,
+    postgres: `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes, next_ticket, closed_since_ticket)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+               ON CONFLICT (dependency) DO UPDATE SET state = excluded.state, window_json = excluded.window_json, opened_at_ms = excluded.opened_at_ms,
+                 probes_json = excluded.probes_json, probe_successes = excluded.probe_successes, next_ticket = excluded.next_ticket, closed_since_ticket = excluded.closed_since_ticket`,
+  }),
+};
+
 export class CircuitBreaker {
-  readonly #db: Db;
+  /** The connection the breaker's transactions run on. */
+  readonly connection: SqlConnection;
+  readonly #transaction: Transaction;
   readonly #clock: Clock;
   readonly #emit: EventSink;
   readonly #listeners = new Set<TransitionListener>();
   #config: BreakerConfig;
 
   constructor(options: CircuitBreakerOptions) {
-    this.#db = options.db;
+    this.connection = storeConnection(options.db);
+    this.#transaction = transactionOn(this.connection);
     this.#clock = options.clock;
     this.#emit = options.events ?? ignoreEvents;
     this.#config = validateBreakerConfig(options.config);
-    this.#db.exec(`
-      CREATE TABLE IF NOT EXISTS breaker_state (
-        dependency TEXT PRIMARY KEY,
-        state TEXT NOT NULL CHECK (state IN ('closed', 'open', 'half_open')),
-        window_json TEXT NOT NULL,
-        opened_at_ms INTEGER,
-        probes_json TEXT NOT NULL,
-        probe_successes INTEGER NOT NULL,
-        next_ticket INTEGER NOT NULL,
-        closed_since_ticket INTEGER NOT NULL
-      );`);
+    if (this.connection instanceof SqliteSql) this.connection.db.exec(BREAKER_SCHEMA);
   }
 
   get dependency(): string {
@@ -91,7 +117,11 @@ export class CircuitBreaker {
 
   /** The breaker as a call made now would meet it (time applied, nothing written): see the file header. */
   snapshot(): BreakerSnapshot {
-    return settle(this.#stored(), this.#config, this.#clock.nowMs()).view;
+    return runNow(this.connection, this.snapshotOps());
+  }
+
+  *snapshotOps(): Sql<BreakerSnapshot> {
+    return settle(yield* this.#stored(), this.#config, this.#clock.nowMs()).view;
   }
 
   /** closed, open, or half_open — as a call made now would meet it; reading writes nothing. */
@@ -101,12 +131,12 @@ export class CircuitBreaker {
 
   /** Ask before calling the dependency. A refusal means the call never reached it. */
   beforeCall(): Admission {
+    return runNow(this.connection, this.beforeCallOps());
+  }
+
+  *beforeCallOps(): Sql<Admission> {
     const now = this.#clock.nowMs();
-    const decision = this.#db.transaction(() => {
-      const d = admit(this.#stored(), this.#config, now);
-      this.#save(d.next);
-      return d;
-    })();
+    const decision = yield* this.#transaction(this.#admitBody(now));
     const events: DurabilityEvent[] = rearmEvents(decision.rearmed, this.dependency, now);
     if (decision.transition) events.push({ type: 'breaker.transition', ...decision.transition });
     if (!decision.admitted) {
@@ -134,13 +164,12 @@ export class CircuitBreaker {
    * HalfOpen gives it to the oldest live probe. Returns false when the report was ignored.
    */
   afterCall(success: boolean, ticket?: number): boolean {
+    return runNow(this.connection, this.afterCallOps(success, ticket));
+  }
+
+  *afterCallOps(success: boolean, ticket?: number): Sql<boolean> {
     const now = this.#clock.nowMs();
-    const { before, decision } = this.#db.transaction(() => {
-      const snapshot = this.#stored();
-      const d = report(snapshot, this.#config, now, success, ticket);
-      if (!d.ignored) this.#save(d.next);
-      return { before: snapshot, decision: d };
-    })();
+    const { before, decision } = yield* this.#transaction(this.#reportBody(now, success, ticket));
     const events: DurabilityEvent[] = rearmEvents(decision.rearmed, this.dependency, now);
     if (decision.ignored) {
       events.push({
@@ -171,12 +200,12 @@ export class CircuitBreaker {
 
   /** An operator's override: close now, with an empty window. Fires a transition like any other (ours). */
   forceClose(): void {
+    runNow(this.connection, this.forceCloseOps());
+  }
+
+  *forceCloseOps(): Sql<void> {
     const now = this.#clock.nowMs();
-    const before = this.#db.transaction(() => {
-      const snapshot = this.#stored();
-      if (snapshot.state !== 'closed') this.#save(closedAfresh(snapshot));
-      return snapshot;
-    })();
+    const before = yield* this.#transaction(this.#closeBody());
     if (before.state === 'closed') return;
     const transition: StateTransition = {
       dependency: this.dependency,
@@ -189,9 +218,28 @@ export class CircuitBreaker {
     this.#publish([{ type: 'breaker.transition', ...transition }], transition);
   }
 
+  *#admitBody(now: number): Sql<AdmitDecision> {
+    const d = admit(yield* this.#stored(), this.#config, now);
+    yield* this.#save(d.next);
+    return d;
+  }
+
+  *#reportBody(now: number, success: boolean, ticket: number | undefined): Sql<{ before: BreakerSnapshot; decision: ReportDecision }> {
+    const snapshot = yield* this.#stored();
+    const d = report(snapshot, this.#config, now, success, ticket);
+    if (!d.ignored) yield* this.#save(d.next);
+    return { before: snapshot, decision: d };
+  }
+
+  *#closeBody(): Sql<BreakerSnapshot> {
+    const snapshot = yield* this.#stored();
+    if (snapshot.state !== 'closed') yield* this.#save(closedAfresh(snapshot));
+    return snapshot;
+  }
+
   /** The row as committed (no time applied): what every decision starts from. */
-  #stored(): BreakerSnapshot {
-    const row = this.#db.prepare('SELECT * FROM breaker_state WHERE dependency = ?').get(this.dependency) as Row | undefined;
+  *#stored(): Sql<BreakerSnapshot> {
+    const row = yield* get(SQL.row, this.dependency);
     if (!row) return { ...INITIAL_SNAPSHOT, window: [], probes: [] };
     return {
       state: row.state,
@@ -204,24 +252,8 @@ export class CircuitBreaker {
     };
   }
 
-  #save(s: BreakerSnapshot): void {
-    this.#db
-      .prepare(
-        `INSERT INTO breaker_state (dependency, state, window_json, opened_at_ms, probes_json, probe_successes, next_ticket, closed_since_ticket)
-         VALUES (@dependency, @state, @window, @openedAt, @probes, @successes, @nextTicket, @closedSince)
-         ON CONFLICT (dependency) DO UPDATE SET state = @state, window_json = @window, opened_at_ms = @openedAt,
-           probes_json = @probes, probe_successes = @successes, next_ticket = @nextTicket, closed_since_ticket = @closedSince`,
-      )
-      .run({
-        dependency: this.dependency,
-        state: s.state,
-        window: JSON.stringify(s.window),
-        openedAt: s.openedAtMs,
-        probes: JSON.stringify(s.probes),
-        successes: s.probeSuccesses,
-        nextTicket: s.nextTicket,
-        closedSince: s.closedSinceTicket,
-      });
+  *#save(s: BreakerSnapshot): Sql<void> {
+    yield* run(SQL.save, this.dependency, s.state, JSON.stringify(s.window), s.openedAtMs, JSON.stringify(s.probes), s.probeSuccesses, s.nextTicket, s.closedSinceTicket);
   }
 
   #publish(events: DurabilityEvent[], transition: StateTransition | undefined): void {

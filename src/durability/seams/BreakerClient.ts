@@ -29,18 +29,26 @@ export class BreakerClient implements ToolClient {
   }
 
   async execute(action: ToolAction, at: AttemptContext): Promise<unknown> {
-    const admission = this.#breaker.beforeCall();
+    // On SQLite the breaker answers at once, and no await is added (src/runner/EventStore.ts says why).
+    const asked = this.#breaker.connection.run(this.#breaker.beforeCallOps());
+    const admission = asked instanceof Promise ? await asked : asked;
     if (!admission.admitted) throw new TransientError(CIRCUIT_OPEN, { definite: true, cause: admission.error });
     const { ticket } = admission;
     let value: unknown;
     try {
       value = await this.#inner.execute(action, at);
     } catch (error) {
-      if (isTransientError(error)) this.#breaker.afterCall(false, ticket);
-      else if (isContractError(error)) this.#breaker.afterCall(true, ticket);
+      const told = isTransientError(error) ? this.#tell(false, ticket) : isContractError(error) ? this.#tell(true, ticket) : undefined;
+      if (told instanceof Promise) await told;
       throw error;
     }
-    this.#breaker.afterCall(true, ticket);
+    const told = this.#tell(true, ticket);
+    if (told instanceof Promise) await told;
     return value;
+  }
+
+  /** The report of an admitted call: at once on SQLite, a promise to await on PostgreSQL. */
+  #tell(success: boolean, ticket: number): boolean | Promise<boolean> {
+    return this.#breaker.connection.run(this.#breaker.afterCallOps(success, ticket));
   }
 }

@@ -9,6 +9,7 @@
  * A replay of a record keeps that record (no second one for the same intent), and writing is idempotent
  * per key: a runner that saves its exhausted state twice leaves one record.
  */
+import type { Sql } from '../../core/sql.js';
 import type { LoggedEvent } from '../../runner/EventStore.js';
 import type { RunnerState, ToolAction } from '../../runner/state.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -40,25 +41,30 @@ export function isDeadIntent(state: RunnerState): state is RunnerState & { pendi
 }
 
 /**
- * The hook the harness gives the EventStore: runs inside the transaction that saves each event.
+ * The hook the harness gives the EventStore: runs inside the transaction that saves each event, on the log's own
+ * connection — at once on SQLite, awaited on PostgreSQL (where the queue's statements then join that transaction).
  * `replaying()` is true while a DLQ record is being replayed (that record is kept, no new one is made).
  */
-export function deadLetterHook(dlq: DeadLetterQueue, options: { ttlSeconds: number; scenario: Scenario; replaying: () => boolean }): (event: LoggedEvent) => void {
+export function deadLetterHook(dlq: DeadLetterQueue, options: { ttlSeconds: number; scenario: Scenario; replaying: () => boolean }): (event: LoggedEvent) => void | Promise<void> {
   return ({ label, state }) => {
     if (options.replaying() || !isDeadIntent(state)) return;
-    const key = typeof state.pending.args.key === 'string' ? state.pending.args.key : null;
-    const already = dlq.listPending().some((r) => {
-      const dead = r.originalOperation as DeadIntent;
-      return dead.intent.task === state.task.id && dead.intent.key === key && dead.intent.action === state.pending.name && key !== null;
-    });
-    if (already) return;
-    const dead: DeadIntent = {
-      intent: { task: state.task.id, action: state.pending.name, args: state.pending.args, key },
-      state,
-      scenario: options.scenario,
-    };
-    dlq.enqueue({ agentId: state.task.id, operationType: state.pending.name, originalOperation: dead, attempts: Math.max(1, state.attempts), lastError: lastErrorOf(label), ttlSeconds: options.ttlSeconds });
+    return dlq.connection.run(deadLetterOps(dlq, label, state, options));
   };
+}
+
+function* deadLetterOps(dlq: DeadLetterQueue, label: string, state: RunnerState & { pending: ToolAction }, options: { ttlSeconds: number; scenario: Scenario }): Sql<void> {
+  const key = typeof state.pending.args.key === 'string' ? state.pending.args.key : null;
+  const already = (yield* dlq.listPendingOps()).some((r) => {
+    const dead = r.originalOperation as DeadIntent;
+    return dead.intent.task === state.task.id && dead.intent.key === key && dead.intent.action === state.pending.name && key !== null;
+  });
+  if (already) return;
+  const dead: DeadIntent = {
+    intent: { task: state.task.id, action: state.pending.name, args: state.pending.args, key },
+    state,
+    scenario: options.scenario,
+  };
+  yield* dlq.enqueueOps({ agentId: state.task.id, operationType: state.pending.name, originalOperation: dead, attempts: Math.max(1, state.attempts), lastError: lastErrorOf(label), ttlSeconds: options.ttlSeconds });
 }
 
 /** The state a replay starts from: the dead intent pending again, no attempt spent, a fresh call budget. */

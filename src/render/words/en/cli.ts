@@ -42,9 +42,11 @@ export const cli = {
   'cli.db.noHost': 'it names no server (give a host, or the folder of a unix socket as ?host=/path)',
   'cli.db.sqliteOnly': '--db {given} runs each scenario in a schema of its own on PostgreSQL: {option} is for SQLite only',
   'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
-  'cli.db.why.pillars': 'the pillars keep their stores in SQLite',
   'cli.db.why.workers': 'the workers\' queue is in SQLite',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
+  'cli.db.dlqKeptFiles': '--db {given}: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db',
+  'cli.db.tortureNotYet': '--db {given}: faultlab torture runs on SQLite only for now (its worker processes share one SQLite file); run it without --db',
+  'cli.db.mutantsQueue': '--db {given}: explore --mutants with no scenario named hunts the queue\'s mutants too, on the many-worker scenarios, whose queue is SQLite\'s for now; name the scenarios to hunt on PostgreSQL (e.g. faultlab explore --mutants scenarios/*.yaml --db {given}), or run it without --db',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
