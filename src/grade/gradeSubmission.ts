@@ -199,6 +199,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
 
   let runnerName: string | null = null;
   let loadError: ThrownInfo | null = null;
+  let loadedKind: 'runner' | 'worker' | undefined;
   const job: GradeJob = {
     file: absolute,
     scenarios: [...options.scenarios],
@@ -237,6 +238,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     if (message.type === 'load_error') {
       // Each thread loads the same file: one that could not is the file's failure, whatever another graded.
       loadError ??= message.error;
+      if (message.kind !== undefined) loadedKind ??= message.kind;
       return;
     }
     if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
@@ -261,7 +263,8 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   threads.push(...started.map((s) => s.thread));
   const failures = await Promise.all(started.map((s) => s.done));
   const failure = failures.find((f) => f !== null) ?? null;
-  if (!known) know(options.scenarios, await runnerRefs); // the file never loaded: graded on the runner's scenarios
+  // The file never loaded: graded on the scenarios of what it was seen to hold (a worker refused for its fence), else a runner's.
+  if (!known) know(loadedKind === 'worker' ? options.workerScenarios! : options.scenarios, loadedKind === 'worker' ? await referencesOf(options.workerScenarios!) : await runnerRefs);
   if (chosen !== null) await chosen;
   await Promise.all(pending);
   // The machine failed the grade (a full disk): nothing more is judged, and no learner is blamed for it.

@@ -73,7 +73,8 @@ export interface Go {
 
 export type FromHarness =
   | { type: 'loaded'; runnerName: string; kind: 'runner' | 'worker' }
-  | { type: 'load_error'; error: ThrownInfo }
+  /** `kind`: what the file was seen to hold before it was refused (a worker with no fence), when it got that far. */
+  | { type: 'load_error'; error: ThrownInfo; kind?: 'runner' | 'worker' }
   | { type: 'fixed'; index: number; outcome: RunOutcome }
   | { type: 'explored'; index: number; explored: Explored | null; reason?: Message }
   | { type: 'finished' }

@@ -207,7 +207,8 @@ async function main(): Promise<void> {
     opened = await openRunner({ kind: 'file', file: job.file }, job.file, { runTimeoutMs: job.timeoutMs, loadTimeoutMs: job.loadTimeoutMs });
   } catch (error) {
     throwIfEnvironmental(error);
-    post({ type: 'load_error', error: loadFailure(error) });
+    const kind = error instanceof RunnerLoadFailed && error.kind !== null && (error.kind === 'runner' || job.workerScenarios !== undefined) ? error.kind : undefined;
+    post({ type: 'load_error', error: loadFailure(error), ...(kind !== undefined ? { kind } : {}) });
     return;
   }
   if (opened.shipped && !job.acceptShipped) {

@@ -77,12 +77,15 @@ export class RunnerLoadFailed extends Error {
   readonly loss: Loss | null;
   /** What went wrong: what the file threw, or how its box was lost (its code text is the `.message`). */
   readonly said: Said;
+  /** What the file was seen to hold before it was refused (a worker with no fence), if it got that far. */
+  readonly kind: 'runner' | 'worker' | null;
 
-  constructor(said: Said, thrown: ThrownInfo | null, loss: Loss | null) {
+  constructor(said: Said, thrown: ThrownInfo | null, loss: Loss | null, kind: 'runner' | 'worker' | null = null) {
     super(codeText(said));
     this.said = said;
     this.thrown = thrown;
     this.loss = loss;
+    this.kind = kind;
   }
 }
 
@@ -176,7 +179,7 @@ export async function openRunner(source: RunnerSource, label: string, options: O
     if (typeof fence !== 'string' || fence.trim() === '') {
       await current.box.dispose();
       const said = message<BoxCode>('box.worker.noFence', { name: current.name });
-      throw new RunnerLoadFailed(said, { name: 'NotImplementedError', message: said }, null);
+      throw new RunnerLoadFailed(said, { name: 'NotImplementedError', message: said }, null, 'worker');
     }
     const boxes = new WorkerBoxes(current.box, async () => {
       const next = await open();
