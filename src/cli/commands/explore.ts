@@ -25,7 +25,7 @@ import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { optionHelp, parseDb, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
-import { checkPostgres, postgresFor } from '../postgresCheck.js';
+import { checkPostgres, checkPostgresRunner, namesFolder, postgresFor } from '../postgresCheck.js';
 import { msg, t, type Lang } from '../../render/words/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption } from '../runnerOption.js';
@@ -91,9 +91,13 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     makeOutDir(lang, '--out', dir);
     return dir;
   };
-  const scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
+  let scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError(t(lang, 'cli.explore.noRunnerScenario'));
-  if (db.kind === 'postgres') checkPostgres(lang, db, scenarios, { '--storage': values.storage, '--mutants': values.mutants === true ? '' : undefined });
+  if (db.kind === 'postgres') {
+    // A scenario that runs on SQLite only is refused when named, and left out (said on stderr) of a folder's exploration.
+    const folderRun = namesFolder(positionals, io.cwd);
+    scenarios = checkPostgres(lang, db, scenarios, { '--storage': values.storage, '--mutants': values.mutants === true ? '' : undefined }, { workers: true, ...(folderRun ? { skip: (said: string) => io.stderr.write(said + '\n') } : {}) });
+  }
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
 
@@ -150,6 +154,14 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
+  if (db.kind === 'postgres') {
+    try {
+      checkPostgresRunner(lang, db, resolved);
+    } catch (error) {
+      await resolved.close();
+      throw error;
+    }
+  }
   const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
   try {
     return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html, ...(on ? { postgres: on.url } : {}) });

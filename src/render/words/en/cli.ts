@@ -43,7 +43,11 @@ export const cli = {
   'cli.db.sqliteOnly': '--db {given} runs each scenario in a schema of its own on PostgreSQL: {option} is for SQLite only',
   'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
   'cli.db.why.pillars': 'the pillars keep their stores in SQLite',
-  'cli.db.why.workers': 'the workers\' queue is in SQLite',
+  'cli.db.why.workers': 'a grade on the many-worker scenarios runs on SQLite (a learner\'s worker writes SQLite\'s SQL)',
+  'cli.db.why.sqliteLesson': 'it teaches SQLite\'s own locking — BEGIN IMMEDIATE against a deferred transaction that upgrades later — which PostgreSQL does not have',
+  'cli.db.why.learnerWorker': 'a learner\'s worker writes SQLite\'s SQL',
+  'cli.db.sqliteForGood': '--db {given}: {id} runs on SQLite only ({why}); run it without --db',
+  'cli.db.skipped': '--db {given}: {id} skipped: it runs on SQLite only ({why})',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 

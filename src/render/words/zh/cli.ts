@@ -40,7 +40,11 @@ export const cli = {
   'cli.db.sqliteOnly': '--db {given} 让每个场景在 PostgreSQL 上各用一个自己的 schema 运行：{option} 只适用于 SQLite',
   'cli.db.scenarioNotYet': '--db {given}：{id} 目前只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
   'cli.db.why.pillars': '各支柱把它们的存储放在 SQLite 里',
-  'cli.db.why.workers': '工作者的队列在 SQLite 里',
+  'cli.db.why.workers': '在多工作者场景上的评分在 SQLite 上运行（学习者的工作者写的是 SQLite 的 SQL）',
+  'cli.db.why.sqliteLesson': '它讲的是 SQLite 自己的加锁方式——BEGIN IMMEDIATE 与稍后才升级的 deferred 事务——PostgreSQL 没有这种锁',
+  'cli.db.why.learnerWorker': '学习者的工作者写的是 SQLite 的 SQL',
+  'cli.db.sqliteForGood': '--db {given}：{id} 只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
+  'cli.db.skipped': '--db {given}：跳过 {id}：它只能在 SQLite 上运行（{why}）',
   'cli.db.why.lab': '实验室运行它自己的 SQLite 文件',
   'cli.db.cannotConnect': '--db {given}：无法连接：{problem}',
 
