@@ -11,11 +11,15 @@ import type { SqlConnection } from '../../core/sql.js';
 import type { WorkersDatabase } from './databases.js';
 
 export async function openPostgresWorkers(scenario: Scenario, url: string): Promise<{ database: WorkersDatabase; setup: SqlConnection }> {
-  const { database, setup } = await PgSharedDatabase.open(url, async (connection) => {
-    await connection.client.query(`BEGIN; ${TOOL_SCHEMA_PG} ${QUEUE_SCHEMA_PG}`);
+  const fill = async (connection: PgSql, before: string) => {
+    await connection.client.query(`BEGIN; ${before}`);
     await connection.run(startingRows(scenario.inventory));
     await connection.run(queueRows([scenario.task.id], 'postgres'));
     await connection.client.query('COMMIT');
+  };
+  const { database, setup } = await PgSharedDatabase.open(url, {
+    create: (connection) => fill(connection, `${TOOL_SCHEMA_PG} ${QUEUE_SCHEMA_PG}`),
+    refill: (connection) => fill(connection, EMPTY_EVERY_TABLE),
   });
   return {
     database: {
@@ -28,3 +32,8 @@ export async function openPostgresWorkers(scenario: Scenario, url: string): Prom
     setup,
   };
 }
+
+/** Every table of the run's schema emptied, whichever tables it has (the tool's, the queue's). */
+const EMPTY_EVERY_TABLE = `DO $$DECLARE t text; BEGIN
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP EXECUTE format('DELETE FROM %I', t); END LOOP;
+END$$;`;
