@@ -62,7 +62,7 @@ export function checkPostgresRunner(lang: Lang, db: DbChoice & { kind: 'postgres
   const given = dbShown(db);
   if (runner.isWorker === true) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: runner.label, why: t(lang, 'cli.db.why.learnerWorker') }));
   if ((runner.queue as { sqliteOnly?: boolean } | undefined)?.sqliteOnly === true) {
-    throw new BadInputError(t(lang, 'cli.db.sqliteForGood', { given, id: runner.label, why: t(lang, 'cli.db.why.sqliteLesson') }));
+    throw new BadInputError(t(lang, 'cli.db.sqliteForGood', { given, id: runner.label, why: t(lang, 'cli.db.why.sqliteMutant') }));
   }
 }
 

@@ -45,6 +45,7 @@ export const cli = {
   'cli.db.why.pillars': 'the pillars keep their stores in SQLite',
   'cli.db.why.workers': 'a grade on the many-worker scenarios runs on SQLite (a learner\'s worker writes SQLite\'s SQL)',
   'cli.db.why.sqliteLesson': 'it teaches SQLite\'s own locking — BEGIN IMMEDIATE against a deferred transaction that upgrades later — which PostgreSQL does not have',
+  'cli.db.why.sqliteMutant': 'it breaks SQLite\'s own locking — a deferred transaction\'s upgrade — which PostgreSQL does not have',
   'cli.db.why.learnerWorker': 'a learner\'s worker writes SQLite\'s SQL',
   'cli.db.sqliteForGood': '--db {given}: {id} runs on SQLite only ({why}); run it without --db',
   'cli.db.skipped': '--db {given}: {id} skipped: it runs on SQLite only ({why})',

@@ -42,6 +42,7 @@ export const cli = {
   'cli.db.why.pillars': '各支柱把它们的存储放在 SQLite 里',
   'cli.db.why.workers': '在多工作者场景上的评分在 SQLite 上运行（学习者的工作者写的是 SQLite 的 SQL）',
   'cli.db.why.sqliteLesson': '它讲的是 SQLite 自己的加锁方式——BEGIN IMMEDIATE 与稍后才升级的 deferred 事务——PostgreSQL 没有这种锁',
+  'cli.db.why.sqliteMutant': '它破坏的是 SQLite 自己的加锁方式——deferred 事务的升级——PostgreSQL 没有这种锁',
   'cli.db.why.learnerWorker': '学习者的工作者写的是 SQLite 的 SQL',
   'cli.db.sqliteForGood': '--db {given}：{id} 只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
   'cli.db.skipped': '--db {given}：跳过 {id}：它只能在 SQLite 上运行（{why}）',
