@@ -21,7 +21,7 @@ import type { RunnerFailure, UnsavedStep } from '../Run.js';
 import { failure, returnedNoState } from '../runnerFailure.js';
 import type { World } from '../world.js';
 import type { Scheduler } from './Scheduler.js';
-import type { WorkersDatabase } from './databases.js';
+import type { WorkersDatabase } from './workersDatabase.js';
 
 /** What a many-worker run runs: the runner in each session, the tool, the queue's store, the worker's loop. */
 export interface Implementations {

@@ -8,18 +8,8 @@ import { atOnce, SqliteSql, type SqlConnection } from '../../core/sql.js';
 import { createToolDatabase } from '../../inventory/schema.js';
 import { createQueue } from '../../queue/QueueStore.js';
 import type { Scenario } from '../../scenario/types.js';
+import type { WorkersDatabase } from './workersDatabase.js';
 
-export interface WorkersDatabase {
-  readonly kind: 'file' | 'postgres';
-  /** A new connection of its own (a process starting, or starting again after a crash). */
-  connect(): Promise<SqlConnection>;
-  /** One process's crash: its connection closes, and whatever it had not committed is rolled back. */
-  crash(connection: SqlConnection): void;
-  /** Every crashed connection is gone (on PostgreSQL, its lock with it): nobody else moves before. */
-  settled(): Promise<void>;
-  /** End of run: every connection closed, the database removed unless kept. */
-  dispose(): Promise<void>;
-}
 
 /** The run's database, its tables made and its starting rows written (the task queued), and the harness's own connection. */
 export async function openWorkersDatabase(scenario: Scenario, options: { keepDir?: string; postgres?: string }): Promise<{ database: WorkersDatabase; setup: SqlConnection }> {

@@ -8,7 +8,7 @@ import { startingRows, TOOL_SCHEMA_PG } from '../../inventory/schema.js';
 import { QUEUE_SCHEMA_PG, queueRows } from '../../queue/QueueStore.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { SqlConnection } from '../../core/sql.js';
-import type { WorkersDatabase } from './databases.js';
+import type { WorkersDatabase } from './workersDatabase.js';
 
 export async function openPostgresWorkers(scenario: Scenario, url: string): Promise<{ database: WorkersDatabase; setup: SqlConnection }> {
   const fill = async (connection: PgSql, before: string) => {
