@@ -263,6 +263,9 @@ export type Statement =
   | 'rows'
   | 'lastEvent';
 
+/** The statements that take no parameter (better-sqlite3 refuses an object for them). */
+const NO_PARAMETERS: ReadonlySet<Statement> = new Set(['begin', 'queued', 'rows']);
+
 /** A queue statement as the executors run it: its PostgreSQL text numbered, and the order its parameters go in. */
 interface QueueStatement extends SqlStatement {
   readonly names: readonly string[];
@@ -309,8 +312,9 @@ export class QueueStore {
   protected readonly leaseMs: number;
   protected readonly turns: Turns;
   readonly #text: Record<Statement, string>;
-  readonly #other: Record<Statement, string>;
   readonly #prepared = new Map<Statement, Database.Statement>();
+  readonly #statements = new Map<Statement, QueueStatement>();
+  #other: Record<Statement, string> | null = null;
 
   constructor(deps: QueueDeps) {
     this.connection = connectionOf(deps.db);
@@ -319,7 +323,6 @@ export class QueueStore {
     this.leaseMs = deps.leaseMs;
     this.turns = deps.turns ?? NO_TURNS;
     this.#text = STATEMENTS[this.dialect](this.clauses());
-    this.#other = STATEMENTS[this.dialect === 'sqlite' ? 'postgres' : 'sqlite'](this.clauses());
   }
 
   /** SQLite's connection itself (what runs on SQLite only: a deferred transaction's mutant, the sync reads). */
@@ -340,20 +343,26 @@ export class QueueStore {
     return statement;
   }
 
-  /** A statement of this store, both dialects. */
+  /** A statement of this store, both dialects (made once per store). */
   protected statement(name: Statement): QueueStatement {
-    return this.dialect === 'sqlite' ? queued({ sqlite: this.#text[name], postgres: this.#other[name] }) : queued({ sqlite: this.#other[name], postgres: this.#text[name] });
+    let found = this.#statements.get(name);
+    if (found === undefined) {
+      const other = (this.#other ??= STATEMENTS[this.dialect === 'sqlite' ? 'postgres' : 'sqlite'](this.clauses()));
+      found = this.dialect === 'sqlite' ? queued({ sqlite: this.#text[name], postgres: other[name] }) : queued({ sqlite: other[name], postgres: this.#text[name] });
+      this.#statements.set(name, found);
+    }
+    return found;
   }
 
   /** The first row of a statement, on either database (at once on SQLite). */
   protected async one<R>(name: Statement, params: Record<string, unknown> = {}): Promise<R | undefined> {
-    if (this.dialect === 'sqlite') return this.sql(name).get(...(this.statement(name).names.length === 0 ? [] : [params])) as R | undefined;
+    if (this.dialect === 'sqlite') return (NO_PARAMETERS.has(name) ? this.sql(name).get() : this.sql(name).get(params)) as R | undefined;
     return this.connection.run(one<R>(this.statement(name), this.dialect, params));
   }
 
   /** Every row of a statement. */
   protected async many<R>(name: Statement, params: Record<string, unknown> = {}): Promise<R[]> {
-    if (this.dialect === 'sqlite') return this.sql(name).all(...(this.statement(name).names.length === 0 ? [] : [params])) as R[];
+    if (this.dialect === 'sqlite') return (NO_PARAMETERS.has(name) ? this.sql(name).all() : this.sql(name).all(params)) as R[];
     return this.connection.run(all(this.statement(name), ...bind(this.statement(name), this.dialect, params))) as Promise<R[]>;
   }
 
