@@ -57,13 +57,21 @@ export function namesFolder(targets: readonly string[], cwd: string): boolean {
   return targets.some((target) => statSync(resolve(cwd, target), { throwIfNoEntry: false })?.isDirectory() === true);
 }
 
-/** A runner option that cannot run on PostgreSQL: a learner's worker (its SQL is SQLite's), a queue mutant that breaks SQLite's own locking. */
-export function checkPostgresRunner(lang: Lang, db: DbChoice & { kind: 'postgres' }, runner: { isWorker?: boolean; queue?: unknown; label: string }): void {
+/**
+ * A runner option that cannot run on PostgreSQL: a learner's worker (its SQL is SQLite's), a queue mutant that breaks
+ * SQLite's own locking. Refused with the runner closed (a learner's box ends).
+ */
+export async function checkPostgresRunner(lang: Lang, db: DbChoice & { kind: 'postgres' }, runner: { isWorker?: boolean; queue?: unknown; label: string; close(): Promise<void> }): Promise<void> {
   const given = dbShown(db);
-  if (runner.isWorker === true) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given, id: runner.label, why: t(lang, 'cli.db.why.learnerWorker') }));
-  if ((runner.queue as { sqliteOnly?: boolean } | undefined)?.sqliteOnly === true) {
-    throw new BadInputError(t(lang, 'cli.db.sqliteForGood', { given, id: runner.label, why: t(lang, 'cli.db.why.sqliteMutant') }));
-  }
+  const refusal =
+    runner.isWorker === true
+      ? t(lang, 'cli.db.scenarioNotYet', { given, id: runner.label, why: t(lang, 'cli.db.why.learnerWorker') })
+      : (runner.queue as { sqliteOnly?: boolean } | undefined)?.sqliteOnly === true
+        ? t(lang, 'cli.db.sqliteForGood', { given, id: runner.label, why: t(lang, 'cli.db.why.sqliteMutant') })
+        : null;
+  if (refusal === null) return;
+  await runner.close();
+  throw new BadInputError(refusal);
 }
 
 /** The command's server: its URL, and what to do at the command's end (idle schemas dropped, an embedded server stopped). */

@@ -136,10 +136,12 @@ CREATE TABLE events(seq bigint PRIMARY KEY, label text NOT NULL, state text NOT 
 CREATE INDEX events_by_task ON events(task_id, seq);
 `;
 
+const same = (text: string) => ({ sqlite: text, postgres: text });
+
 const READS = {
   task: { sqlite: "INSERT INTO tasks(task_id, state) VALUES (@task, 'queued')", postgres: "INSERT INTO tasks(rowid, task_id, state) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM tasks), @task, 'queued')" },
-  tokens: { sqlite: 'SELECT key, task_id, owner, token FROM ledger_tokens ORDER BY rowid', postgres: 'SELECT key, task_id, owner, token FROM ledger_tokens ORDER BY rowid' },
-  log: { sqlite: 'SELECT seq, label, state FROM events ORDER BY seq', postgres: 'SELECT seq, label, state FROM events ORDER BY seq' },
+  tokens: same('SELECT key, task_id, owner, token FROM ledger_tokens ORDER BY rowid'),
+  log: same('SELECT seq, label, state FROM events ORDER BY seq'),
 };
 
 /** The queue's tables, with `tasks` queued, in one transaction. */
@@ -224,26 +226,16 @@ export const STATEMENTS: Record<Dialect, (c: Clauses) => Record<Statement, strin
     rows: 'SELECT task_id, state, owner, token, lease_until_ms, finished_token FROM tasks ORDER BY rowid',
     lastEvent: 'SELECT seq, label, state FROM events WHERE task_id = @task ORDER BY seq DESC LIMIT 1',
   }),
+  // The same but where said: `rowid` is a column of PostgreSQL's tables, numbered as SQLite numbers it; a value only
+  // selected needs its type; the log's INSERT numbers its row and hands the number back.
   postgres: (c) => ({
+    ...STATEMENTS.sqlite(c),
     begin: '', // the executor's: the run's advisory lock, tried (src/postgres/connection.ts)
-    held: "SELECT task_id, token FROM tasks WHERE state = 'running' AND owner = @owner ORDER BY rowid LIMIT 1",
-    queued: "SELECT task_id, token FROM tasks WHERE state = 'queued' AND owner IS NULL ORDER BY rowid LIMIT 1",
-    grant: `UPDATE tasks SET state = 'running', owner = @owner, token = token + 1, lease_until_ms = @until, updated_at_ms = @now
-            WHERE task_id = @task AND token = @seen AND (state = 'queued' OR (state = 'running' AND owner = @owner))
-            RETURNING token, lease_until_ms`,
-    check: `SELECT 1 FROM tasks WHERE ${c.fence}`,
     recordToken: `INSERT INTO ledger_tokens(rowid, key, task_id, owner, token)
                   VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM ledger_tokens), @key, @task, @owner, @token)`,
     append: `INSERT INTO events(seq, label, state, task_id, owner, token)
              SELECT (SELECT coalesce(max(seq), 0) + 1 FROM events), @label::text, @state::text, @task::text, @owner::text, @token::integer
              WHERE EXISTS (SELECT 1 FROM tasks WHERE ${c.fence}) RETURNING seq`,
-    renew: `UPDATE tasks SET lease_until_ms = @until, updated_at_ms = @now WHERE ${c.fence} RETURNING lease_until_ms`,
-    finish: `UPDATE tasks SET state = @state, lease_until_ms = NULL, finished_token = @token, result = @result, updated_at_ms = @now WHERE ${c.finish}`,
-    expired: "SELECT task_id, owner, token, lease_until_ms FROM tasks WHERE state = 'running' AND lease_until_ms <= @now ORDER BY rowid",
-    rescue: `UPDATE tasks SET state = 'queued', owner = NULL, lease_until_ms = NULL, updated_at_ms = @now WHERE ${c.rescue}`,
-    row: 'SELECT task_id, state, owner, token, lease_until_ms, finished_token FROM tasks WHERE task_id = @task',
-    rows: 'SELECT task_id, state, owner, token, lease_until_ms, finished_token FROM tasks ORDER BY rowid',
-    lastEvent: 'SELECT seq, label, state FROM events WHERE task_id = @task ORDER BY seq DESC LIMIT 1',
   }),
 };
 

@@ -6,7 +6,7 @@
  * the worker's connection: the server rolls back what it had open, and the next life reads only what was committed.
  */
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/check/RunResult.js';
 import { VirtualClock } from '../../src/core/clock.js';
@@ -22,6 +22,7 @@ import { loadScenarios } from '../../src/scenario/load.js';
 import { openPostgresWorkers } from '../../src/sim/workers/postgresDatabase.js';
 import { cli, judged } from '../support.js';
 import { noPostgres, testDatabase } from './database.js';
+import { asAdmin } from './testDatabases.js';
 
 const WORKERS = loadScenarios([join(SCENARIOS_DIR, 'workers')]);
 /** What runs on PostgreSQL: every many-worker scenario but the one that teaches SQLite's own locking. */
@@ -47,15 +48,7 @@ const figures = (run: RunResult) => ({
   checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
 });
 
-async function onServer<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
-  }
-}
+const onServer = <T>(work: (admin: pg.Client) => Promise<T>): Promise<T> => asAdmin(url, work);
 
 describe.skipIf(noPostgres !== null)(`many workers on PostgreSQL${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {
   it('runs every many-worker scenario but deferred_upgrade_busy', () => {

@@ -154,14 +154,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
-  if (db.kind === 'postgres') {
-    try {
-      checkPostgresRunner(lang, db, resolved);
-    } catch (error) {
-      await resolved.close();
-      throw error;
-    }
-  }
+  if (db.kind === 'postgres') await checkPostgresRunner(lang, db, resolved);
   const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
   try {
     return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html, ...(on ? { postgres: on.url } : {}) });

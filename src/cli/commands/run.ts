@@ -92,14 +92,7 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
-  if (db.kind === 'postgres') {
-    try {
-      checkPostgresRunner(lang, db, resolved);
-    } catch (error) {
-      await resolved.close();
-      throw error;
-    }
-  }
+  if (db.kind === 'postgres') await checkPostgresRunner(lang, db, resolved);
   if (resolved.isWorker === true) {
     // The second exercise: a worker runs where several share a queue — by default every such scenario.
     if (positionals.length === 0) loaded = loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd });
