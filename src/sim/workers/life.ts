@@ -2,9 +2,9 @@
  * One life of a worker's process (docs/spec.md §10–11): its own connection to the shared database, the queue as
  * it reaches it (claims and finishes crossing the wire), and — for each grant — a session that recovers the task
  * from its log and steps the runner with every write under the grant's fence. A crash ends the life: the
- * connection closes first (SQLite, or the PostgreSQL server, rolls back what it had not committed), then the Crash is thrown into whatever
- * was running; the harness starts a new life after the restart time. The worker faults of §11 strike here, at
- * their named points.
+ * connection closes first (SQLite, or the PostgreSQL server, rolls back what it had not committed), then the Crash
+ * is thrown into whatever was running; the harness starts a new life after the restart time. The worker faults of
+ * §11 strike here, at their named points.
  */
 import { canonicalJson, canonicalRoundTrip, jsonCopy } from '../../core/canonical.js';
 import { Crash, type CrashPoint } from '../../core/crash.js';
