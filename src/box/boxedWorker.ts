@@ -244,7 +244,7 @@ export function boxedQueueClass(boxes: WorkerBoxes, name: string, fence: string)
 
     constructor(deps: QueueDeps) {
       super(deps);
-      this.#statements = new WorkerStatements(deps.db, this.turns);
+      this.#statements = new WorkerStatements(this.db, this.turns); // SQLite's: the learner's SQL is SQLite's
       const calls: WorkerCalls = { db: this.#statements, clock: { nowMs: () => deps.clock.nowMs() } };
       const generation = boxes.generation;
       this.#built = boxes.boxFor(deps.actor ?? 'worker', generation).then((box) => {
@@ -277,7 +277,7 @@ export function boxedQueueClass(boxes: WorkerBoxes, name: string, fence: string)
     protected override async finish(fence: Fence, state: 'done' | 'failed', result: string): Promise<void> {
       const answer = await this.#call('finish', [fence, state, result]);
       if (typeof answer !== 'boolean') throw new WorkerContractError(say('box.worker.finishReturned', { value: shown(answer) }));
-      if (!answer) throw this.stale(fence, state === 'done' ? 'complete' : 'fail');
+      if (!answer) throw await this.stale(fence, state === 'done' ? 'complete' : 'fail');
     }
 
     override async sweep(): Promise<Swept[]> {
@@ -298,11 +298,11 @@ export function boxedQueueClass(boxes: WorkerBoxes, name: string, fence: string)
         this.#statements.begin(method);
         answer = await this.#box!.invoke(instance, method, args);
       } catch (error) {
-        this.rollback();
+        await this.rollback();
         throw error;
       }
       if (this.db.open && this.db.inTransaction) {
-        this.rollback();
+        await this.rollback();
         throw new WorkerContractError(say('box.worker.openTransaction', { method }));
       }
       return answer;

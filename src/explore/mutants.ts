@@ -126,8 +126,9 @@ export interface QueueCatch {
  * The queue's mutants (many workers): every scenario as written that catches the mutant, each with every invariant
  * it breaks there. Their interleavings and faults: `faultlab explore --runner mutant:NAME` (docs/spec.md §11.1).
  */
-export async function queueCatches(mutant: Mutant, scenarios: readonly Scenario[], options: { seed?: number } = {}): Promise<QueueCatch[]> {
+export async function queueCatches(mutant: Mutant, scenarios: readonly Scenario[], options: { seed?: number; postgres?: string } = {}): Promise<QueueCatch[]> {
   const target: Target = {
+    ...(options.postgres !== undefined ? { postgres: options.postgres } : {}),
     runner: mutant.runner,
     tool: mutant.tool,
     ...(mutant.queue ? { queue: mutant.queue } : {}),

@@ -56,10 +56,10 @@ export interface ToolContext {
 
 /** The queue's guard as the tool's transaction meets it: both run on the tool's connection, inside its transaction. */
 export interface ToolFence {
-  /** Throws ContractError STALE_FENCE unless the holder's grant is still the task's. */
-  check(): void;
+  /** Throws ContractError STALE_FENCE unless the holder's grant is still the task's (statements on the tool's connection). */
+  check(): Sql<void>;
   /** The receipt just written under this grant: its token, in the same transaction. */
-  record(key: string): void;
+  record(key: string): Sql<void>;
 }
 
 export interface ToolDeps {
@@ -211,7 +211,7 @@ export class InventoryTool {
   }
 
   protected *reserveInTransaction(args: ReserveRequest, context: ToolContext): Sql<Receipt> {
-    context.fence?.check(); // 0. a stale holder is refused before anything is read or written
+    if (context.fence) yield* context.fence.check(); // 0. a stale holder is refused before anything is read or written
     const print = fingerprint(args);
     const stored = yield* get(SQL.receipt, args.key);
     if (stored !== undefined) {
@@ -241,7 +241,7 @@ export class InventoryTool {
     };
     // ... and its receipt, in the same transaction
     yield* run(SQL.record, args.key, print, context.taskId, args.item, args.qty, canonicalJson(receipt), this.clock.nowMs());
-    context.fence?.record(args.key);
+    if (context.fence) yield* context.fence.record(args.key);
     if (this.limits?.history) yield* run(SQL.history, args.key, print, context.taskId, args.item, -args.qty, this.clock.nowMs());
     // ... and the message to send, if the caller gave one: the outbox of docs/spec.md §14.4
     // (The chapter's tool has no service to send to: it leaves its limits' tables empty, whatever a caller sends.)

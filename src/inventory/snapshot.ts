@@ -146,12 +146,14 @@ export class WatchedSnapshot {
   /**
    * `limits`: a scenario past the chapter (docs/spec.md §13–§14): the limits' tables are read too.
    * `shared`: other connections write to this database too (many workers on one SQLite file): their commits are
-   * counted by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count.
+   * counted by SQLite's `data_version`, which moves whenever another connection commits, added to this one's own count
+   * (on PostgreSQL, by the count the run's connections share).
    */
   constructor(db: Database.Database | SqlConnection, options: { limits?: boolean; shared?: boolean } = {}) {
     this.#sql = 'dialect' in db ? db : SqliteSql.of(db);
     this.#limits = options.limits === true;
-    this.#others = options.shared ? atOnceDb(this.#sql).prepare('PRAGMA data_version').pluck() : null;
+    // On PostgreSQL the run's connections share one count already (src/postgres/connection.ts `shared`).
+    this.#others = options.shared && this.#sql instanceof SqliteSql ? this.#sql.db.prepare('PRAGMA data_version').pluck() : null;
   }
 
   /** At once: on SQLite. */
@@ -173,12 +175,6 @@ export class WatchedSnapshot {
     const ran = this.#sql.run(readSnapshotOps(this.#limits));
     return ran instanceof Promise ? ran.then(keep) : keep(ran);
   }
-}
-
-/** Many workers share a SQLite file only. */
-function atOnceDb(sql: SqlConnection): Database.Database {
-  if (!(sql instanceof SqliteSql)) throw new TypeError('a shared database is a SQLite file');
-  return sql.db;
 }
 
 export interface StockChange {

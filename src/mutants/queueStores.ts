@@ -45,12 +45,12 @@ export class RescueOverwritesDoneQueue extends QueueStore {
 
   override async sweep(): Promise<Swept[]> {
     await this.turns.at('sweep:read');
-    const expired = this.sql('expired').all({ now: this.clock.nowMs() }) as Array<{ task_id: string; owner: string; token: number; lease_until_ms: number }>;
+    const expired = await this.many<{ task_id: string; owner: string; token: number; lease_until_ms: number }>('expired', { now: this.clock.nowMs() });
     const swept: Swept[] = [];
     for (const row of expired) {
       await this.turns.at('sweep:write');
-      const info = await this.write(() => this.sql('rescue').run({ task: row.task_id, token: row.token, now: this.clock.nowMs() }));
-      if (info.changes > 0) swept.push({ task: row.task_id, owner: row.owner, token: row.token, leaseUntilMs: row.lease_until_ms });
+      const changes = await this.write(() => this.change('rescue', { task: row.task_id, token: row.token, now: this.clock.nowMs() }));
+      if (changes > 0) swept.push({ task: row.task_id, owner: row.owner, token: row.token, leaseUntilMs: row.lease_until_ms });
     }
     await this.turns.at('sweep:commit');
     return swept;
@@ -63,6 +63,9 @@ export class RescueOverwritesDoneQueue extends QueueStore {
  * write alone, trusting what it read: a second grant of the same token, over a live lease.
  */
 export class DeferredUpgradeQueue extends QueueStore {
+  /** It breaks SQLite's own locking (a deferred transaction's upgrade): PostgreSQL has none to break (src/cli/postgresCheck.ts). */
+  static readonly sqliteOnly = true;
+
   override async claim(owner: string): Promise<Grant | null> {
     this.db.exec('BEGIN'); // deferred: no lock until the first write
     try {
@@ -81,14 +84,14 @@ export class DeferredUpgradeQueue extends QueueStore {
         granted = this.db.prepare(UPGRADE).get(params) as typeof granted;
       } catch (error) {
         if (!isBusy(error)) throw error;
-        this.rollback(); // "the database was busy: write it again" — as what was read said
+        await this.rollback(); // "the database was busy: write it again" — as what was read said
         granted = (await this.write(() => this.db.prepare(UPGRADE).get(params))) as typeof granted;
       }
       await this.turns.at('claim:commit');
       if (this.db.inTransaction) this.db.exec('COMMIT');
       return { task: found.task_id, owner, token: granted.token, leaseUntilMs: granted.lease_until_ms, reclaim: held !== undefined };
     } catch (error) {
-      this.rollback();
+      await this.rollback();
       throw error;
     }
   }

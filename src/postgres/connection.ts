@@ -15,10 +15,15 @@
  *   connection writes there while the harness reads.
  * - `close()` is a crash's: the connection is really closed (the server rolls back what it had not committed
  *   and drops its locks); any statement after it fails as a closed SQLite connection does.
+ * - Many workers (src/sim/workers): a connection made with `neverWait` never waits on the lock — the harness moves one
+ *   actor at a time, so a wait would block them all: its `begin` *tries* the lock, and a refusal rolls back and throws
+ *   the "busy" SQLite's BEGIN IMMEDIATE gives (src/core/busy.ts). The run's connections share one `changes` count
+ *   (`shared`), moved by every write and every COMMIT of any of them: SQLite's `data_version` for the snapshots.
  * - bigint columns (the virtual clock's ms, the rows' numbers, a SUM) are read as JavaScript numbers: every
  *   value faultlab writes is far below 2^53.
  */
 import pg from 'pg';
+import { busyError } from '../core/busy.js';
 import { CLOSED_CONNECTION, type Op, type Sql, type SqlConnection } from '../core/sql.js';
 
 const INT8 = 20;
@@ -28,25 +33,38 @@ export const NUMBER_TYPES = {
   getTypeParser: ((oid: number, format?: string) => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 };
 
+/** How a connection of many workers behaves (see the top of this file). */
+export interface PgSqlOptions {
+  /** `begin` tries the run's write lock and throws busy when it is taken, instead of waiting for it. */
+  neverWait?: boolean;
+  /** A count shared by the run's connections: every write and every COMMIT of any of them moves it. */
+  shared?: { changes: number };
+}
+
 export class PgSql implements SqlConnection {
   readonly dialect = 'postgres';
   readonly client: pg.Client;
   #open = true;
   #inTransaction = false;
-  #changes = 0;
+  readonly #count: { changes: number };
+  readonly #neverWait: boolean;
+  readonly #shared: boolean;
 
-  constructor(client: pg.Client) {
+  constructor(client: pg.Client, options: PgSqlOptions = {}) {
     this.client = client;
+    this.#count = options.shared ?? { changes: 0 };
+    this.#shared = options.shared !== undefined;
+    this.#neverWait = options.neverWait === true;
   }
 
   /** A new connection to `url` whose unqualified names resolve in `schema` (the run's own). */
-  static async connect(url: string, schema: string): Promise<PgSql> {
+  static async connect(url: string, schema: string, options: PgSqlOptions = {}): Promise<PgSql> {
     const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}`, types: NUMBER_TYPES });
     // A connection the server ends (its database dropped WITH (FORCE), the server stopped) fails its next statement;
     // the event the client emits as well is not an uncaught error.
     client.on('error', () => undefined);
     await client.connect();
-    return new PgSql(client);
+    return new PgSql(client, options);
   }
 
   get open(): boolean {
@@ -58,7 +76,7 @@ export class PgSql implements SqlConnection {
   }
 
   changes(): number {
-    return this.#changes;
+    return this.#count.changes;
   }
 
   async run<T>(protocol: Sql<T>): Promise<T> {
@@ -86,10 +104,20 @@ export class PgSql implements SqlConnection {
     return this.client.end().catch(() => undefined);
   }
 
+  /** BEGIN and the run's write lock if it is free; else nothing begun, and busy (the lock is never waited for). */
+  async #tryBegin(): Promise<void> {
+    const [, lock] = (await this.client.query('BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_try_advisory_xact_lock(hashtext(current_schema())) AS ok')) as unknown as [pg.QueryResult, pg.QueryResult<{ ok: boolean }>];
+    if (lock.rows[0]?.ok !== true) {
+      await this.client.query('ROLLBACK');
+      throw busyError();
+    }
+    this.#inTransaction = true;
+  }
+
   async #do(op: Op): Promise<unknown> {
     if (op.op === 'abandon') {
       if (!this.#open || !this.#inTransaction) return undefined;
-      this.#changes += 1; // what it undoes may have changed a snapshot read inside it
+      this.#count.changes += 1; // what it undoes may have changed a snapshot read inside it
       this.#inTransaction = false;
       await this.client.query('ROLLBACK');
       return undefined;
@@ -98,12 +126,14 @@ export class PgSql implements SqlConnection {
     if (!this.#open) throw new TypeError(CLOSED_CONNECTION);
     switch (op.op) {
       case 'begin':
+        if (this.#neverWait) return this.#tryBegin();
         await this.client.query('BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
         this.#inTransaction = true;
         return undefined;
       case 'commit':
         this.#inTransaction = false;
         await this.client.query('COMMIT');
+        if (this.#shared) this.#count.changes += 1; // the others' snapshots see it now
         return undefined;
       case 'rows':
         return (await this.client.query({ name: op.st.name, text: op.st.postgres, values: op.params as unknown[], rowMode: 'array' })).rows;
@@ -114,7 +144,7 @@ export class PgSql implements SqlConnection {
         const result = await this.client.query({ name: op.st.name, text: op.st.postgres, values: op.params as unknown[] });
         if (op.op === 'get') return result.rows[0];
         if (op.op === 'all') return result.rows;
-        this.#changes += 1;
+        this.#count.changes += 1;
         if (op.op === 'run') return result.rowCount ?? 0;
         return Number(Object.values(result.rows[0] as Record<string, unknown>)[0]); // insert: the key it RETURNING'd
       }

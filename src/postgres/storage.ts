@@ -158,8 +158,17 @@ export async function sweepStaleSchemas(url: string): Promise<string[]> {
   }
 }
 
+/** What else lends schemas between runs (many workers' shared schemas, src/postgres/shared.ts): closed with these. */
+const closers: Array<() => Promise<void>> = [];
+
+/** Have `close` run by every `closeIdle()`. */
+export function onCloseIdle(close: () => Promise<void>): void {
+  closers.push(close);
+}
+
 /** Close every idle connection and drop its schema: the runs are over. */
 export async function closeIdle(): Promise<void> {
+  for (const close of closers) await close();
   const all = [...idle.entries()].flatMap(([url, lent]) => lent.map((one) => ({ url, ...one })));
   idle.clear();
   for (const one of all) {

@@ -28,13 +28,18 @@
  * token is safety.
  *
  * Every operation is asynchronous: at each statement boundary of a claim or a sweep the harness may let another
- * actor move (`Turns`), a statement that meets another connection's write lock waits there, and an asynchronous
- * client (PostgreSQL, issue 23) sits under the same interface. The statements are written once per dialect, in
- * STATEMENTS, each operation's in one place; a deliberately broken store (src/mutants) changes one clause.
+ * actor move (`Turns`), and a statement that meets another connection's write lock waits there. The store runs on
+ * a SQLite connection (better-sqlite3, answered at once) or a PostgreSQL one (src/core/sql.ts `SqlConnection`):
+ * the statements are written once per dialect, side by side, in STATEMENTS, each operation's in one place, with
+ * named parameters (`@task`; PostgreSQL's `$n` are numbered from them); a deliberately broken store (src/mutants)
+ * changes one clause, on both. On PostgreSQL the write lock is the run's advisory lock, tried and never waited
+ * for (src/postgres/connection.ts `neverWait`): `begin` and every guarded autocommit write take it, and a refusal
+ * is the same busy as SQLite's.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { isBusy } from '../core/busy.js';
+import { abandon, all, begin, commit, get, run, SqliteSql, type Sql, type SqlConnection, type Statement as SqlStatement } from '../core/sql.js';
 import { ContractError } from '../inventory/errors.js';
 import { refuse } from '../inventory/refusals.js';
 import type { ToolFence } from '../inventory/InventoryTool.js';
@@ -94,7 +99,8 @@ export const NO_TURNS: Turns = {
 };
 
 export interface QueueDeps {
-  db: Database.Database;
+  /** A SQLite connection, or either database's (src/core/sql.ts); on PostgreSQL one that never waits on the lock. */
+  db: Database.Database | SqlConnection;
   clock: Clock;
   /** How long a grant or a renewal lasts, in virtual ms. */
   leaseMs: number;
@@ -115,13 +121,35 @@ CREATE TABLE events(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, state TEXT NOT
 CREATE INDEX events_by_task ON events(task_id, seq);
 `;
 
+/**
+ * The same tables on PostgreSQL, in the run's schema beside the tool's: SQLite's `rowid` (the queue's order) is a
+ * column there, numbered max + 1 as SQLite numbers it, and so is the log's `seq`.
+ */
+export const QUEUE_SCHEMA_PG = `
+CREATE TABLE tasks(rowid bigint NOT NULL UNIQUE, task_id text PRIMARY KEY, state text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+                   owner text, token integer NOT NULL DEFAULT 0, lease_until_ms bigint, finished_token integer,
+                   result text, updated_at_ms bigint NOT NULL DEFAULT 0);
+CREATE INDEX tasks_by_state ON tasks(state, owner);
+CREATE TABLE ledger_tokens(rowid bigint NOT NULL UNIQUE, key text PRIMARY KEY, task_id text NOT NULL, owner text NOT NULL, token integer NOT NULL);
+CREATE TABLE events(seq bigint PRIMARY KEY, label text NOT NULL, state text NOT NULL,
+                    task_id text NOT NULL, owner text NOT NULL, token integer NOT NULL);
+CREATE INDEX events_by_task ON events(task_id, seq);
+`;
+
+const same = (text: string) => ({ sqlite: text, postgres: text });
+
+const READS = {
+  task: { sqlite: "INSERT INTO tasks(task_id, state) VALUES (@task, 'queued')", postgres: "INSERT INTO tasks(rowid, task_id, state) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM tasks), @task, 'queued')" },
+  tokens: same('SELECT key, task_id, owner, token FROM ledger_tokens ORDER BY rowid'),
+  log: same('SELECT seq, label, state FROM events ORDER BY seq'),
+};
+
 /** The queue's tables, with `tasks` queued, in one transaction. */
 export function createQueue(db: Database.Database, tasks: readonly string[]): void {
   db.exec('BEGIN');
   try {
     db.exec(QUEUE_SCHEMA);
-    const insert = db.prepare("INSERT INTO tasks(task_id, state) VALUES (?, 'queued')");
-    for (const task of tasks) insert.run(task);
+    SqliteSql.of(db).run(queueRows(tasks, 'sqlite'));
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -129,9 +157,28 @@ export function createQueue(db: Database.Database, tasks: readonly string[]): vo
   }
 }
 
+/** `tasks` queued, in order (inside the caller's transaction, after the tables are made). */
+export function* queueRows(tasks: readonly string[], dialect: Dialect): Sql<void> {
+  const st = queued(READS.task);
+  for (const task of tasks) yield* run(st, ...bind(st, dialect, { task }));
+}
+
+/** Each receipt's grant, in the order they were written (the run's account, on either database). */
+export function* ledgerTokenOps(dialect: Dialect): Sql<Array<{ key: string; task_id: string; owner: string; token: number }>> {
+  const st = queued(READS.tokens);
+  return (yield* all(st, ...bind(st, dialect, {}))) as Array<{ key: string; task_id: string; owner: string; token: number }>;
+}
+
+/** The task's log as committed, in order: [seq, label, state JSON]. */
+export function* taskLogOps(dialect: Dialect): Sql<Array<{ seq: number; label: string; state: string }>> {
+  const st = queued(READS.log);
+  return (yield* all(st, ...bind(st, dialect, {}))) as Array<{ seq: number; label: string; state: string }>;
+}
+
 /**
  * The clauses a broken store changes (src/mutants/queueStores.ts): who may write (`fence`), who may finish a task
- * (`finish`), which expired lease a sweep may return (`rescue`). Each is a SQL condition on `tasks`.
+ * (`finish`), which expired lease a sweep may return (`rescue`). Each is a SQL condition on `tasks`, the same on both
+ * databases.
  */
 export interface Clauses {
   fence: string;
@@ -145,11 +192,13 @@ export const CLAUSES: Clauses = {
   rescue: "task_id = @task AND token = @token AND state = 'running' AND lease_until_ms <= @now",
 };
 
-export type Dialect = 'sqlite';
+export type Dialect = 'sqlite' | 'postgres';
 
 /**
- * Every statement of the protocol, by dialect (PostgreSQL's go beside SQLite's, issue 23: `FOR UPDATE SKIP
- * LOCKED` in the claim, `$n` parameters). Named parameters (`@task`) are bound from objects.
+ * Every statement of the protocol, by dialect, side by side. Named parameters (`@task`) are bound from objects on
+ * SQLite and numbered `$1, $2, …` in order of first use on PostgreSQL. PostgreSQL's differ where said: its `rowid`
+ * is a column, a value only selected needs its type, and the log's INSERT numbers its row and hands the number back.
+ * (The claim's `FOR UPDATE SKIP LOCKED` is issue 23's item 4: here one writer at a time holds the run's lock.)
  */
 export const STATEMENTS: Record<Dialect, (c: Clauses) => Record<Statement, string>> = {
   sqlite: (c) => ({
@@ -177,9 +226,20 @@ export const STATEMENTS: Record<Dialect, (c: Clauses) => Record<Statement, strin
     rows: 'SELECT task_id, state, owner, token, lease_until_ms, finished_token FROM tasks ORDER BY rowid',
     lastEvent: 'SELECT seq, label, state FROM events WHERE task_id = @task ORDER BY seq DESC LIMIT 1',
   }),
+  // The same but where said: `rowid` is a column of PostgreSQL's tables, numbered as SQLite numbers it; a value only
+  // selected needs its type; the log's INSERT numbers its row and hands the number back.
+  postgres: (c) => ({
+    ...STATEMENTS.sqlite(c),
+    begin: '', // the executor's: the run's advisory lock, tried (src/postgres/connection.ts)
+    recordToken: `INSERT INTO ledger_tokens(rowid, key, task_id, owner, token)
+                  VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM ledger_tokens), @key, @task, @owner, @token)`,
+    append: `INSERT INTO events(seq, label, state, task_id, owner, token)
+             SELECT (SELECT coalesce(max(seq), 0) + 1 FROM events), @label::text, @state::text, @task::text, @owner::text, @token::integer
+             WHERE EXISTS (SELECT 1 FROM tasks WHERE ${c.fence}) RETURNING seq`,
+  }),
 };
 
-type Statement =
+export type Statement =
   | 'begin'
   | 'held'
   | 'queued'
@@ -195,20 +255,72 @@ type Statement =
   | 'rows'
   | 'lastEvent';
 
+/** The statements that take no parameter (better-sqlite3 refuses an object for them). */
+const NO_PARAMETERS: ReadonlySet<Statement> = new Set(['begin', 'queued', 'rows']);
+
+/** A queue statement as the executors run it: its PostgreSQL text numbered, and the order its parameters go in. */
+interface QueueStatement extends SqlStatement {
+  readonly names: readonly string[];
+}
+
+const made = new Map<string, QueueStatement>();
+
+/** The statement of these texts (one object per pair, so each connection prepares it once). */
+function queued(text: { sqlite: string; postgres: string }): QueueStatement {
+  const key = `${text.sqlite}\u0000${text.postgres}`;
+  let found = made.get(key);
+  if (found === undefined) {
+    const names: string[] = [];
+    const postgres = text.postgres.replace(/@(\w+)/g, (_, name: string) => {
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name) + 1}`;
+    });
+    // PostgreSQL prepares a statement under its name once per connection: a name per text (a mutant's differ).
+    made.set(key, (found = { name: `queue_${made.size + 1}`, sqlite: text.sqlite, postgres, names }));
+  }
+  return found;
+}
+
+/** The parameters as the dialect binds them: SQLite an object of names (none when the statement has none), PostgreSQL values in order. */
+function bind(st: QueueStatement, dialect: Dialect, params: Record<string, unknown>): unknown[] {
+  if (dialect === 'postgres') return st.names.map((name) => params[name]);
+  return st.names.length === 0 ? [] : [params];
+}
+
+/** A connection as the queue meets it. */
+function connectionOf(db: Database.Database | SqlConnection): SqlConnection {
+  return 'dialect' in db ? db : SqliteSql.of(db);
+}
+
+/** The first row, or undefined. */
+function* one<R>(st: QueueStatement, dialect: Dialect, params: Record<string, unknown>): Sql<R | undefined> {
+  return (yield* get(st, ...bind(st, dialect, params))) as R | undefined;
+}
+
 export class QueueStore {
-  protected readonly db: Database.Database;
+  protected readonly connection: SqlConnection;
+  protected readonly dialect: Dialect;
   protected readonly clock: Clock;
   protected readonly leaseMs: number;
   protected readonly turns: Turns;
   readonly #text: Record<Statement, string>;
   readonly #prepared = new Map<Statement, Database.Statement>();
+  readonly #statements = new Map<Statement, QueueStatement>();
+  #other: Record<Statement, string> | null = null;
 
   constructor(deps: QueueDeps) {
-    this.db = deps.db;
+    this.connection = connectionOf(deps.db);
+    this.dialect = this.connection.dialect;
     this.clock = deps.clock;
     this.leaseMs = deps.leaseMs;
     this.turns = deps.turns ?? NO_TURNS;
-    this.#text = STATEMENTS.sqlite(this.clauses());
+    this.#text = STATEMENTS[this.dialect](this.clauses());
+  }
+
+  /** SQLite's connection itself (what runs on SQLite only: a deferred transaction's mutant, the sync reads). */
+  protected get db(): Database.Database {
+    if (!(this.connection instanceof SqliteSql)) throw new TypeError('this queue runs on PostgreSQL: SQLite\'s connection is not there');
+    return this.connection.db;
   }
 
   /** The clauses of the guards: the protocol's (a broken store changes one). */
@@ -216,10 +328,40 @@ export class QueueStore {
     return CLAUSES;
   }
 
+  /** SQLite's prepared statement (on SQLite only). */
   protected sql(name: Statement): Database.Statement {
     let statement = this.#prepared.get(name);
     if (statement === undefined) this.#prepared.set(name, (statement = this.db.prepare(this.#text[name])));
     return statement;
+  }
+
+  /** A statement of this store, both dialects (made once per store). */
+  protected statement(name: Statement): QueueStatement {
+    let found = this.#statements.get(name);
+    if (found === undefined) {
+      const other = (this.#other ??= STATEMENTS[this.dialect === 'sqlite' ? 'postgres' : 'sqlite'](this.clauses()));
+      found = this.dialect === 'sqlite' ? queued({ sqlite: this.#text[name], postgres: other[name] }) : queued({ sqlite: other[name], postgres: this.#text[name] });
+      this.#statements.set(name, found);
+    }
+    return found;
+  }
+
+  /** The first row of a statement, on either database (at once on SQLite). */
+  protected async one<R>(name: Statement, params: Record<string, unknown> = {}): Promise<R | undefined> {
+    if (this.dialect === 'sqlite') return (NO_PARAMETERS.has(name) ? this.sql(name).get() : this.sql(name).get(params)) as R | undefined;
+    return this.connection.run(one<R>(this.statement(name), this.dialect, params));
+  }
+
+  /** Every row of a statement. */
+  protected async many<R>(name: Statement, params: Record<string, unknown> = {}): Promise<R[]> {
+    if (this.dialect === 'sqlite') return (NO_PARAMETERS.has(name) ? this.sql(name).all() : this.sql(name).all(params)) as R[];
+    return this.connection.run(all(this.statement(name), ...bind(this.statement(name), this.dialect, params))) as Promise<R[]>;
+  }
+
+  /** A statement run for its effect: how many rows it changed. */
+  protected async change(name: Statement, params: Record<string, unknown>): Promise<number> {
+    if (this.dialect === 'sqlite') return this.sql(name).run(params).changes;
+    return this.connection.run(run(this.statement(name), ...bind(this.statement(name), this.dialect, params))) as Promise<number>;
   }
 
   /** 1. CLAIM, one transaction: a task this worker holds already (re-granted), else the first queued one; null when none. */
@@ -227,20 +369,20 @@ export class QueueStore {
     await this.begin('claim:read');
     try {
       await this.turns.at('claim:read');
-      const held = this.sql('held').get({ owner }) as { task_id: string; token: number } | undefined;
-      const found = held ?? (this.sql('queued').get() as { task_id: string; token: number } | undefined);
+      const held = await this.one<{ task_id: string; token: number }>('held', { owner });
+      const found = held ?? (await this.one<{ task_id: string; token: number }>('queued'));
       if (found === undefined) {
-        this.db.exec('COMMIT');
+        await this.commit();
         return null;
       }
       await this.turns.at('claim:write');
       const now = this.clock.nowMs();
-      const granted = this.sql('grant').get({ owner, task: found.task_id, seen: found.token, until: now + this.leaseMs, now }) as { token: number; lease_until_ms: number };
+      const granted = (await this.one<{ token: number; lease_until_ms: number }>('grant', { owner, task: found.task_id, seen: found.token, until: now + this.leaseMs, now }))!;
       await this.turns.at('claim:commit');
-      this.db.exec('COMMIT'); // commit point 1: the grant is the truth
+      await this.commit(); // commit point 1: the grant is the truth
       return { task: found.task_id, owner, token: granted.token, leaseUntilMs: granted.lease_until_ms, reclaim: held !== undefined };
     } catch (error) {
-      this.rollback();
+      await this.rollback();
       throw error;
     }
   }
@@ -248,8 +390,8 @@ export class QueueStore {
   /** The heartbeat: the lease runs `leaseMs` from now again. Returns its new expiry. */
   async renew(fence: Fence): Promise<number> {
     const now = this.clock.nowMs();
-    const row = (await this.write(() => this.sql('renew').get({ ...fence, until: now + this.leaseMs, now }))) as { lease_until_ms: number } | undefined;
-    if (row === undefined) throw this.stale(fence, 'renew');
+    const row = await this.write(() => this.one<{ lease_until_ms: number }>('renew', { ...fence, until: now + this.leaseMs, now }));
+    if (row === undefined) throw await this.stale(fence, 'renew');
     return row.lease_until_ms;
   }
 
@@ -264,15 +406,19 @@ export class QueueStore {
   }
 
   protected async finish(fence: Fence, state: 'done' | 'failed', result: string): Promise<void> {
-    const info = await this.write(() => this.sql('finish').run({ ...fence, state, result, now: this.clock.nowMs() }));
-    if (info.changes === 0) throw this.stale(fence, state === 'done' ? 'complete' : 'fail');
+    const changes = await this.write(() => this.change('finish', { ...fence, state, result, now: this.clock.nowMs() }));
+    if (changes === 0) throw await this.stale(fence, state === 'done' ? 'complete' : 'fail');
   }
 
   /** A line of the task's log, written under the holder's grant. Returns its number. */
   async append(fence: Fence, label: string, state: string): Promise<number> {
-    const info = await this.write(() => this.sql('append').run({ ...fence, label, state }));
-    if (info.changes === 0) throw this.stale(fence, 'log');
-    return Number(info.lastInsertRowid);
+    const seq = await this.write(async () => {
+      if (this.dialect === 'postgres') return (await this.one<{ seq: number }>('append', { ...fence, label, state }))?.seq ?? null;
+      const info = this.sql('append').run({ ...fence, label, state });
+      return info.changes === 0 ? null : Number(info.lastInsertRowid);
+    });
+    if (seq === null) throw await this.stale(fence, 'log');
+    return seq;
   }
 
   /** 3. SWEEP, one transaction: every expired lease back to the queue — only if it is still that grant, expired. */
@@ -281,29 +427,37 @@ export class QueueStore {
     try {
       await this.turns.at('sweep:read');
       const now = this.clock.nowMs();
-      const expired = this.sql('expired').all({ now }) as Array<{ task_id: string; owner: string; token: number; lease_until_ms: number }>;
+      const expired = await this.many<{ task_id: string; owner: string; token: number; lease_until_ms: number }>('expired', { now });
       const swept: Swept[] = [];
       for (const row of expired) {
         await this.turns.at('sweep:write');
-        const info = this.sql('rescue').run({ task: row.task_id, token: row.token, now: this.clock.nowMs() });
-        if (info.changes > 0) swept.push({ task: row.task_id, owner: row.owner, token: row.token, leaseUntilMs: row.lease_until_ms });
+        const changes = await this.change('rescue', { task: row.task_id, token: row.token, now: this.clock.nowMs() });
+        if (changes > 0) swept.push({ task: row.task_id, owner: row.owner, token: row.token, leaseUntilMs: row.lease_until_ms });
       }
       await this.turns.at('sweep:commit');
-      this.db.exec('COMMIT'); // commit point 3
+      await this.commit(); // commit point 3
       return swept;
     } catch (error) {
-      this.rollback();
+      await this.rollback();
       throw error;
     }
   }
 
   /** Inside the tool's transaction (its connection is this one): the guard the reserve's effect commits with. */
   toolFence(fence: Fence): ToolFence {
+    const store = this;
+    const { dialect } = this;
     return {
-      check: () => {
-        if (this.sql('check').get(fence) === undefined) throw this.stale(fence, 'reserve');
+      *check() {
+        if ((yield* one(store.statement('check'), dialect, { ...fence })) === undefined) {
+          const now = yield* one<TaskRow>(store.statement('row'), dialect, { task: fence.task });
+          throw staleRefusal(fence, 'reserve', now ?? null);
+        }
       },
-      record: (key) => void this.sql('recordToken').run({ key, ...fence }),
+      *record(key) {
+        const st = store.statement('recordToken');
+        yield* run(st, ...bind(st, dialect, { key, ...fence }));
+      },
     };
   }
 
@@ -311,8 +465,13 @@ export class QueueStore {
   async writable(): Promise<void> {
     for (;;) {
       try {
-        this.db.exec('BEGIN IMMEDIATE');
-        this.db.exec('ROLLBACK');
+        if (this.dialect === 'sqlite') {
+          this.db.exec('BEGIN IMMEDIATE');
+          this.db.exec('ROLLBACK');
+        } else {
+          await this.connection.run(begin());
+          await this.connection.run(abandon());
+        }
         return;
       } catch (error) {
         if (!isBusy(error)) throw error;
@@ -323,24 +482,35 @@ export class QueueStore {
 
   /** The last line of a task's log: what a new holder recovers from. */
   async lastEvent(task: string): Promise<{ seq: number; label: string; state: string } | null> {
-    return (this.sql('lastEvent').get({ task }) as { seq: number; label: string; state: string } | undefined) ?? null;
+    return (await this.one<{ seq: number; label: string; state: string }>('lastEvent', { task })) ?? null;
   }
 
-  /** One task's row as it stands (a worker reading its own lease — which proves nothing by the time it writes). */
+  /** One task's row as it stands, at once (SQLite only; `readRow` on either). */
   row(task: string): TaskRow | null {
     return (this.sql('row').get({ task }) as TaskRow | undefined) ?? null;
   }
 
-  /** Every task's row, in queue order. */
+  /** Every task's row, in queue order, at once (SQLite only; `readRows` on either). */
   rows(): TaskRow[] {
     return this.sql('rows').all() as TaskRow[];
   }
 
-  /** BEGIN IMMEDIATE: the write lock first, so nothing read can change before the write; waits while another holds it. */
+  /** One task's row as it stands (a worker reading its own lease — which proves nothing by the time it writes). */
+  async readRow(task: string): Promise<TaskRow | null> {
+    return (await this.one<TaskRow>('row', { task })) ?? null;
+  }
+
+  /** Every task's row, in queue order. */
+  async readRows(): Promise<TaskRow[]> {
+    return this.many<TaskRow>('rows');
+  }
+
+  /** BEGIN IMMEDIATE (PostgreSQL: the run's lock, tried): the write lock first, so nothing read can change before the write; waits while another holds it. */
   protected async begin(point: QueuePoint): Promise<void> {
     for (;;) {
       try {
-        this.sql('begin').run();
+        if (this.dialect === 'sqlite') this.sql('begin').run();
+        else await this.connection.run(begin());
         return;
       } catch (error) {
         if (!isBusy(error)) throw error;
@@ -349,32 +519,56 @@ export class QueueStore {
     }
   }
 
-  /** One statement that writes, in its own (autocommit) transaction; waits while another connection holds the write lock. */
-  protected async write<T>(statement: () => T): Promise<T> {
+  protected async commit(): Promise<void> {
+    if (this.dialect === 'sqlite') this.db.exec('COMMIT');
+    else await this.connection.run(commit());
+  }
+
+  /**
+   * One statement that writes, in its own transaction; waits while another connection holds the write lock. On SQLite
+   * an autocommit statement; on PostgreSQL the same statement between the lock's BEGIN and COMMIT.
+   */
+  protected async write<T>(statement: () => T | Promise<T>): Promise<T> {
     for (;;) {
       try {
-        return statement();
+        if (this.dialect === 'sqlite') return await statement();
+        await this.connection.run(begin());
       } catch (error) {
         if (!isBusy(error)) throw error;
         await this.turns.busy('write');
+        continue;
+      }
+      try {
+        const value = await statement();
+        await this.commit();
+        return value;
+      } catch (error) {
+        await this.rollback();
+        throw error;
       }
     }
   }
 
-  protected rollback(): void {
+  protected async rollback(): Promise<void> {
     // A crash has already closed the connection, which rolled the transaction back: touch nothing.
-    if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+    if (this.dialect === 'sqlite') {
+      if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+    } else await this.connection.run(abandon());
   }
 
   /** The definite refusal of a stale holder's write, saying whose grant the task is under now. */
-  protected stale(fence: Fence, what: string): ContractError {
-    const now = this.row(fence.task);
-    const of = { what, task: fence.task, token: fence.token, owner: fence.owner };
-    if (now === null) return refuse('STALE_FENCE', 'staleFenceMissing', of);
-    if (now.state === 'running') return refuse('STALE_FENCE', 'staleFenceHeld', { ...of, holder: String(now.owner), now: now.token });
-    if (now.state === 'queued') return refuse('STALE_FENCE', 'staleFenceQueued', { ...of, now: now.token });
-    return refuse('STALE_FENCE', 'staleFenceEnded', { ...of, state: now.state, now: now.finished_token ?? now.token });
+  protected async stale(fence: Fence, what: string): Promise<ContractError> {
+    return staleRefusal(fence, what, await this.readRow(fence.task));
   }
+}
+
+/** The refusal of a stale holder, from the task's row as it stands. */
+function staleRefusal(fence: Fence, what: string, now: TaskRow | null): ContractError {
+  const of = { what, task: fence.task, token: fence.token, owner: fence.owner };
+  if (now === null) return refuse('STALE_FENCE', 'staleFenceMissing', of);
+  if (now.state === 'running') return refuse('STALE_FENCE', 'staleFenceHeld', { ...of, holder: String(now.owner), now: now.token });
+  if (now.state === 'queued') return refuse('STALE_FENCE', 'staleFenceQueued', { ...of, now: now.token });
+  return refuse('STALE_FENCE', 'staleFenceEnded', { ...of, state: now.state, now: now.finished_token ?? now.token });
 }
 
 /** The queue implementation a run meets: the real one, or a deliberately broken store (src/mutants). */

@@ -73,7 +73,7 @@ export interface SimulateOptions extends WorkersOptions {
   /**
    * Run on the PostgreSQL server at this URL instead of SQLite: the run's databases are a schema of its own there
    * (src/postgres/storage.ts), the same protocol runs on them — the pillars' stores' included — and a crash really
-   * closes their connections. For one runner (the workers' queue is SQLite's still).
+   * closes their connections. For one runner, and for many workers (one schema they share).
    */
   postgres?: string;
 }
@@ -82,7 +82,10 @@ export interface SimulateOptions extends WorkersOptions {
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): Promise<Run> {
   // Many workers: their own harness on one shared file (src/sim/workers) — the speed machinery is for one runner.
   if (scenario.workers !== undefined) {
-    if (options.postgres !== undefined) return Promise.reject(new TypeError('simulate: many workers run on SQLite only for now (their queue is SQLite\'s)'));
+    // On PostgreSQL, one schema for the run; a learner's worker (its SQL is SQLite's) is refused before (src/cli/postgresCheck.ts).
+    if (options.postgres !== undefined && (options.keepDir !== undefined || isLearnerWorker(options.queue))) {
+      return Promise.reject(new TypeError('simulate: many workers on PostgreSQL keep no folder, and run the reference queue or a broken one, not a learner\'s (its SQL is SQLite\'s)'));
+    }
     return simulateWorkers(scenario, options);
   }
   // A learner's worker (the second exercise) is a queue: a scenario of one runner has none for it to run on.

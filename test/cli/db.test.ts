@@ -82,10 +82,29 @@ describe('--db', () => {
     });
     const mutants = await cli(['explore', '--mutants', '--db', 'postgres']);
     expect([mutants.code, mutants.stdout]).toEqual([2, '']);
-    expect(mutants.stderr).toContain("faultlab explore: --db postgres: explore --mutants with no scenario named hunts the queue's mutants too, on the many-worker scenarios, whose queue is SQLite's for now;");
+    expect(mutants.stderr).toContain("faultlab explore: --db postgres: explore --mutants with no scenario named hunts every mutant, deferred_upgrade among them, which breaks SQLite's own locking (PostgreSQL has none like it);");
     const sqlite = await cli(['dlq', 'no/such/folder', '--db', 'sqlite']);
     expect(sqlite.stderr).toContain('no events.db in');
   });
+
+  it("refuses, before connecting, what runs on SQLite only for good — deferred_upgrade_busy named, the deferred_upgrade mutant — and a learner's worker (exit 2), in English and Chinese", async () => {
+    const url = 'postgres://app@127.0.0.1:1/shop';
+    const named = await cli(['run', 'scenarios/workers/deferred_upgrade_busy.yaml', '--db', url]);
+    expect(named).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `faultlab run: --db ${url}: deferred_upgrade_busy runs on SQLite only (it teaches SQLite's own locking — BEGIN IMMEDIATE against a deferred transaction that upgrades later — which PostgreSQL does not have); run it without --db\n`,
+    });
+    const zh = await cli(['explore', 'scenarios/workers/deferred_upgrade_busy.yaml', '--db', url, '--lang', 'zh']);
+    expect([zh.code, zh.stderr]).toEqual([2, `faultlab explore: --db ${url}：deferred_upgrade_busy 只能在 SQLite 上运行（它讲的是 SQLite 自己的加锁方式——BEGIN IMMEDIATE 与稍后才升级的 deferred 事务——PostgreSQL 没有这种锁）；请去掉 --db 再运行\n`]);
+    const mutant = await cli(['run', 'double_claim_race', '--runner', 'mutant:deferred_upgrade', '--db', url]);
+    expect([mutant.code, mutant.stderr]).toEqual([2, `faultlab run: --db ${url}: mutant:deferred_upgrade runs on SQLite only (it breaks SQLite's own locking — a deferred transaction's upgrade — which PostgreSQL does not have); run it without --db\n`]);
+    const worker = await cli(['run', 'double_claim_race', '--runner', 'test/fixtures/workers/solution/LearnerWorker.ts', '--db', url]);
+    expect([worker.code, worker.stdout]).toEqual([2, '']);
+    expect(worker.stderr).toContain("runs on SQLite only for now (a learner's worker writes SQLite's SQL); run it without --db\n");
+    const workerZh = await cli(['run', 'double_claim_race', '--runner', 'test/fixtures/workers/solution/LearnerWorker.ts', '--db', url, '--lang', 'zh']);
+    expect(workerZh.stderr).toContain('目前只能在 SQLite 上运行（学习者的工作者写的是 SQLite 的 SQL）');
+  }, 60_000);
 
   it('refuses a server that does not answer, saying why, without repeating its password (exit 2, nothing run)', async () => {
     const refused = await cli(['run', 'lost_reply', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop']);

@@ -25,7 +25,7 @@ import type { Style } from '../../render/style.js';
 import type { Scenario } from '../../scenario/types.js';
 import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
 import { optionHelp, parseDb, parseSeed, parseStorage, sharedHelp, sharedParse } from '../options.js';
-import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
+import { checkPostgres, checkPostgresRunner, dbShown, namesFolder, postgresFor } from '../postgresCheck.js';
 import { msg, t, type Lang } from '../../render/words/index.js';
 import { checkOutDir, makeOutDir } from '../outDir.js';
 import { loadRunnerOption } from '../runnerOption.js';
@@ -91,11 +91,13 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
     makeOutDir(lang, '--out', dir);
     return dir;
   };
-  const scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
+  let scenarios = runnerScenariosOnly(lang, loadAll(positionals, { cwd: io.cwd }), 'explore');
   if (scenarios.length === 0) throw new UsageError(t(lang, 'cli.explore.noRunnerScenario'));
   if (db.kind === 'postgres') {
-    checkPostgres(lang, db, scenarios, { '--storage': values.storage });
-    // With no scenario named, the queue's mutants are hunted too, on the many-worker scenarios: SQLite's for now.
+    // A scenario that runs on SQLite only is refused when named, and left out (said on stderr) of a folder's exploration.
+    const folderRun = namesFolder(positionals, io.cwd);
+    scenarios = checkPostgres(lang, db, scenarios, { '--storage': values.storage }, { workers: true, ...(folderRun ? { skip: (said: string) => io.stderr.write(said + '\n') } : {}) });
+    // With no scenario named, every mutant is hunted, the one that breaks SQLite's own locking among them.
     if (values.mutants === true && positionals.length === 0) throw new BadInputError(t(lang, 'cli.db.mutantsQueue', { given: dbShown(db) }));
   }
   const started = performance.now();
@@ -160,6 +162,7 @@ export async function exploreCommand(argv: string[], io: Io, lang: Lang): Promis
   }
 
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text)); // validates the name and the file before any work
+  if (db.kind === 'postgres') await checkPostgresRunner(lang, db, resolved);
   const on = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
   try {
     return await exploreWith(lang, resolved, { scenarios, depth, preemptions, seed, storage, workers, out: () => writeIn(out), io, style, seconds, json: values.json === true, html: values.html, ...(on ? { postgres: on.url } : {}) });

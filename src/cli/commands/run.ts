@@ -3,7 +3,7 @@
  * Exit 0 when every check held, 1 when any failed, 2 for bad input.
  */
 import { existsSync } from 'node:fs';
-import { checkPostgres, dbShown, postgresFor } from '../postgresCheck.js';
+import { checkPostgres, checkPostgresRunner, namesFolder, dbShown, postgresFor } from '../postgresCheck.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll, type Loaded } from '../../scenario/load.js';
@@ -87,11 +87,15 @@ export async function runCommand(argv: string[], io: Io, lang: Lang): Promise<nu
   if (db.kind === 'sqlite') refuseRacesOnSqlite(lang, loaded);
   if (db.kind === 'postgres') {
     for (const one of loaded) if (one.type !== 'runner' && !isRace(one)) throw new BadInputError(t(lang, 'cli.db.scenarioNotYet', { given: dbShown(db), id: one.id, why: t(lang, 'cli.db.why.lab') }));
-    checkPostgres(lang, db, loaded.flatMap((one) => (one.type === 'runner' ? [one.scenario] : [])), { '--storage': values.storage, '--keep-db': keepDb });
+    // A scenario that runs on SQLite only is refused when named, and left out (said on stderr) of a folder's run.
+    const folderRun = namesFolder(positionals, io.cwd);
+    const runs = checkPostgres(lang, db, loaded.flatMap((one) => (one.type === 'runner' ? [one.scenario] : [])), { '--storage': values.storage, '--keep-db': keepDb }, { workers: true, ...(folderRun ? { skip: (said: string) => io.stderr.write(said + '\n') } : {}) });
+    loaded = loaded.filter((one) => one.type !== 'runner' || runs.includes(one.scenario));
   }
   if (keepDb !== undefined) checkKeepable(lang, loaded);
   if (storage === 'file' && keepDb === undefined) checkTempDir();
   const resolved = await loadRunnerOption(lang, values.runner, io.cwd, (text) => io.stderr.write(text));
+  if (db.kind === 'postgres') await checkPostgresRunner(lang, db, resolved);
   if (resolved.isWorker === true) {
     // The second exercise: a worker runs where several share a queue — by default every such scenario.
     if (positionals.length === 0) loaded = loadAll([join(SCENARIOS_DIR, 'workers')], { cwd: io.cwd });

@@ -122,7 +122,7 @@ export class Scheduler {
   }
 
   /** Move the actors until `stop()` says the run is over (or it is cut); `afterTurn` runs after every move. */
-  async run(stop: () => boolean, afterTurn: () => void): Promise<void> {
+  async run(stop: () => boolean, afterTurn: () => void | Promise<void>): Promise<void> {
     for (;;) {
       this.#fireTimers();
       if (stop()) return;
@@ -154,7 +154,7 @@ export class Scheduler {
       this.turns += 1;
       this.#trace.lane = pick.name;
       await this.#resume(pick);
-      afterTurn();
+      await afterTurn();
     }
   }
 

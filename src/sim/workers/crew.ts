@@ -6,11 +6,12 @@
  * changed it and whatever the store claims; each lease is watched, and its expiry said when it comes.
  */
 import { canonicalJson } from '../../core/canonical.js';
-import type { SharedDatabase, Db } from '../../core/storage.js';
+import type { SqlConnection } from '../../core/sql.js';
 import type { ToolClass } from '../../inventory/InventoryTool.js';
 import type { QueueClass, QueueStore, TaskRow } from '../../queue/QueueStore.js';
 import type { RunnerClass } from '../../runner/BaseRunner.js';
-import { readEventRows, type LoggedEvent } from '../../runner/EventStore.js';
+import { taskLogOps } from '../../queue/QueueStore.js';
+import type { LoggedEvent } from '../../runner/EventStore.js';
 import type { Policy } from '../../runner/policy.js';
 import type { WorkerClass } from '../../runner/ReferenceWorker.js';
 import type { RunnerState } from '../../runner/state.js';
@@ -20,6 +21,7 @@ import type { RunnerFailure, UnsavedStep } from '../Run.js';
 import { failure, returnedNoState } from '../runnerFailure.js';
 import type { World } from '../world.js';
 import type { Scheduler } from './Scheduler.js';
+import type { WorkersDatabase } from './workersDatabase.js';
 
 /** What a many-worker run runs: the runner in each session, the tool, the queue's store, the worker's loop. */
 export interface Implementations {
@@ -48,15 +50,16 @@ export class Crew {
     readonly world: World,
     readonly scenario: Scenario,
     readonly spec: WorkersSpec,
-    readonly storage: SharedDatabase,
+    readonly storage: WorkersDatabase,
     readonly scheduler: Scheduler,
     readonly impl: Implementations,
     readonly policy: Policy,
     readonly maxSteps: number,
     observer: QueueStore,
+    rows: readonly TaskRow[],
   ) {
     this.#observer = observer;
-    for (const row of observer.rows()) this.#rows.set(row.task_id, row);
+    for (const row of rows) this.#rows.set(row.task_id, row);
   }
 
   /** Over: every task finished and nobody in a session — or the run was stopped from inside. */
@@ -72,9 +75,9 @@ export class Crew {
   }
 
   /** Read the queue's rows (committed only) and say what changed since the last look; watch every new lease. */
-  observe(): void {
+  async observe(): Promise<void> {
     const changes: TaskChange[] = [];
-    for (const row of this.#observer.rows()) {
+    for (const row of await this.#observer.readRows()) {
       const before = this.#rows.get(row.task_id) ?? null;
       if (before !== null && canonicalJson(before) === canonicalJson(row)) continue;
       this.#rows.set(row.task_id, row);
@@ -106,8 +109,9 @@ export class Crew {
   }
 
   /** The task's log as committed, in order. */
-  readLog(db: Db): LoggedEvent[] {
-    return readEventRows(db).map(([seq, label, text]) => ({ seq, label, state: JSON.parse(text) as RunnerState }));
+  async readLog(connection: SqlConnection): Promise<LoggedEvent[]> {
+    const rows = await connection.run(taskLogOps(connection.dialect));
+    return rows.map(({ seq, label, state }) => ({ seq, label, state: JSON.parse(state) as RunnerState }));
   }
 
   runnerThrew(error: unknown): void {

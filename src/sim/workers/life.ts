@@ -2,14 +2,14 @@
  * One life of a worker's process (docs/spec.md §10–11): its own connection to the shared database, the queue as
  * it reaches it (claims and finishes crossing the wire), and — for each grant — a session that recovers the task
  * from its log and steps the runner with every write under the grant's fence. A crash ends the life: the
- * connection closes first (SQLite rolls back what it had not committed), then the Crash is thrown into whatever
- * was running; the harness starts a new life after the restart time. The worker faults of §11 strike here, at
- * their named points.
+ * connection closes first (SQLite, or the PostgreSQL server, rolls back what it had not committed), then the Crash
+ * is thrown into whatever was running; the harness starts a new life after the restart time. The worker faults of
+ * §11 strike here, at their named points.
  */
 import { canonicalJson, canonicalRoundTrip, jsonCopy } from '../../core/canonical.js';
 import { Crash, type CrashPoint } from '../../core/crash.js';
 import { RENEW_WHEN_LEFT } from '../../core/defaults.js';
-import type { Db } from '../../core/storage.js';
+import type { SqlConnection } from '../../core/sql.js';
 import type { WorkerPointName } from '../../faults/types.js';
 import { isContractError, TransientError, type ContractError } from '../../inventory/errors.js';
 import type { QueueStore, Fence, Grant, Turns } from '../../queue/QueueStore.js';
@@ -36,7 +36,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
   crashed: Crash | null = null;
   readonly #crew: Crew;
   readonly #self: ActorHandle;
-  readonly #db: Db;
+  readonly #db: SqlConnection;
   readonly #store: QueueStore;
   /** This worker's grants so far (across its lives: a fault names the n-th), and whether its last claim found nothing. */
   readonly #claims: { count: number; lastEmpty: boolean };
@@ -49,11 +49,16 @@ export class WorkerLife implements QueueClient, TaskRunner {
   /** The state this life's last session ended with: what the worker finishes the task on. */
   #ended: RunnerState | null = null;
 
-  constructor(crew: Crew, self: ActorHandle, claims: { count: number; lastEmpty: boolean }) {
+  /** A new life: the process starts, and connects. */
+  static async start(crew: Crew, self: ActorHandle, claims: { count: number; lastEmpty: boolean }): Promise<WorkerLife> {
+    return new WorkerLife(crew, self, claims, await crew.storage.connect());
+  }
+
+  private constructor(crew: Crew, self: ActorHandle, claims: { count: number; lastEmpty: boolean }, connection: SqlConnection) {
     this.#crew = crew;
     this.#self = self;
     this.#claims = claims;
-    this.#db = crew.storage.connect();
+    this.#db = connection;
     const turns: Turns = { at: () => this.#turn(), busy: (point) => this.#busy(point) };
     this.#store = new crew.impl.queue({ db: this.#db, clock: crew.world.clock, leaseMs: crew.spec.lease_ms, turns, actor: self.name });
     this.worker = new crew.impl.worker({ queue: this, tasks: this, clock: crew.world.clock });
@@ -77,7 +82,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
       world.trace.emit({ type: 'claim', granted: grant === null ? null : { task: grant.task, token: grant.token, leaseUntil: grant.leaseUntilMs, reclaim: grant.reclaim, grant: n } });
     }
     this.#claims.lastEmpty = grant === null;
-    this.#crew.observe();
+    await this.#crew.observe();
     if (grant === null) return null;
     for (const hit of world.plan.atWorker(this.name, 'claim', { grant: n }, world.trace.step)) {
       world.trace.emit({ type: 'fault', fault: hit.spec, index: hit.index });
@@ -98,7 +103,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
 
   async lease(grant: Grant) {
     await this.#turn();
-    return this.#store.row(grant.task);
+    return this.#store.readRow(grant.task);
   }
 
   async #finish(grant: Grant, op: 'complete' | 'fail', status: string): Promise<void> {
@@ -113,11 +118,11 @@ export class WorkerLife implements QueueClient, TaskRunner {
         world.trace.emit({ type: 'holder', op, task: grant.task, token: grant.token, ok: false, message: error.message });
         world.trace.emit({ type: 'lease_lost', task: grant.task, token: grant.token });
       }
-      this.#crew.observe();
+      await this.#crew.observe();
       throw error;
     }
     world.trace.emit({ type: 'holder', op, task: grant.task, token: grant.token, ok: true, result: status });
-    this.#crew.observe();
+    await this.#crew.observe();
     this.#crew.finished(this.#ended);
   }
 
@@ -194,11 +199,11 @@ export class WorkerLife implements QueueClient, TaskRunner {
       this.#leaseUntil = await this.#store.renew(fence);
     } catch (error) {
       if (isStale(error)) world.trace.emit({ type: 'holder', op: 'renew', task: fence.task, token: fence.token, ok: false, message: error.message });
-      this.#crew.observe();
+      await this.#crew.observe();
       throw error;
     }
     world.trace.emit({ type: 'holder', op: 'renew', task: fence.task, token: fence.token, ok: true, leaseUntil: this.#leaseUntil });
-    this.#crew.observe();
+    await this.#crew.observe();
   }
 
   /** The task's log as the runner writes it: every line under the grant's fence, in the INSERT itself. */
@@ -269,7 +274,7 @@ export class WorkerLife implements QueueClient, TaskRunner {
         try {
           return await network.execute(action, at);
         } finally {
-          if (this.crashed === null) crew.observe();
+          if (this.crashed === null) await crew.observe();
         }
       },
     };

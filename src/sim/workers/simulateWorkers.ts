@@ -7,11 +7,9 @@
  * is (Run), judged by the same verdict, with the queue's side added (`workers`).
  */
 import { DEFAULT_SEED, MAX_STEPS, MAX_TURNS, RESTART_MS } from '../../core/defaults.js';
-import { SharedDatabase } from '../../core/storage.js';
 import { InventoryTool } from '../../inventory/InventoryTool.js';
-import { readSnapshot } from '../../inventory/snapshot.js';
-import { createToolDatabase } from '../../inventory/schema.js';
-import { createQueue, QueueStore, type QueueClass } from '../../queue/QueueStore.js';
+import { readSnapshotOps } from '../../inventory/snapshot.js';
+import { ledgerTokenOps, QueueStore, type QueueClass } from '../../queue/QueueStore.js';
 import { ScriptedPolicy } from '../../runner/policy.js';
 import { ReferenceRunner } from '../../runner/ReferenceRunner.js';
 import { ReferenceWorker, type WorkerClass } from '../../runner/ReferenceWorker.js';
@@ -24,6 +22,7 @@ import { newWorld } from '../world.js';
 import { Crew } from './crew.js';
 import { Halt, WorkerLife } from './life.js';
 import { Scheduler, type ActorHandle } from './Scheduler.js';
+import { openWorkersDatabase } from './databases.js';
 
 /** What a many-worker run may be handed beyond a single runner's options: a broken queue or worker (src/mutants). */
 export interface WorkersOptions {
@@ -39,6 +38,8 @@ interface RunOptions extends WorkersOptions {
   extraFaults?: readonly FaultSpec[];
   maxSteps?: number;
   keepDir?: string;
+  /** The PostgreSQL server to run on (a schema of its own there), instead of a SQLite file. */
+  postgres?: string;
 }
 
 /** The lane of the process that returns expired leases to the queue. */
@@ -52,17 +53,14 @@ export async function simulateWorkers(scenario: Scenario, options: RunOptions = 
   const spec = scenario.workers!;
   const seed = options.seed ?? DEFAULT_SEED;
   const world = newWorld(scenario, seed, options.extraFaults ?? []);
-  const storage = new SharedDatabase(options.keepDir !== undefined ? { keepDir: options.keepDir } : {});
+  const { database: storage, setup } = await openWorkersDatabase(scenario, { ...(options.keepDir !== undefined ? { keepDir: options.keepDir } : {}), ...(options.postgres !== undefined ? { postgres: options.postgres } : {}) });
   try {
-    const setup = storage.connect();
-    createToolDatabase(setup, scenario.inventory);
-    createQueue(setup, [scenario.task.id]);
     const QueueImpl = options.queue ?? QueueStore;
     const scheduler = new Scheduler(world.clock, world.trace, spec.schedule, MAX_TURNS);
     const impl = { runner: options.runner ?? ReferenceRunner, tool: options.tool ?? InventoryTool, queue: QueueImpl, worker: options.worker ?? ReferenceWorker };
     // The harness's own connection: it only reads, so it sees only what was committed.
     const observer = new QueueStore({ db: setup, clock: world.clock, leaseMs: spec.lease_ms });
-    const crew = new Crew(world, scenario, spec, storage, scheduler, impl, new ScriptedPolicy(scenario.script), options.maxSteps ?? MAX_STEPS, observer);
+    const crew = new Crew(world, scenario, spec, storage, scheduler, impl, new ScriptedPolicy(scenario.script), options.maxSteps ?? MAX_STEPS, observer, await observer.readRows());
     const names = workerNames(spec.count);
     for (const name of names) scheduler.spawn(name, (self) => workerLoop(crew, self));
     scheduler.spawn(SWEEPER, (self) => sweeperLoop(crew, self));
@@ -74,16 +72,19 @@ export async function simulateWorkers(scenario: Scenario, options: RunOptions = 
     if (thrown !== undefined && crew.runnerError === null) crew.runnerThrew(thrown.error);
     const state = crew.finishedState ?? crew.lastState;
     world.trace.emit({ type: 'finished', status: state?.status ?? 'none', steps: crew.steps });
-    const log = crew.readLog(setup);
+    const log = await crew.readLog(setup);
+    const tasks = await observer.readRows();
+    const db = await setup.run(readSnapshotOps());
+    const tokens = await setup.run(ledgerTokenOps(setup.dialect));
     return {
       scenario,
       seed,
       runner: impl.runner.name || 'anonymous runner',
-      storage: 'file',
+      storage: storage.kind,
       trace: world.trace.events,
       log,
       state: state ?? log.at(-1)?.state ?? null,
-      db: readSnapshot(setup),
+      db,
       faults: world.plan.faults,
       runnerRequests: world.counters.runnerRequests,
       steps: crew.steps,
@@ -98,8 +99,8 @@ export async function simulateWorkers(scenario: Scenario, options: RunOptions = 
         leaseMs: spec.lease_ms,
         sweepEveryMs: spec.sweep_every_ms,
         pollMs: spec.poll_ms,
-        tasks: observer.rows(),
-        tokens: setup.prepare('SELECT key, task_id, owner, token FROM ledger_tokens ORDER BY rowid').all() as Array<{ key: string; task_id: string; owner: string; token: number }>,
+        tasks,
+        tokens,
         choices: scheduler.choices,
         unapplied: spec.schedule.filter((entry) => !scheduler.applied.has(entry.choice)),
         turns: scheduler.turns,
@@ -107,7 +108,7 @@ export async function simulateWorkers(scenario: Scenario, options: RunOptions = 
       },
     };
   } finally {
-    storage.dispose();
+    await storage.dispose();
   }
 }
 
@@ -116,7 +117,7 @@ async function workerLoop(crew: Crew, self: ActorHandle): Promise<void> {
   const claims = { count: 0, lastEmpty: false };
   for (let life = 1; ; life += 1) {
     crew.world.trace.emit({ type: 'started', life });
-    const current = new WorkerLife(crew, self, claims);
+    const current = await WorkerLife.start(crew, self, claims);
     try {
       for (;;) {
         if (crew.over()) return;
@@ -132,6 +133,7 @@ async function workerLoop(crew: Crew, self: ActorHandle): Promise<void> {
       }
       if (current.crashed === null) throw error; // a bug, or a worker that threw: the scheduler records it
       crew.crashes += 1;
+      await crew.storage.settled(); // its connection gone (on PostgreSQL, its lock with it) before anyone else moves
       await self.sleep(RESTART_MS);
     }
   }
@@ -140,7 +142,7 @@ async function workerLoop(crew: Crew, self: ActorHandle): Promise<void> {
 /** The sweeper (the rescuer): every `sweep_every_ms`, expired leases go back to the queue. */
 async function sweeperLoop(crew: Crew, self: ActorHandle): Promise<void> {
   const { world, spec } = crew;
-  const store = new crew.impl.queue({ db: crew.storage.connect(), clock: world.clock, leaseMs: spec.lease_ms, turns: { at: () => self.turn(), busy: () => self.busy() }, actor: SWEEPER });
+  const store = new crew.impl.queue({ db: await crew.storage.connect(), clock: world.clock, leaseMs: spec.lease_ms, turns: { at: () => self.turn(), busy: () => self.busy() }, actor: SWEEPER });
   for (;;) {
     await self.sleep(spec.sweep_every_ms);
     if (crew.over()) return;
@@ -148,6 +150,6 @@ async function sweeperLoop(crew: Crew, self: ActorHandle): Promise<void> {
     const returned = await store.sweep();
     crew.holding.delete(SWEEPER);
     if (returned.length > 0) world.trace.emit({ type: 'sweep', returned: returned.map((r) => ({ task: r.task, owner: r.owner, token: r.token, leaseUntil: r.leaseUntilMs })) });
-    crew.observe();
+    await crew.observe();
   }
 }

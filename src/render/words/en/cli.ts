@@ -42,11 +42,16 @@ export const cli = {
   'cli.db.noHost': 'it names no server (give a host, or the folder of a unix socket as ?host=/path)',
   'cli.db.sqliteOnly': '--db {given} runs each scenario in a schema of its own on PostgreSQL: {option} is for SQLite only',
   'cli.db.scenarioNotYet': '--db {given}: {id} runs on SQLite only for now ({why}); run it without --db',
-  'cli.db.why.workers': 'the workers\' queue is in SQLite',
+  'cli.db.why.workers': 'a grade on the many-worker scenarios runs on SQLite (a learner\'s worker writes SQLite\'s SQL)',
+  'cli.db.why.sqliteLesson': 'it teaches SQLite\'s own locking — BEGIN IMMEDIATE against a deferred transaction that upgrades later — which PostgreSQL does not have',
+  'cli.db.why.sqliteMutant': 'it breaks SQLite\'s own locking — a deferred transaction\'s upgrade — which PostgreSQL does not have',
+  'cli.db.why.learnerWorker': 'a learner\'s worker writes SQLite\'s SQL',
+  'cli.db.sqliteForGood': '--db {given}: {id} runs on SQLite only ({why}); run it without --db',
+  'cli.db.skipped': '--db {given}: {id} skipped: it runs on SQLite only ({why})',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
   'cli.db.dlqKeptFiles': '--db {given}: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db',
   'cli.db.tortureNotYet': '--db {given}: faultlab torture runs on SQLite only for now (its worker processes share one SQLite file); run it without --db',
-  'cli.db.mutantsQueue': '--db {given}: explore --mutants with no scenario named hunts the queue\'s mutants too, on the many-worker scenarios, whose queue is SQLite\'s for now; name the scenarios to hunt on PostgreSQL (e.g. faultlab explore --mutants scenarios/*.yaml --db {given}), or run it without --db',
+  'cli.db.mutantsQueue': '--db {given}: explore --mutants with no scenario named hunts every mutant, deferred_upgrade among them, which breaks SQLite\'s own locking (PostgreSQL has none like it); name the scenarios to hunt on PostgreSQL (e.g. faultlab explore --mutants scenarios/*.yaml --db {given}), or run it without --db',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────

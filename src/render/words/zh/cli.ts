@@ -39,11 +39,16 @@ export const cli = {
   'cli.db.noHost': '没有指明服务器（请给出主机名，或以 ?host=/路径 给出 unix 套接字所在的文件夹）',
   'cli.db.sqliteOnly': '--db {given} 让每个场景在 PostgreSQL 上各用一个自己的 schema 运行：{option} 只适用于 SQLite',
   'cli.db.scenarioNotYet': '--db {given}：{id} 目前只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
-  'cli.db.why.workers': '工作者的队列在 SQLite 里',
+  'cli.db.why.workers': '在多工作者场景上的评分在 SQLite 上运行（学习者的工作者写的是 SQLite 的 SQL）',
+  'cli.db.why.sqliteLesson': '它讲的是 SQLite 自己的加锁方式——BEGIN IMMEDIATE 与稍后才升级的 deferred 事务——PostgreSQL 没有这种锁',
+  'cli.db.why.sqliteMutant': '它破坏的是 SQLite 自己的加锁方式——deferred 事务的升级——PostgreSQL 没有这种锁',
+  'cli.db.why.learnerWorker': '学习者的工作者写的是 SQLite 的 SQL',
+  'cli.db.sqliteForGood': '--db {given}：{id} 只能在 SQLite 上运行（{why}）；请去掉 --db 再运行',
+  'cli.db.skipped': '--db {given}：跳过 {id}：它只能在 SQLite 上运行（{why}）',
   'cli.db.why.lab': '实验室运行它自己的 SQLite 文件',
   'cli.db.dlqKeptFiles': '--db {given}：faultlab dlq 读取一次运行用 --keep-db 保留下来的数据库，而那些是 SQLite 文件（在 PostgreSQL 上的运行什么也不保留：它的 schema 在运行结束时就被删除了）；请去掉 --db 再运行',
   'cli.db.tortureNotYet': '--db {given}：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行',
-  'cli.db.mutantsQueue': '--db {given}：不指定场景时，explore --mutants 还会在多工作者场景上追捕队列的变异体，而它们的队列目前在 SQLite 里；请指定要在 PostgreSQL 上追捕的场景（例如 faultlab explore --mutants scenarios/*.yaml --db {given}），或者去掉 --db 再运行',
+  'cli.db.mutantsQueue': '--db {given}：不指定场景时，explore --mutants 会追捕所有变异体，其中的 deferred_upgrade 破坏的是 SQLite 自己的加锁方式（PostgreSQL 没有这种锁）；请指定要在 PostgreSQL 上追捕的场景（例如 faultlab explore --mutants scenarios/*.yaml --db {given}），或者去掉 --db 再运行',
   'cli.db.cannotConnect': '--db {given}：无法连接：{problem}',
 
   // ── run ───────────────────────────────────────────────────────────────────────────────────────────
