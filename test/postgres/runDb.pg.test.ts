@@ -17,8 +17,11 @@ describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? `
     const url = await testDatabase();
     const [onSqlite, onPostgres] = [await cli(['run', '--quiet']), await cli(['run', '--quiet', '--db', url])];
     expect([onPostgres.code, onPostgres.stderr]).toEqual([0, '']);
-    expect(onPostgres.stdout).toBe(onSqlite.stdout);
+    // The same summary, line for line, up to the next commands — which keep --db, so that a next step stays there.
+    const summary = (stdout: string) => stdout.slice(0, stdout.indexOf('  next:'));
+    expect(summary(onPostgres.stdout)).toBe(summary(onSqlite.stdout));
     expect(onPostgres.stdout).toContain('17 passed, 0 failed (seed 42, reference runner)');
+    expect(onPostgres.stdout.replace(/\s+/g, ' ')).toContain(`npm run grade -- --db '${url}'`);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
