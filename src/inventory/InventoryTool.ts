@@ -213,7 +213,8 @@ export class InventoryTool {
   protected *reserveInTransaction(args: ReserveRequest, context: ToolContext): Sql<Receipt> {
     if (context.fence) yield* context.fence.check(); // 0. a stale holder is refused before anything is read or written
     const print = fingerprint(args);
-    const stored = yield* get(SQL.receipt, args.key);
+    const found = (yield* get(SQL.lookup, args.key, args.item))!; // the key's receipt and the item, in one read
+    const stored = found.fingerprint === null ? undefined : { fingerprint: found.fingerprint, result: found.result!, item_id: found.item_id!, qty: found.qty! };
     if (stored !== undefined) {
       // 1. a receipt for this key: the same request again gets the original answer; another payload is refused
       if (stored.fingerprint !== print) {
@@ -222,7 +223,7 @@ export class InventoryTool {
       return JSON.parse(stored.result) as Receipt;
     }
     yield* this.checkLimits(args.key, print, args, context); // docs/spec.md §13: after the ledger, before the state
-    const item = yield* get(SQL.item, args.item);
+    const item = found.version === null ? undefined : { available: found.available!, version: found.version };
     if (item === undefined) throw refuse('UNKNOWN_ITEM', 'noItem', { item: JSON.stringify(args.item) }); // 2.
     if (item.version !== args.expected_version) {
       throw refuse('STALE_VERSION', 'staleVersion', { expected: args.expected_version, found: item.version }); // 3.

@@ -35,6 +35,13 @@ export const SQL = {
     sqlite: 'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = ?',
     postgres: 'SELECT fingerprint, result, item_id, qty FROM ledger WHERE key = $1',
   }),
+  // The reservation's two reads in one statement (one round trip on PostgreSQL): its key's receipt, if any, and the
+  // item's stock and version, if it exists — read in one snapshot under the write lock, judged in the order of
+  // docs/spec.md §3 (the ledger first).
+  lookup: statement<[string, string], { fingerprint: string | null; result: string | null; item_id: string | null; qty: number | null; available: number | null; version: number | null }>('tool.lookup', {
+    sqlite: 'SELECT l.fingerprint, l.result, l.item_id, l.qty, i.available, i.version FROM (SELECT 1) LEFT JOIN ledger l ON l.key = ? LEFT JOIN items i ON i.item_id = ?',
+    postgres: 'SELECT l.fingerprint, l.result, l.item_id, l.qty, i.available, i.version FROM (SELECT 1) AS one LEFT JOIN ledger l ON l.key = $1 LEFT JOIN items i ON i.item_id = $2',
+  }),
   take: statement<[number, string]>('tool.take', {
     sqlite: 'UPDATE items SET available = available - ?, version = version + 1 WHERE item_id = ?',
     postgres: 'UPDATE items SET available = available - $1, version = version + 1 WHERE item_id = $2',
