@@ -1,5 +1,5 @@
 /**
- * What "the same run on both databases" compares (protocol.pg.test.ts, pillars.pg.test.ts): the trace as printed
+ * What "the same run on both databases" compares (protocol.pg.test.ts, pillars.pg.test.ts, workers.pg.test.ts): the trace as printed
  * with its header's facts aside, and the run's figures.
  */
 import type { RunResult } from '../../src/check/RunResult.js';
@@ -9,7 +9,7 @@ import { PLAIN } from '../../src/render/style.js';
 export const text = (run: RunResult) => renderRun(run, PLAIN, { lang: 'en' });
 /** The trace as printed, its header's facts aside (they name the database): the story above them, the faults and events below. */
 export const aside = (printed: string) => printed.slice(0, printed.indexOf('\n  seed ')) + printed.slice(printed.indexOf('\n  faults: '));
-/** The figures of a run, its dead letters and replays included (none outside the pillars' scenarios). */
+/** The figures of a run, its dead letters and replays (the pillars') and its workers (many workers') included. */
 export const figures = (run: RunResult) => ({
   status: run.state?.status,
   calls: run.state?.calls,
@@ -18,5 +18,6 @@ export const figures = (run: RunResult) => ({
   log: run.log,
   dlq: run.dlq,
   replays: run.replays,
+  workers: run.workers,
   checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
 });

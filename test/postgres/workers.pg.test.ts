@@ -8,7 +8,6 @@
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/check/RunResult.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { explore } from '../../src/explore/explore.js';
@@ -16,13 +15,12 @@ import { queueCatches } from '../../src/explore/mutants.js';
 import { QUEUE_MUTANTS } from '../../src/mutants/catalogue.js';
 import { closeIdle } from '../../src/postgres/storage.js';
 import { QueueStore, type Turns } from '../../src/queue/QueueStore.js';
-import { renderRun } from '../../src/render/renderText.js';
-import { PLAIN } from '../../src/render/style.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { openPostgresWorkers } from '../../src/sim/workers/postgresDatabase.js';
 import { cli, judged } from '../support.js';
 import { noPostgres, testDatabase } from './database.js';
 import { asAdmin } from './testDatabases.js';
+import { aside, figures, text } from './sameRun.js';
 
 const WORKERS = loadScenarios([join(SCENARIOS_DIR, 'workers')]);
 /** What runs on PostgreSQL: every many-worker scenario but the one that teaches SQLite's own locking. */
@@ -34,19 +32,6 @@ beforeAll(async () => {
   if (noPostgres === null) url = await testDatabase();
 });
 afterAll(() => closeIdle());
-
-const text = (run: RunResult) => renderRun(run, PLAIN, { lang: 'en' });
-/** The trace as printed, its header's facts aside (they name the database). */
-const aside = (printed: string) => printed.slice(0, printed.indexOf('\n  seed ')) + printed.slice(printed.indexOf('\n  faults: '));
-const figures = (run: RunResult) => ({
-  status: run.state?.status,
-  calls: run.state?.calls,
-  crashes: run.crashes,
-  db: run.db,
-  log: run.log,
-  workers: run.workers,
-  checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
-});
 
 const onServer = <T>(work: (admin: pg.Client) => Promise<T>): Promise<T> => asAdmin(url, work);
 
