@@ -19,6 +19,7 @@ import { KeptConnections, mayKeepConnections } from '../sim/keptConnections.js';
 import type { Target } from './target.js';
 import { runForVerdict } from './runSchedule.js';
 import { ReferenceRunner } from '../runner/ReferenceRunner.js';
+import { ConversationMemo } from '../box/memo.js';
 
 /** A run with the pauses a child can start from, in the order they were taken. */
 export interface Paused {
@@ -45,6 +46,20 @@ export async function runPaused(scenario: Scenario, added: readonly FaultSpec[],
 /** Run `added` (the parent's added faults, then the child's) from `from`, or from the start without one. */
 export function runFrom(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Promise<RunResult> {
   return runForVerdict(scenario, added, target, { ...(from ? { resume: from } : {}), ...(kept ? { kept } : {}) });
+}
+
+/**
+ * `added` from `from` (or from the start), its conversations with the runner's box served from the scenario's memo
+ * where `bases` has one; a run in which a step was caught answering otherwise is run again without it.
+ */
+export async function runRemembered(scenario: Scenario, added: readonly FaultSpec[], target: Target, fork: { from: Checkpoint | null } | null, bases: Bases): Promise<RunResult> {
+  const memo = bases.memoFor(scenario);
+  const remembered = memo === null ? target : { ...target, memo };
+  // Forked (a base run paused): from its pause, on the thread's kept connections; else from the start, on its own.
+  const run = fork !== null ? await runFrom(scenario, added, remembered, fork.from, bases.kept) : await runForVerdict(scenario, added, remembered);
+  if (memo === null || !memo.diverged) return run;
+  bases.forget();
+  return runRemembered(scenario, added, target, fork, bases);
 }
 
 /** The last pause of `parent` before the first point where `fault` can strike (null: none comes before it). */
@@ -85,6 +100,8 @@ export class Bases {
   readonly #paused = new Map<Scenario, Paused | null>();
   /** A runner that is not the reference must show it keeps nothing between steps; once it does not, no fork. */
   #provenStepless: boolean | null = null;
+  #memo: { scenario: Scenario; memo: ConversationMemo } | null = null;
+  #memos = true;
   /** The connections every forked run of this thread starts on, restored to its starting rows. */
   readonly kept = new KeptConnections();
 
@@ -121,6 +138,23 @@ export class Bases {
   /** The runner has shown, on a scenario, that it keeps nothing between steps, and has never shown otherwise. */
   get stepless(): boolean {
     return this.#provenStepless === true;
+  }
+
+  /**
+   * The scenario's conversations with the runner's box, remembered (src/box/memo.ts) — for a runner in a box once
+   * it has shown it keeps nothing between steps, until one of its steps is caught answering a remembered
+   * conversation otherwise (then none, ever again: `forget`). Null for a runner in this thread.
+   */
+  memoFor(scenario: Scenario): ConversationMemo | null {
+    if (this.#target.hooks === undefined || this.#memos === false || !this.stepless) return null;
+    if (this.#memo?.scenario !== scenario) this.#memo = { scenario, memo: new ConversationMemo() };
+    return this.#memo.memo;
+  }
+
+  /** A step answered a remembered conversation otherwise: no memo from here on. */
+  forget(): void {
+    this.#memos = false;
+    this.#memo = null;
   }
 
   close(): void {

@@ -6,7 +6,7 @@ import type { FaultSpec } from '../faults/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { secondFaults } from './enumerate.js';
 import { exploreInterleavings, preemptionsWith } from './interleavings.js';
-import { Bases, resumePoint, runFrom, runPaused } from './fork.js';
+import { Bases, resumePoint, runFrom, runPaused, runRemembered } from './fork.js';
 import { runForVerdict, verdictOf } from './runSchedule.js';
 import { Tally } from './tally.js';
 import type { Target } from './target.js';
@@ -29,7 +29,7 @@ export async function runTask(scenario: Scenario, first: FaultSpec | null, depth
   const base = await bases.of(scenario);
   const from = base ? resumePoint(base, first) : null;
   const parent = base && depth >= 2 ? await runPaused(scenario, [first], target, from, bases.kept) : null;
-  const run = parent?.run ?? (base ? await runFrom(scenario, [first], target, from, bases.kept) : await runForVerdict(scenario, [first], target));
+  const run = parent?.run ?? (await runRemembered(scenario, [first], target, base ? { from } : null, bases));
   tally.add([first], verdictOf(run, 1));
   if (depth >= 2) {
     for (const second of secondFaults(run, first, scenario.faults.length)) {

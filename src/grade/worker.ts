@@ -27,7 +27,7 @@ import type { Scenario } from '../scenario/types.js';
 import { simulate } from '../sim/simulate.js';
 import type { Loss } from '../box/Box.js';
 import { RunnerConstructorError } from '../box/boxedRunner.js';
-import { ConversationMemo } from '../box/memo.js';
+import type { ConversationMemo } from '../box/memo.js';
 import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import { saidOf } from '../core/message.js';
@@ -105,15 +105,6 @@ function ended(run: RunResult | null, error: unknown, output: Printed, loss: Los
  * forked (the pillars') as well.
  */
 let bases: Bases | null = null;
-/** The conversations of the scenario being explored; `memos` false once a step was caught answering otherwise. */
-let memo: { scenario: Scenario; memo: ConversationMemo } | null = null;
-let memos = true;
-
-function memoFor(scenario: Scenario): ConversationMemo | null {
-  if (!memos || bases === null || !bases.stepless) return null;
-  if (memo === null || memo.scenario !== scenario) memo = { scenario, memo: new ConversationMemo() };
-  return memo.memo;
-}
 
 /** One explored schedule, forked from the pause before its fault when it may be. */
 async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
@@ -121,7 +112,7 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   const target = targetOf(opened!, job.seed, 'memory');
   bases ??= new Bases(target);
   const paused = job.maxSteps === MAX_STEPS ? await bases.of(scenario) : null;
-  const remembered = job.maxSteps === MAX_STEPS ? memoFor(scenario) : null;
+  const remembered = job.maxSteps === MAX_STEPS ? bases.memoFor(scenario) : null;
   let outcome: RunOutcome;
   if (paused === null) outcome = await runOne(scenario, added, remembered);
   else {
@@ -141,7 +132,7 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   if (remembered?.diverged) {
     // A step told a remembered conversation again answered otherwise: no memo from here on, and this schedule
     // again without one (the box it was told in is gone: the next run opens another).
-    memos = false;
+    bases.forget();
     return runExplored(scenario, added);
   }
   return outcome;
