@@ -25,6 +25,10 @@ export interface WorkerError {
 }
 
 export interface TortureReport {
+  /** Where the workers met: `sqlite` (one file), `postgres` (the embedded server) or the server's URL, shown without its password. */
+  db: string;
+  /** With `--terminate-backends` (PostgreSQL): kills made by ending the worker's server backend rather than its process. */
+  backendsTerminated: number;
   seed: number;
   /** `reference`, or `mutant:NAME`. */
   runner: string;

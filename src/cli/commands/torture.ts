@@ -1,6 +1,7 @@
 /**
- * `faultlab torture`: real worker processes on one SQLite file, real SIGKILLs and SIGSTOPs from a seed, and the file
- * checked after every kill and at the end (docs/spec.md §19; the driver is ../torture/driver.ts). Progress goes to
+ * `faultlab torture`: real worker processes on one SQLite file (or, with `--db postgres…`, one schema on a PostgreSQL
+ * server: the embedded one started for the command, or the user's), real SIGKILLs and SIGSTOPs from a seed, and the
+ * database checked after every kill and at the end (docs/spec.md §19; the driver is ../torture/driver.ts). Progress goes to
  * stderr; the table (or, with --json, the figures) to stdout. Exit 0 when every check held, 1 when one broke or a
  * worker broke off on its own, 2 bad input, 130/143 stopped by a signal — with every worker killed and the
  * temporary folder removed on every way out.
@@ -13,9 +14,10 @@ import { t, type Lang } from '../../render/words/index.js';
 import { sourceOf } from '../../target/runners.js';
 import { tortureHeld } from '../../torture/report.js';
 import { onStop } from '../interrupt.js';
-import { chooseStyle, EXIT, UsageError, type Io } from '../io.js';
-import { optionHelp, parseSeed, sharedHelp, sharedParse } from '../options.js';
-import { sqliteOnly } from '../postgresCheck.js';
+import { BadInputError, chooseStyle, EXIT, UsageError, type Io } from '../io.js';
+import { optionHelp, parseDb, parseSeed, sharedHelp, sharedParse } from '../options.js';
+import { dbShown, postgresFor } from '../postgresCheck.js';
+import { mutantNamed } from '../../mutants/catalogue.js';
 import { torture } from '../torture/driver.js';
 
 /** The probe of ../shared/notes/postgres-here.md ran 4 workers with a 40 ms lease; the issue asks 1,000 kills. */
@@ -33,6 +35,8 @@ export function tortureHelp(lang: Lang): string {
     optionHelp('--tool-ms N', t(lang, 'help.torture.tool')),
     optionHelp('--runner NAME', t(lang, 'help.torture.runner')),
     optionHelp('--seed N', t(lang, 'help.torture.seed', { seed: DEFAULT_SEED })),
+    sharedHelp(lang, 'db'),
+    optionHelp('--terminate-backends', t(lang, 'help.torture.terminateBackends')),
     sharedHelp(lang, 'json', 'no-color', 'lang'),
   ].join('\n');
 }
@@ -55,9 +59,11 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
       pauses: { type: 'string' },
       'lease-ms': { type: 'string' },
       'tool-ms': { type: 'string' },
+      'terminate-backends': { type: 'boolean' },
     },
   });
-  sqliteOnly(lang, values.db, 'cli.db.tortureNotYet');
+  const db = parseDb(lang, values.db);
+  if (values['terminate-backends'] === true && db.kind !== 'postgres') throw new UsageError(t(lang, 'cli.torture.terminateNeedsPostgres'));
   const workers = whole(lang, 'workers', values.workers, TORTURE_DEFAULTS.workers);
   const kills = whole(lang, 'kills', values.kills, TORTURE_DEFAULTS.kills);
   const pauses = whole(lang, 'pauses', values.pauses, Math.floor(kills / 2));
@@ -67,12 +73,20 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
   const source = sourceOf(values.runner, io.cwd); // an unknown mutant is refused here, with the names it takes
   if (source.kind === 'file') throw new UsageError(t(lang, 'cli.torture.badRunner', { given: JSON.stringify(values.runner) }));
   const runner = source.kind === 'mutant' ? `mutant:${source.name}` : 'reference';
+  // A queue that breaks SQLite's own locking has nothing to break on PostgreSQL (src/cli/postgresCheck.ts).
+  if (db.kind === 'postgres' && source.kind === 'mutant' && (mutantNamed(source.name)?.queue as { sqliteOnly?: boolean } | undefined)?.sqliteOnly === true) {
+    throw new BadInputError(t(lang, 'cli.db.sqliteForGood', { given: dbShown(db), id: runner, why: t(lang, 'cli.db.why.sqliteMutant') }));
+  }
   const style = await chooseStyle(io, { noColor: values['no-color'], json: values.json });
   checkTempDir();
 
   // Progress: a line at the first kill and at every tenth of the plan, on stderr (stdout is the table's, or the JSON's).
   const step = Math.max(1, Math.ceil((kills + pauses) / 10));
-  const report = await torture({
+  // On PostgreSQL: the embedded server started for the command (or the user's, checked to answer), stopped at its end.
+  const server = db.kind === 'postgres' ? await postgresFor(lang, db) : null;
+  let report;
+  try {
+    report = await torture({
     workers,
     kills,
     pauses,
@@ -85,7 +99,11 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
       const sent = p.kills + p.pauses;
       if (sent === 1 || sent % step === 0) io.stderr.write(`${renderTortureProgress(lang, p)}\n`);
     },
+    ...(server !== null && db.kind === 'postgres' ? { postgres: { url: server.url, shown: dbShown(db), terminateBackends: values['terminate-backends'] === true } } : {}),
   });
+  } finally {
+    await server?.close();
+  }
   io.stdout.write(values.json ? `${JSON.stringify(tortureJson(lang, report), null, 2)}\n` : `${renderTorture(lang, report, style)}\n`);
   return tortureHeld(report) ? EXIT.ok : EXIT.failed;
 }
