@@ -16,7 +16,7 @@ export const torture = {
   'help.torture.seed': 'the seed the plan is drawn from (default {seed}): the same seed deals the\nsame signals; where they land is real time',
   'help.torture.runner': 'reference (default), or mutant:NAME — a deliberately broken queue, worker,\nrunner or tool, which the checks must catch',
   'help.torture.terminateBackends':
-    'with --db postgres…: about half the kills end the worker’s server backend\n(pg_terminate_backend) instead of its process — a connection dying under a\nworker is the same crash',
+    '\nwith --db postgres…: about half the kills end the worker’s server backend\n(pg_terminate_backend) instead of its process — a connection dying under a\nworker is the same crash',
   // ── bad options ──
   'cli.torture.terminateNeedsPostgres': '--terminate-backends ends workers’ PostgreSQL backends: give --db postgres (or --db postgres://…) with it',
   'cli.torture.badNumber': '{option} must be a whole number from {min} to {max}, got {given}',

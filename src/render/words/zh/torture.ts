@@ -7,8 +7,9 @@ export const torture = {
     '  在真实的时刻对它们发 SIGKILL（然后重启）和 SIGSTOP/SIGCONT。每次杀死之后\n' +
     '  以及结束时检查这个文件：没有双重效果、没有丢失的意图、账本行数 = 效果数、\n' +
     '  没有过期写入、integrity_check 为 ok。\n' +
-    '  加上 --db postgres（或 --db postgres://…）时，工作进程改为共用 PostgreSQL 服务器上的\n' +
-    '  一个 schema，各自按 URL 连接 —— 就像多台机器上的工作进程那样 —— 并由同样的检查读取它。',
+    '  加上 --db postgres（或 --db postgres://…）时，工作进程改为共用\n' +
+    '  PostgreSQL 服务器上的一个 schema，各自按 URL 连接 —— 就像多台机器上的\n' +
+    '  工作进程那样 —— 并由同样的检查读取它。',
   'help.torture.workers': '工作进程的个数（默认 {workers}）',
   'help.torture.kills': '要发的 SIGKILL 次数，每次之后重启并检查（默认 {kills}）',
   'help.torture.pauses': '要发的 SIGSTOP/SIGCONT 次数（默认：杀死次数的一半）',
@@ -17,7 +18,7 @@ export const torture = {
   'help.torture.seed': '抽出计划所用的种子（默认 {seed}）：同一个种子发同样的信号；\n它们落在哪里取决于真实时间',
   'help.torture.runner': 'reference（默认），或 mutant:NAME —— 故意写错的队列、\n工作进程、Runner 或工具，检查必须把它抓出来',
   'help.torture.terminateBackends':
-    '与 --db postgres… 一起用：约一半的杀死改为结束工作进程在服务器上的后端\n（pg_terminate_backend），而不是杀死进程本身 —— 工作进程脚下的连接断掉，\n是同一种崩溃',
+    '\n与 --db postgres… 一起用：约一半的杀死改为结束工作\n进程在服务器上的后端（pg_terminate_backend），而不是\n杀死进程本身 —— 工作进程脚下的连接断掉，是同一种崩溃',
   // ── bad options ──
   'cli.torture.terminateNeedsPostgres': '--terminate-backends 结束的是工作进程的 PostgreSQL 后端：请同时给出 --db postgres（或 --db postgres://…）',
   'cli.torture.badNumber': '{option} 必须是 {min} 到 {max} 之间的整数，收到的是 {given}',
