@@ -38,7 +38,7 @@ export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'db' | 'wo
 export function renderTorture(lang: Lang, r: TortureReport, { c }: Style): string {
   const finished = r.tasks.done + r.tasks.failed;
   const rows: Array<[string, string, string]> = [
-    [t(lang, 'torture.row.kills'), count(r.kills), t(lang, 'torture.note.kills', { checks: count(r.checksMade) })],
+    [t(lang, 'torture.row.kills'), count(r.kills), t(lang, r.db === 'sqlite' ? 'torture.note.kills' : 'torture.note.killsPostgres', { checks: count(r.checksMade) })],
     [t(lang, 'torture.row.pauses'), count(r.pauses), t(lang, 'torture.note.pauses')],
     [t(lang, 'torture.row.tasks'), count(r.enqueued), t(lang, 'torture.note.tasks', { done: count(r.tasks.done), failed: count(r.tasks.failed), left: count(r.tasks.queued + r.tasks.running) })],
     [t(lang, 'torture.row.effects'), count(r.tasks.effects), t(lang, 'torture.note.effects', { receipts: count(r.tasks.receipts) })],

@@ -31,6 +31,7 @@ export const torture = {
   // ── the table ──
   'torture.row.kills': 'kills',
   'torture.note.kills': 'each followed by a restart and a check of the file ({checks} checks, the last at the end)',
+  'torture.note.killsPostgres': 'each followed by a restart and a check of the schema ({checks} checks, the last at the end)',
   'torture.row.pauses': 'pauses',
   'torture.note.pauses': 'SIGSTOP, then SIGCONT ½ to 4 leases later',
   'torture.row.tasks': 'tasks',

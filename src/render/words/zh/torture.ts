@@ -33,6 +33,7 @@ export const torture = {
   // ── the table ──
   'torture.row.kills': '杀死',
   'torture.note.kills': '每次之后重启并检查文件（共检查 {checks} 次，最后一次在结束时）',
+  'torture.note.killsPostgres': '每次之后重启并检查 schema（共检查 {checks} 次，最后一次在结束时）',
   'torture.row.pauses': '停顿',
   'torture.note.pauses': 'SIGSTOP，½ 到 4 个租约之后 SIGCONT',
   'torture.row.tasks': '任务',
