@@ -26,10 +26,11 @@ export function renderTortureProgress(lang: Lang, p: TortureProgress): string {
 }
 
 /** The run as it starts: what it will do, from which seed. */
-export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'db' | 'workers' | 'seed' | 'leaseMs' | 'toolMs' | 'runner' | 'plan'>): string {
+export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'db' | 'joined' | 'workers' | 'seed' | 'leaseMs' | 'toolMs' | 'runner' | 'plan'>): string {
   const head = { workers: r.workers, seed: r.seed, lease: r.leaseMs, tool: r.toolMs, runner: r.runner };
   return [
     r.db === 'sqlite' ? t(lang, 'torture.head', head) : t(lang, 'torture.headPostgres', { ...head, db: r.db }),
+    ...(r.joined !== null ? [t(lang, 'torture.joined', { schema: r.joined })] : []),
     t(lang, 'torture.plan', { digest: r.plan.digest, kills: count(r.plan.kills), pauses: count(r.plan.pauses) }),
   ].join('\n');
 }
@@ -60,6 +61,7 @@ export function renderTorture(lang: Lang, r: TortureReport, { c }: Style): strin
     ...r.checks.map((check) => checkLine(lang, check, c)),
   ];
   if (r.drained === false) lines.push(c.red(t(lang, 'torture.notDrained')));
+  if (r.joinedEnded) lines.push(t(lang, 'torture.joinedEnded'));
   if (r.brokenAfterKill !== null) lines.push(c.red(t(lang, 'torture.stoppedAt', { kill: count(r.brokenAfterKill) })));
   for (const error of r.workerErrors) lines.push(c.red(t(lang, 'torture.workerError', { worker: error.worker, exit: error.exit, said: typeof error.said === 'string' ? error.said : word(lang, error.said) })));
   lines.push('', tortureHeld(r) ? c.green(t(lang, 'torture.held')) : c.red(t(lang, 'torture.broken')), c.dim(t(lang, r.db === 'sqlite' ? 'torture.powerLoss' : 'torture.powerLossPostgres')));

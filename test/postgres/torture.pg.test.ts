@@ -20,13 +20,24 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** Real processes on a machine shared with others: generous bounds, no timing asserted. */
 const RUN_MS = 120_000;
 
-function torture(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; tmp: string }> {
+interface Ended {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  tmp: string;
+}
+
+/** `faultlab torture …` as a process; `onStderr` sees its stderr as it comes. */
+function torture(args: string[], onStderr?: (said: string) => void): Promise<Ended> {
   const tmp = mkdtempSync(join(root, 'tmp-'));
   const child = spawn(process.execPath, ['bin/faultlab.cjs', 'torture', ...args], { env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    onStderr?.(stderr);
+  });
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr, tmp })));
 }
 
@@ -83,6 +94,30 @@ describe.skipIf(noPostgres !== null)(`faultlab torture --db${noPostgres !== null
       for (const held of ['✓ no double effects', '✓ ledger rows = effects']) expect(end.stdout).toContain(held);
       expect(await runSchemas(url)).toEqual([]);
       expect(readdirSync(end.tmp)).toEqual([]);
+    },
+    RUN_MS,
+  );
+
+  it(
+    "shares one queue between two runs — as workers on two machines: the second joins the first's schema by the command the first says, kills its own workers, and both hold",
+    async () => {
+      const url = await testDatabase();
+      let joiner: Promise<Ended> | null = null;
+      const host = torture(['--db', url, '--workers', '2', '--kills', '40', '--seed', '7', '--json'], (said) => {
+        const command = /--join (faultlab_run_\S+)/.exec(said);
+        if (command !== null && joiner === null) joiner = torture(['--db', url, '--join', command[1]!, '--workers', '2', '--kills', '4', '--pauses', '2', '--seed', '8', '--json']);
+      });
+      const hostEnd = await host;
+      expect(joiner).not.toBeNull();
+      const joinEnd = await joiner!;
+      expect([hostEnd.code, joinEnd.code]).toEqual([0, 0]);
+      expect(hostEnd.stderr).toMatch(/^torture: workers on another machine join this run’s queue, until it ends, with: npx faultlab torture --db \S+ --join faultlab_run_/m);
+      const [first, second] = [JSON.parse(hostEnd.stdout) as TortureJson, JSON.parse(joinEnd.stdout) as TortureJson];
+      expect([first.held, first.drained, first.joined, second.held, second.joined]).toEqual([true, true, null, true, /--join (\S+)/.exec(hostEnd.stderr)![1]]);
+      expect(second.workerErrors).toEqual([]);
+      expect(second.grants).toBeGreaterThan(0); // the joining run's workers took tasks from the first's queue
+      for (const report of [first, second]) expect(report.checks.every((check) => check.found === 0)).toBe(true);
+      expect(await runSchemas(url)).toEqual([]);
     },
     RUN_MS,
   );

@@ -19,6 +19,11 @@ import { optionHelp, parseDb, parseSeed, sharedHelp, sharedParse } from '../opti
 import { dbShown, postgresFor } from '../postgresCheck.js';
 import { mutantNamed } from '../../mutants/catalogue.js';
 import { torture } from '../torture/driver.js';
+import { NoRunToJoin } from '../torture/processes.js';
+import { shellWord } from '../../grade/replay.js';
+
+/** A torture's schema on a server, as `--join` names it (src/postgres/storage.ts `runSchemaName`). */
+const RUN_SCHEMA = /^faultlab_run_[0-9a-f]{6}_\d+_\d+_\d+$/;
 
 /** The probe of ../shared/notes/postgres-here.md ran 4 workers with a 40 ms lease; the issue asks 1,000 kills. */
 export const TORTURE_DEFAULTS = { workers: 4, kills: 1_000, leaseMs: 40 } as const;
@@ -37,6 +42,7 @@ export function tortureHelp(lang: Lang): string {
     optionHelp('--seed N', t(lang, 'help.torture.seed', { seed: DEFAULT_SEED })),
     sharedHelp(lang, 'db'),
     optionHelp('--terminate-backends', t(lang, 'help.torture.terminateBackends')),
+    optionHelp('--join SCHEMA', t(lang, 'help.torture.join')),
     sharedHelp(lang, 'json', 'no-color', 'lang'),
   ].join('\n');
 }
@@ -60,10 +66,13 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
       'lease-ms': { type: 'string' },
       'tool-ms': { type: 'string' },
       'terminate-backends': { type: 'boolean' },
+      join: { type: 'string' },
     },
   });
   const db = parseDb(lang, values.db);
   if (values['terminate-backends'] === true && db.kind !== 'postgres') throw new UsageError(t(lang, 'cli.torture.terminateNeedsPostgres'));
+  if (values.join !== undefined && (db.kind !== 'postgres' || db.url === null)) throw new UsageError(t(lang, 'cli.torture.joinNeedsUrl'));
+  if (values.join !== undefined && !RUN_SCHEMA.test(values.join)) throw new UsageError(t(lang, 'cli.torture.badJoin', { given: JSON.stringify(values.join) }));
   const workers = whole(lang, 'workers', values.workers, TORTURE_DEFAULTS.workers);
   const kills = whole(lang, 'kills', values.kills, TORTURE_DEFAULTS.kills);
   const pauses = whole(lang, 'pauses', values.pauses, Math.floor(kills / 2));
@@ -87,20 +96,36 @@ export async function tortureCommand(argv: string[], io: Io, lang: Lang): Promis
   let report;
   try {
     report = await torture({
-    workers,
-    kills,
-    pauses,
-    seed,
-    leaseMs,
-    toolMs,
-    runner,
-    onStop,
-    onProgress: (p) => {
-      const sent = p.kills + p.pauses;
-      if (sent === 1 || sent % step === 0) io.stderr.write(`${renderTortureProgress(lang, p)}\n`);
-    },
-    ...(server !== null && db.kind === 'postgres' ? { postgres: { url: server.url, shown: dbShown(db), terminateBackends: values['terminate-backends'] === true } } : {}),
-  });
+      workers,
+      kills,
+      pauses,
+      seed,
+      leaseMs,
+      toolMs,
+      runner,
+      onStop,
+      onProgress: (p) => {
+        const sent = p.kills + p.pauses;
+        if (sent === 1 || sent % step === 0) io.stderr.write(`${renderTortureProgress(lang, p)}\n`);
+      },
+      ...(server !== null && db.kind === 'postgres'
+        ? {
+            postgres: {
+              url: server.url,
+              shown: dbShown(db),
+              terminateBackends: values['terminate-backends'] === true,
+              join: values.join ?? null,
+              // A server of the user's can be reached from other machines: say how their workers join this run's queue.
+              onSchema: (schema: string) => {
+                if (db.url !== null) io.stderr.write(`${t(lang, 'torture.joinable', { command: `npx faultlab torture --db ${shellWord(dbShown(db))} --join ${schema}` })}\n`);
+              },
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    if (error instanceof NoRunToJoin) throw new BadInputError(t(lang, 'cli.torture.noRunToJoin', { schema: error.schema, given: db.kind === 'postgres' ? dbShown(db) : '' }));
+    throw error;
   } finally {
     await server?.close();
   }

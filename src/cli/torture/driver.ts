@@ -12,6 +12,7 @@
  * CLI's stop hooks); a worker whose driver is gone ends itself (worker.ts); and a driver killed outright leaves its
  * folder with the workers' pids in it, for the next start's sweep to kill and remove (src/core/tempDir.ts).
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SeededRng } from '../../core/rng.js';
 import { isBusy } from '../../core/busy.js';
@@ -25,7 +26,7 @@ import { partsOf } from '../../torture/parts.js';
 import { planDigest, planTorture } from '../../torture/plan.js';
 import type { TortureProgress, TortureReport } from '../../torture/report.js';
 import { TORTURE_URL_VARIABLE } from './ipc.js';
-import { WorkerProcesses } from './processes.js';
+import { JoinedRunEnded, NoRunToJoin, WorkerProcesses } from './processes.js';
 import type { TortureDatabase } from './place.js';
 
 export interface TortureOptions {
@@ -46,7 +47,15 @@ export interface TortureOptions {
    * On PostgreSQL: the server (its URL, and how it is shown: `postgres` for the embedded one, the URL without its
    * password), and whether some kills end the worker's server backend instead (`pg_terminate_backend`).
    */
-  postgres?: { url: string; shown: string; terminateBackends: boolean };
+  postgres?: {
+    url: string;
+    shown: string;
+    terminateBackends: boolean;
+    /** `--join`: another run's schema on that server, whose queue this run's workers share (that run produces and sweeps). */
+    join: string | null;
+    /** Told the run's own schema once it is made (another machine's run may join it). */
+    onSchema?: (schema: string) => void;
+  };
 }
 
 /** How often the driver sweeps expired leases and tops the queue up, in ms: a fraction of a lease. */
@@ -95,7 +104,10 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
   const severs = new SeededRng(`${options.seed}/driver/sever`);
 
   try {
-    place = pg === undefined ? sqlitePlace(dir, busyRetried) : await (await import('./place.js')).postgresPlace(pg.url);
+    const joining = pg?.join ?? null;
+    place = pg === undefined ? sqlitePlace(dir, busyRetried) : await (await import('./place.js')).postgresPlace(pg.url, joining);
+    if (place === null) throw new NoRunToJoin(joining!);
+    if (pg !== undefined && joining === null) pg.onSchema?.(place.schema!);
     workers =
       pg === undefined
         ? new WorkerProcesses(options.workers, { db: place.workerDb, seed: options.seed, leaseMs: options.leaseMs, toolMs: options.toolMs, runner: options.runner }, join(dir, CHILDREN_FILE))
@@ -103,7 +115,7 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
             options.workers,
             { db: dir, schema: place.schema!, seed: options.seed, leaseMs: options.leaseMs, toolMs: options.toolMs, runner: options.runner },
             join(dir, CHILDREN_FILE),
-            { ...process.env, [TORTURE_URL_VARIABLE]: pg.url },
+            { env: { ...process.env, [TORTURE_URL_VARIABLE]: pg.url }, ...(joining !== null ? { prefix: `${hostname()}.${process.pid}.` } : {}) },
           );
     const db = place;
     const running = workers;
@@ -115,15 +127,16 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
       await busyRetried(() => db.keeper.run(enqueueOps(enqueued, BATCH)));
       enqueued += BATCH;
     };
-    await topUp();
+    if (joining === null) await topUp();
     await running.start(START_MS);
     const startedAt = Date.now();
 
     // The producer and the sweeper, until the signals stop (the producer) and the drain ends (the sweeper).
     let producing = true;
     let housekeeping = true;
+    // A joining run leaves both to the run it joined.
     const keeping = (async () => {
-      while (housekeeping && running.aborted === null) {
+      while (joining === null && housekeeping && running.aborted === null) {
         await sleep(HOUSEKEEPING_EVERY_MS);
         await store.sweep();
         if (producing) await topUp();
@@ -142,30 +155,41 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
     let kills = 0;
     let pauses = 0;
     let backendsTerminated = 0;
-    for (const planned of plan) {
-      await sleep(planned.afterMs);
-      if (planned.signal === 'SIGKILL') {
-        if (pg?.terminateBackends === true && db.terminate !== undefined && severs.int(0, 1) === 1) {
-          await running.sever(planned.worker, db.terminate, SEVER_MS);
-          backendsTerminated += 1;
-        } else await running.kill(planned.worker);
-        kills += 1;
-        await check(kills);
-      } else {
-        await running.pause(planned.worker, planned.pauseMs ?? 0);
-        pauses += 1;
+    /** The run this one joined ended (and dropped its schema) before this one did. */
+    let joinedEnded = false;
+    try {
+      for (const planned of plan) {
+        await sleep(planned.afterMs);
+        if (planned.signal === 'SIGKILL') {
+          if (pg?.terminateBackends === true && db.terminate !== undefined && severs.int(0, 1) === 1) {
+            await running.sever(planned.worker, db.terminate, SEVER_MS);
+            backendsTerminated += 1;
+          } else await running.kill(planned.worker);
+          kills += 1;
+          await check(kills);
+        } else {
+          await running.pause(planned.worker, planned.pauseMs ?? 0);
+          pauses += 1;
+        }
+        const counts = running.counts();
+        options.onProgress?.({ kills, pauses, plannedKills: options.kills, plannedPauses: options.pauses, finished: counts.done + counts.failed, staleRefused: counts.staleRefused, elapsedMs: Date.now() - startedAt });
+        if (brokenAfterKill !== null) break;
       }
-      const counts = running.counts();
-      options.onProgress?.({ kills, pauses, plannedKills: options.kills, plannedPauses: options.pauses, finished: counts.done + counts.failed, staleRefused: counts.staleRefused, elapsedMs: Date.now() - startedAt });
-      if (brokenAfterKill !== null) break;
+    } catch (error) {
+      if (!(error instanceof JoinedRunEnded)) throw error;
+      joinedEnded = true;
     }
 
     // The drain: no more signals, no more tasks; every task queued must reach done or failed. A run stopped by a
     // broken check is not drained: what was in flight then is evidence, not a lost intent.
     producing = false;
-    await running.unpaused();
+    await running.unpaused().catch((error: unknown) => {
+      if (!(error instanceof JoinedRunEnded)) throw error;
+      joinedEnded = true;
+    });
     let drained: boolean | null = null;
-    if (brokenAfterKill === null) {
+    // A joining run does not drain: the run it joined does, its producer stopped.
+    if (brokenAfterKill === null && joining === null) {
       drained = false;
       const by = Date.now() + DRAIN_MS;
       while (!(drained = (await db.left()) === 0) && Date.now() < by) await sleep(HOUSEKEEPING_EVERY_MS);
@@ -173,19 +197,29 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
     const elapsedMs = Date.now() - startedAt;
     housekeeping = false;
     await keeping;
-    if (running.aborted !== null) throw running.aborted;
+    if (running.aborted !== null && !(running.aborted instanceof JoinedRunEnded)) throw running.aborted;
     await running.stop();
 
-    // The last check: nobody else has the database open now.
-    await check(null);
-    const last = await db.last(drained !== null, enqueued);
-    checks.push(last.checks);
-    const tasks = last.tasks;
+    // The last check: nobody else has the database open now (but the workers of a run joined, or joining).
+    let tasks = { queued: 0, running: 0, done: 0, failed: 0, effects: 0, receipts: 0 };
+    if (!joinedEnded) {
+      try {
+        await check(null);
+        const last = await db.last(drained !== null, enqueued);
+        checks.push(last.checks);
+        tasks = last.tasks;
+      } catch (error) {
+        if (!(error instanceof JoinedRunEnded)) throw error;
+        joinedEnded = true;
+      }
+    }
     const counts = running.counts();
     const finished = tasks.done + tasks.failed;
     return {
       db: pg === undefined ? 'sqlite' : pg.shown,
       backendsTerminated,
+      joined: joining,
+      joinedEnded,
       seed: options.seed,
       runner: options.runner,
       workers: options.workers,

@@ -13,6 +13,9 @@ export const TORTURE_URL_VARIABLE = 'FAULTLAB_TORTURE_URL';
 /** A worker whose server connection died under it (its backend terminated) ends with this code: the same crash as a SIGKILL. */
 export const CONNECTION_LOST_EXIT = 75;
 
+/** A worker of a joining run (`--join`) whose schema is gone — the run it joined has ended and dropped it — ends with this code. */
+export const RUN_ENDED_EXIT = 76;
+
 export interface WorkerConfig {
   /** The live database file; on PostgreSQL the run's folder (so that the start-up sweep knows its workers). */
   db: string;

@@ -21,6 +21,7 @@ import { PgSql } from '../../postgres/connection.js';
 import { runSchemaName, sweepStaleSchemas } from '../../postgres/storage.js';
 import { allAccountedFor, fileFigures, taskChecks, type FileCheck, type FileFigures } from '../../torture/fileChecks.js';
 import { leftOps, TORTURE_SCHEMA_PG } from '../../torture/intents.js';
+import { JoinedRunEnded } from './processes.js';
 
 /** The run's database as the driver meets it, on either kind. */
 export interface TortureDatabase {
@@ -67,38 +68,63 @@ async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): P
   }
 }
 
-/** A new schema on the server at `url`, its tables made, and the driver's two connections there (one per role, as on SQLite). */
-export async function postgresPlace(url: string): Promise<TortureDatabase> {
-  await sweepStaleSchemas(url);
-  const schema = runSchemaName();
+/** PostgreSQL's codes for a schema, or a table in it, that is not there. */
+const GONE = new Set(['3F000', '42P01']);
+
+/** A joining run's query met its schema gone: the run it joined has ended (and dropped it). */
+async function orEnded<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (GONE.has((error as { code?: string }).code ?? '')) throw new JoinedRunEnded('the run joined has ended');
+    throw error;
+  }
+}
+
+/**
+ * The driver's database: a new schema on the server at `url`, its tables made, and the driver's two connections
+ * there (one per role, as on SQLite) — or, with `join`, another run's schema on that server (`--join`: this run's
+ * workers share that run's queue, as workers on another machine; that run produces, sweeps and drops it, this one
+ * only kills its own workers and checks). Returns null when `join` names no torture's schema there.
+ */
+export async function postgresPlace(url: string, join: string | null = null): Promise<TortureDatabase | null> {
+  if (join !== null) {
+    const found = await admin(url, (client) => client.query<{ tasks: string | null }>('SELECT to_regclass($1) AS tasks', [`${pg.escapeIdentifier(join)}.tasks`]).catch(() => ({ rows: [{ tasks: null }] })));
+    if (found.rows[0]?.tasks === null) return null;
+  } else await sweepStaleSchemas(url);
+  const schema = join ?? runSchemaName();
   const name = pg.escapeIdentifier(schema);
-  await admin(url, (client) => client.query(`CREATE SCHEMA ${name}`));
+  if (join === null) await admin(url, (client) => client.query(`CREATE SCHEMA ${name}`));
   const opened: PgSql[] = [];
   const drop = async () => {
     await Promise.all(opened.map((connection) => connection.close()));
-    await admin(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`));
+    if (join === null) await admin(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`));
   };
   try {
     const keeper = await PgSql.connect(url, schema);
     opened.push(keeper);
-    await keeper.client.query(`BEGIN; ${TORTURE_SCHEMA_PG} COMMIT;`);
+    if (join === null) await keeper.client.query(`BEGIN; ${TORTURE_SCHEMA_PG} COMMIT;`);
     const checker = await PgSql.connect(url, schema);
     opened.push(checker);
     return {
       workerDb: '',
       schema,
       keeper,
-      checkLive: () => checker.run(underTheLock(taskChecks('main', false))),
-      left: () => checker.run(leftOps()),
+      checkLive: () => orEnded(checker.run(underTheLock(taskChecks('main', false)))),
+      left: () => orEnded(checker.run(leftOps())),
       last: async (final, enqueued) => {
-        const checks = await checker.run(
-          underTheLock(
-            (function* () {
-              return [...(yield* taskChecks('main', final)), yield* allAccountedFor(['main'], enqueued)];
-            })(),
+        // A joining run neither drained the queue nor made its tasks: what it checks last is what it checked after a kill.
+        const checks = await orEnded(
+          checker.run(
+            underTheLock(
+              (function* () {
+                if (join !== null) return yield* taskChecks('main', false);
+                return [...(yield* taskChecks('main', final)), yield* allAccountedFor(['main'], enqueued)];
+              })(),
+            ),
           ),
         );
-        return { checks, tasks: await checker.run(fileFigures('main')) };
+        return { checks, tasks: await orEnded(checker.run(fileFigures('main'))) };
       },
       terminate: async (backend) => {
         await checker.client.query('SELECT pg_terminate_backend($1)', [backend]);

@@ -13,11 +13,24 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { LifeCounts } from '../../torture/ProcessLife.js';
 import type { WorkerError } from '../../torture/report.js';
-import type { WorkerConfig, WorkerReport } from './ipc.js';
+import { RUN_ENDED_EXIT, type WorkerConfig, type WorkerReport } from './ipc.js';
 
 /** A defect of faultlab's that stops the run: a worker that cannot start, the sweeper's error. */
 export class TortureAborted extends Error {
   override readonly name = 'TortureAborted';
+}
+
+/** `--join` names no torture's schema on the server. */
+export class NoRunToJoin extends Error {
+  override readonly name = 'NoRunToJoin';
+  constructor(readonly schema: string) {
+    super(`no torture's schema ${schema}`);
+  }
+}
+
+/** A joining run's (`--join`) schema is gone: the run it joined has ended. Not a defect: the joining run ends too. */
+export class JoinedRunEnded extends Error {
+  override readonly name = 'JoinedRunEnded';
 }
 
 const noCounts = (): LifeCounts => ({ grants: 0, done: 0, failed: 0, staleRefused: 0, busyRetries: 0 });
@@ -74,9 +87,14 @@ export class WorkerProcesses {
 
   readonly #env: NodeJS.ProcessEnv | undefined;
 
-  /** `children`: the run folder's list of pids (CHILDREN_FILE); `env`: the workers' environment, if not this process's. */
-  constructor(count: number, config: Omit<WorkerConfig, 'name' | 'life'>, children: string, env?: NodeJS.ProcessEnv) {
-    this.#slots = Array.from({ length: count }, (_, i) => new Slot(`w${i + 1}`));
+  /**
+   * `children`: the run folder's list of pids (CHILDREN_FILE); `env`: the workers' environment, if not this
+   * process's; `prefix`: before each worker's name (`w1`…) — a joining run's workers must not take the names, nor
+   * the tool's streams, of the run they join.
+   */
+  constructor(count: number, config: Omit<WorkerConfig, 'name' | 'life'>, children: string, how: { env?: NodeJS.ProcessEnv; prefix?: string } = {}) {
+    const { env, prefix = '' } = how;
+    this.#slots = Array.from({ length: count }, (_, i) => new Slot(`${prefix}w${i + 1}`));
     this.#config = config;
     this.#children = children;
     this.#env = env;
@@ -199,7 +217,8 @@ export class WorkerProcesses {
         slot.child = null;
         slot.ready = false;
         slot.endLife();
-        if (!killing) {
+        if (!killing && code === RUN_ENDED_EXIT) this.abort(new JoinedRunEnded('the run joined has ended'));
+        else if (!killing) {
           this.errors.push({ worker: slot.name, exit: signal ?? String(code), said: said ?? slot.stderr.trim().split('\n').slice(-3).join('\n') });
           if (!ready) this.abort(new TortureAborted(`worker ${slot.name} ended before it was ready (${signal ?? code}): ${slot.stderr.trim()}`));
           else if (!this.#stopping) this.#start(slot); // started again like a killed one; the report lists it

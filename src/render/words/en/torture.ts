@@ -17,7 +17,12 @@ export const torture = {
   'help.torture.runner': 'reference (default), or mutant:NAME — a deliberately broken queue, worker,\nrunner or tool, which the checks must catch',
   'help.torture.terminateBackends':
     '\nwith --db postgres…: about half the kills end the worker’s server backend\n(pg_terminate_backend) instead of its process — a connection dying under a\nworker is the same crash',
+  'help.torture.join':
+    'with --db postgres://…: this run’s workers share the queue of the run whose schema\nis SCHEMA — workers on another machine; that run produces, sweeps and drains it,\nthis one kills its own workers and checks (the run says its schema when it starts)',
   // ── bad options ──
+  'cli.torture.joinNeedsUrl': '--join SCHEMA joins a run on a server both can reach: give --db postgres://… with it',
+  'cli.torture.badJoin': '--join takes the schema a torture run said when it started (faultlab_run_…), not {given}',
+  'cli.torture.noRunToJoin': '--db {given} holds no torture run in schema {schema}: is that run still going? (its schema is dropped when it ends)',
   'cli.torture.terminateNeedsPostgres': '--terminate-backends ends workers’ PostgreSQL backends: give --db postgres (or --db postgres://…) with it',
   'cli.torture.badNumber': '{option} must be a whole number from {min} to {max}, got {given}',
   'cli.torture.badRunner': 'torture runs faultlab’s own workers as processes: --runner reference or mutant:NAME, not {given}',
@@ -25,6 +30,9 @@ export const torture = {
   'torture.progress': 'torture: {kills}/{plannedKills} kills · {pauses}/{plannedPauses} pauses · {finished} tasks finished · {stale} stale writes refused · {seconds} s',
   'torture.head': 'faultlab torture — {workers} worker processes on one SQLite file (WAL), seed {seed}, lease {lease} ms, tool calls {tool} ms, runner {runner}',
   'torture.headPostgres': 'faultlab torture — {workers} worker processes on one PostgreSQL schema (--db {db}), seed {seed}, lease {lease} ms, tool calls {tool} ms, runner {runner}',
+  'torture.joinable': 'torture: workers on another machine join this run’s queue, until it ends, with: {command}',
+  'torture.joined': 'joined the run in schema {schema}: its workers and these share one queue; that run produces, sweeps and drains it',
+  'torture.joinedEnded': 'The run joined ended (its schema dropped) before this one: the last check was not made here, the figures are that run’s to give.',
   'torture.plan':
     'plan {digest}: {kills} SIGKILLs and {pauses} SIGSTOP/SIGCONTs drawn from the seed — the same seed deals the same plan;\n' +
     'where each signal lands is real time, and differs from run to run',

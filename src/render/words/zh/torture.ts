@@ -19,7 +19,12 @@ export const torture = {
   'help.torture.runner': 'reference（默认），或 mutant:NAME —— 故意写错的队列、\n工作进程、Runner 或工具，检查必须把它抓出来',
   'help.torture.terminateBackends':
     '\n与 --db postgres… 一起用：约一半的杀死改为结束工作\n进程在服务器上的后端（pg_terminate_backend），而不是\n杀死进程本身 —— 工作进程脚下的连接断掉，是同一种崩溃',
+  'help.torture.join':
+    '与 --db postgres://… 一起用：本次运行的工作进程共用 schema\n为 SCHEMA 的那次运行的队列 —— 就像另一台机器上的工作进程；由那次\n运行生产、清扫并排空队列，本次只杀死自己的工作进程并检查\n（那次运行启动时会说出它的 schema）',
   // ── bad options ──
+  'cli.torture.joinNeedsUrl': '--join SCHEMA 加入的是双方都能连到的服务器上的运行：请同时给出 --db postgres://…',
+  'cli.torture.badJoin': '--join 接受的是 torture 运行启动时说出的 schema（faultlab_run_…），而不是 {given}',
+  'cli.torture.noRunToJoin': '--db {given} 上没有 schema 为 {schema} 的 torture 运行：那次运行还在进行吗？（它结束时会删除自己的 schema）',
   'cli.torture.terminateNeedsPostgres': '--terminate-backends 结束的是工作进程的 PostgreSQL 后端：请同时给出 --db postgres（或 --db postgres://…）',
   'cli.torture.badNumber': '{option} 必须是 {min} 到 {max} 之间的整数，收到的是 {given}',
   'cli.torture.badRunner': 'torture 以进程运行 faultlab 自己的工作进程：--runner reference 或 mutant:NAME，而不是 {given}',
@@ -27,6 +32,9 @@ export const torture = {
   'torture.progress': 'torture：杀死 {kills}/{plannedKills} · 停顿 {pauses}/{plannedPauses} · 完成任务 {finished} · 拒绝的过期写入 {stale} · {seconds} 秒',
   'torture.head': 'faultlab torture —— {workers} 个工作进程共用一个 SQLite 文件（WAL），种子 {seed}，租约 {lease} 毫秒，工具调用 {tool} 毫秒，runner {runner}',
   'torture.headPostgres': 'faultlab torture —— {workers} 个工作进程共用一个 PostgreSQL schema（--db {db}），种子 {seed}，租约 {lease} 毫秒，工具调用 {tool} 毫秒，runner {runner}',
+  'torture.joinable': 'torture：另一台机器上的工作进程可以用这条命令加入本次运行的队列，直到它结束：{command}',
+  'torture.joined': '加入了 schema {schema} 中的运行：它的工作进程与这里的共用一个队列；由那次运行生产、清扫并排空队列',
+  'torture.joinedEnded': '所加入的运行先于本次结束（它的 schema 已删除）：这里没有做最后一次检查，数字应由那次运行给出。',
   'torture.plan':
     '计划 {digest}：按种子抽出 {kills} 次 SIGKILL 和 {pauses} 次 SIGSTOP/SIGCONT —— 同一个种子给出同一个计划；\n' +
     '每个信号落在哪里取决于真实时间，每次运行都不一样',
