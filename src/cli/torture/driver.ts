@@ -228,7 +228,8 @@ export async function torture(options: TortureOptions): Promise<TortureReport> {
       plan: { kills: options.kills, pauses: options.pauses, digest: planDigest(plan) },
       kills,
       pauses,
-      checksMade: checks.length - 1, // one after every kill, and one at the end: the live file, then both files whole
+      // One after every kill, and one at the end: the live file, then both files whole (none when the run joined ended first).
+      checksMade: joinedEnded ? checks.length : checks.length - 1,
       brokenAfterKill,
       enqueued,
       tasks,

@@ -20,7 +20,10 @@ export const torture = {
   'help.torture.terminateBackends':
     '\n与 --db postgres… 一起用：约一半的杀死改为结束工作\n进程在服务器上的后端（pg_terminate_backend），而不是\n杀死进程本身 —— 工作进程脚下的连接断掉，是同一种崩溃',
   'help.torture.join':
-    '与 --db postgres://… 一起用：本次运行的工作进程共用 schema\n为 SCHEMA 的那次运行的队列 —— 就像另一台机器上的工作进程；由那次\n运行生产、清扫并排空队列，本次只杀死自己的工作进程并检查\n（那次运行启动时会说出它的 schema）',
+    '与 --db postgres://… 一起用：本次运行的工作进程共用\n' +
+    'schema 为 SCHEMA 的那次运行的队列 —— 就像另一台机器上的\n' +
+    '工作进程；由那次运行生产、清扫并排空队列，本次只杀死\n' +
+    '自己的工作进程并检查（那次运行启动时会说出它的 schema）',
   // ── bad options ──
   'cli.torture.joinNeedsUrl': '--join SCHEMA 加入的是双方都能连到的服务器上的运行：请同时给出 --db postgres://…',
   'cli.torture.badJoin': '--join 接受的是 torture 运行启动时说出的 schema（faultlab_run_…），而不是 {given}',
