@@ -16,6 +16,9 @@ export const CONNECTION_LOST_EXIT = 75;
 /** A worker of a joining run (`--join`) whose schema is gone — the run it joined has ended and dropped it — ends with this code. */
 export const RUN_ENDED_EXIT = 76;
 
+/** PostgreSQL's codes for a schema, or a table in it, that is not there: the run joined has dropped its schema. */
+export const SCHEMA_GONE = new Set(['3F000', '42P01']);
+
 export interface WorkerConfig {
   /** The live database file; on PostgreSQL the run's folder (so that the start-up sweep knows its workers). */
   db: string;

@@ -21,6 +21,7 @@ import { PgSql } from '../../postgres/connection.js';
 import { runSchemaName, sweepStaleSchemas } from '../../postgres/storage.js';
 import { allAccountedFor, fileFigures, taskChecks, type FileCheck, type FileFigures } from '../../torture/fileChecks.js';
 import { leftOps, TORTURE_SCHEMA_PG } from '../../torture/intents.js';
+import { SCHEMA_GONE } from './ipc.js';
 import { JoinedRunEnded } from './processes.js';
 
 /** The run's database as the driver meets it, on either kind. */
@@ -68,15 +69,12 @@ async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): P
   }
 }
 
-/** PostgreSQL's codes for a schema, or a table in it, that is not there. */
-const GONE = new Set(['3F000', '42P01']);
-
 /** A joining run's query met its schema gone: the run it joined has ended (and dropped it). */
 async function orEnded<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (GONE.has((error as { code?: string }).code ?? '')) throw new JoinedRunEnded('the run joined has ended');
+    if (SCHEMA_GONE.has((error as { code?: string }).code ?? '')) throw new JoinedRunEnded('the run joined has ended');
     throw error;
   }
 }

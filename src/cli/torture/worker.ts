@@ -17,7 +17,7 @@ import { partsOf } from '../../torture/parts.js';
 import { ProcessLife, type LifeCounts } from '../../torture/ProcessLife.js';
 import type { Db } from '../../core/storage.js';
 import type { SqlConnection } from '../../core/sql.js';
-import { CONNECTION_LOST_EXIT, RUN_ENDED_EXIT, TORTURE_URL_VARIABLE, type WorkerConfig, type WorkerReport } from './ipc.js';
+import { CONNECTION_LOST_EXIT, RUN_ENDED_EXIT, SCHEMA_GONE, TORTURE_URL_VARIABLE, type WorkerConfig, type WorkerReport } from './ipc.js';
 
 /** How long an idle worker waits before it claims again, in ms: a few polls per lease. */
 const POLL_MS = 5;
@@ -84,13 +84,10 @@ async function main(config: WorkerConfig): Promise<void> {
 
 // The driver is gone (it exited, or was killed): nobody will kill this process, so it ends itself.
 process.on('disconnect', () => process.exit(0));
-/** PostgreSQL's codes for a schema, or a table in it, that is not there: the schema was dropped. */
-const GONE = new Set(['3F000', '42P01']);
-
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
 main(config).catch((error: unknown) => {
   // The run this one joined has ended (its schema dropped): nothing is broken, the driver is told by the exit code.
-  if (config.schema !== undefined && GONE.has((error as { code?: string }).code ?? '')) process.exit(RUN_ENDED_EXIT);
+  if (config.schema !== undefined && SCHEMA_GONE.has((error as { code?: string }).code ?? '')) process.exit(RUN_ENDED_EXIT);
   const e = error instanceof Error ? error : new Error(String(error));
   process.stderr.write(`${e.stack ?? e.message}\n`);
   send({ type: 'error', name: e.name, said: saidOf(e) ?? e.message }, () => process.exit(70));
