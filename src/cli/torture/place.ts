@@ -13,7 +13,9 @@
  *   either: that is SQLite's, of a file several processes write; on PostgreSQL the server alone writes its pages,
  *   and a killed client's transaction is rolled back by it (that is what the other checks see);
  * - the schema is named as a run's (`faultlab_run_<host>_<pid>_…`, src/postgres/storage.ts) and dropped at the
- *   end; one a killed faultlab left is dropped by the next run's sweep on the same server.
+ *   end; one a killed faultlab left is dropped by the next run's sweep on the same server;
+ * - `--join SCHEMA`: another run's schema, made by a run elsewhere — nothing made, nothing dropped; its queries
+ *   meeting the schema gone mean that run has ended (JoinedRunEnded).
  */
 import pg from 'pg';
 import { abandon, begin, commit, type Sql, type SqlConnection } from '../../core/sql.js';
