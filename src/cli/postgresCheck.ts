@@ -76,10 +76,10 @@ export async function checkPostgresRunner(lang: Lang, db: DbChoice & { kind: 'po
 }
 
 /**
- * `--db` for a command that runs on SQLite only (dlq, torture): sqlite, the default, is taken; PostgreSQL is refused
+ * `--db` for a command that runs on SQLite only (dlq): sqlite, the default, is taken; PostgreSQL is refused
  * before anything runs, in the command's sentence saying why (exit 2).
  */
-export function sqliteOnly(lang: Lang, value: string | undefined, refusal: 'cli.db.dlqKeptFiles' | 'cli.db.tortureNotYet'): void {
+export function sqliteOnly(lang: Lang, value: string | undefined, refusal: 'cli.db.dlqKeptFiles'): void {
   const db = parseDb(lang, value);
   if (db.kind === 'postgres') throw new BadInputError(t(lang, refusal, { given: dbShown(db) }));
 }

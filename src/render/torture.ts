@@ -26,9 +26,11 @@ export function renderTortureProgress(lang: Lang, p: TortureProgress): string {
 }
 
 /** The run as it starts: what it will do, from which seed. */
-export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'workers' | 'seed' | 'leaseMs' | 'toolMs' | 'runner' | 'plan'>): string {
+export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'db' | 'joined' | 'workers' | 'seed' | 'leaseMs' | 'toolMs' | 'runner' | 'plan'>): string {
+  const head = { workers: r.workers, seed: r.seed, lease: r.leaseMs, tool: r.toolMs, runner: r.runner };
   return [
-    t(lang, 'torture.head', { workers: r.workers, seed: r.seed, lease: r.leaseMs, tool: r.toolMs, runner: r.runner }),
+    r.db === 'sqlite' ? t(lang, 'torture.head', head) : t(lang, 'torture.headPostgres', { ...head, db: r.db }),
+    ...(r.joined !== null ? [t(lang, 'torture.joined', { schema: r.joined })] : []),
     t(lang, 'torture.plan', { digest: r.plan.digest, kills: count(r.plan.kills), pauses: count(r.plan.pauses) }),
   ].join('\n');
 }
@@ -37,13 +39,15 @@ export function renderTortureStart(lang: Lang, r: Pick<TortureReport, 'workers' 
 export function renderTorture(lang: Lang, r: TortureReport, { c }: Style): string {
   const finished = r.tasks.done + r.tasks.failed;
   const rows: Array<[string, string, string]> = [
-    [t(lang, 'torture.row.kills'), count(r.kills), t(lang, 'torture.note.kills', { checks: count(r.checksMade) })],
+    [t(lang, 'torture.row.kills'), count(r.kills), t(lang, r.db === 'sqlite' ? 'torture.note.kills' : 'torture.note.killsPostgres', { checks: count(r.checksMade) })],
     [t(lang, 'torture.row.pauses'), count(r.pauses), t(lang, 'torture.note.pauses')],
     [t(lang, 'torture.row.tasks'), count(r.enqueued), t(lang, 'torture.note.tasks', { done: count(r.tasks.done), failed: count(r.tasks.failed), left: count(r.tasks.queued + r.tasks.running) })],
     [t(lang, 'torture.row.effects'), count(r.tasks.effects), t(lang, 'torture.note.effects', { receipts: count(r.tasks.receipts) })],
+    ...(r.backendsTerminated > 0 ? [[t(lang, 'torture.row.terminated'), count(r.backendsTerminated), t(lang, 'torture.note.terminated')] as [string, string, string]] : []),
     [t(lang, 'torture.row.grants'), count(r.grants), t(lang, 'torture.note.grants')],
     [t(lang, 'torture.row.stale'), count(r.staleRefused), t(lang, 'torture.note.counted')],
-    [t(lang, 'torture.row.busy'), count(r.busyRetries), t(lang, 'torture.note.busy')],
+    // On PostgreSQL a writer waits on the lock: nothing is ever BUSY there.
+    ...(r.db === 'sqlite' ? [[t(lang, 'torture.row.busy'), count(r.busyRetries), t(lang, 'torture.note.busy')] as [string, string, string]] : []),
     [t(lang, 'torture.row.throughput'), count(r.tasksPerSecond), t(lang, 'torture.note.throughput', { finished: count(finished), seconds: seconds(r.elapsedMs) })],
   ];
   const labelWidth = Math.max(...rows.map(([label]) => displayWidth(label))) + 2;
@@ -53,13 +57,14 @@ export function renderTorture(lang: Lang, r: TortureReport, { c }: Style): strin
     '',
     ...rows.map(([label, figure, note]) => `  ${pad(label, labelWidth)}${padStart(figure, figureWidth - 2)}  ${c.dim(note)}`),
     '',
-    c.bold(t(lang, 'torture.checks')),
+    c.bold(t(lang, r.db === 'sqlite' ? 'torture.checks' : 'torture.checksPostgres')),
     ...r.checks.map((check) => checkLine(lang, check, c)),
   ];
   if (r.drained === false) lines.push(c.red(t(lang, 'torture.notDrained')));
+  if (r.joinedEnded) lines.push(t(lang, 'torture.joinedEnded'));
   if (r.brokenAfterKill !== null) lines.push(c.red(t(lang, 'torture.stoppedAt', { kill: count(r.brokenAfterKill) })));
   for (const error of r.workerErrors) lines.push(c.red(t(lang, 'torture.workerError', { worker: error.worker, exit: error.exit, said: typeof error.said === 'string' ? error.said : word(lang, error.said) })));
-  lines.push('', tortureHeld(r) ? c.green(t(lang, 'torture.held')) : c.red(t(lang, 'torture.broken')), c.dim(t(lang, 'torture.powerLoss')));
+  lines.push('', tortureHeld(r) ? c.green(t(lang, 'torture.held')) : c.red(t(lang, 'torture.broken')), c.dim(t(lang, r.db === 'sqlite' ? 'torture.powerLoss' : 'torture.powerLossPostgres')));
   return lines.join('\n');
 }
 

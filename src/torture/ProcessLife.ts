@@ -9,7 +9,8 @@
  * What differs from the simulation is only what a real process must do that a simulated one need not: SQLite
  * answers BUSY when another process holds the write lock (every statement that writes, the tool's reserve included,
  * waits and tries again — nothing was done, so trying again is safe), and time is the process's clock. Neither is
- * read here: the process's entry (src/cli/torture/worker.ts) hands in a Clock and the wait.
+ * read here: the process's entry (src/cli/torture/worker.ts) hands in a Clock and the wait. On PostgreSQL
+ * (`--db postgres`) the connection simply waits on the run's advisory lock, as a real worker does: no BUSY.
  */
 import { canonicalRoundTrip, jsonCopy } from '../core/canonical.js';
 import type { Clock } from '../core/clock.js';
@@ -18,6 +19,7 @@ import { message, MessageError } from '../core/message.js';
 import type { Rng } from '../core/rng.js';
 import { isBusy } from '../core/busy.js';
 import type { Db } from '../core/storage.js';
+import { all, SqliteSql, statement, type SqlConnection } from '../core/sql.js';
 import { isContractError } from '../inventory/errors.js';
 import type { Fence, Grant, QueueStore, Turns } from '../queue/QueueStore.js';
 import type { EventLog, LoggedEvent } from '../runner/EventStore.js';
@@ -46,7 +48,8 @@ export interface LifeCounts {
 }
 
 export interface ProcessLifeDeps {
-  db: Db;
+  /** The process's own connection: to the SQLite file, or to the run's schema on PostgreSQL (which waits on the lock). */
+  db: Db | SqlConnection;
   clock: Clock;
   /** The tool's stream (the reservation ids it makes). */
   rng: Rng;
@@ -78,7 +81,6 @@ export class ProcessLife implements QueueClient, TaskRunner {
   readonly #turns: Turns;
   /** The lease's expiry as this life last heard it (its grant, a renewal). */
   #leaseUntil = 0;
-  #events: ReturnType<Db['prepare']> | null = null;
 
   constructor(deps: ProcessLifeDeps) {
     this.#d = deps;
@@ -116,7 +118,7 @@ export class ProcessLife implements QueueClient, TaskRunner {
   }
 
   async lease(grant: Grant) {
-    return this.#read(() => this.#store.row(grant.task));
+    return this.#read(() => this.#store.readRow(grant.task));
   }
 
   // ── a session: the task run under one grant ──
@@ -181,7 +183,7 @@ export class ProcessLife implements QueueClient, TaskRunner {
         if (action.name === 'reserve') await beforeWrite?.();
         await this.#d.onTheWire();
         // A reserve that met the write lock did nothing (its BEGIN IMMEDIATE failed): the same request again is safe.
-        const value = await this.#fenced(() => this.#busyRetried(() => tool.call({ name: action.name, args: jsonCopy(action.args) }, { taskId: at.taskId, fence: guard })));
+        const value = await this.#fenced(() => this.#busyRetried(() => tool.connection.run(tool.ops({ name: action.name, args: jsonCopy(action.args) }, { taskId: at.taskId, fence: guard }))));
         return jsonCopy(value); // the reply crosses the wire as a copy
       },
     };
@@ -213,11 +215,17 @@ export class ProcessLife implements QueueClient, TaskRunner {
     }
   }
 
-  #taskLog(task: string): Array<{ seq: number; label: string; state: string }> {
-    this.#events ??= this.#d.db.prepare('SELECT seq, label, state FROM events WHERE task_id = ? ORDER BY seq');
-    return this.#events.all(task) as Array<{ seq: number; label: string; state: string }>;
+  #taskLog(task: string): Array<{ seq: number; label: string; state: string }> | Promise<Array<{ seq: number; label: string; state: string }>> {
+    const { db } = this.#d;
+    return ('dialect' in db ? db : SqliteSql.of(db)).run(all(TASK_LOG, task));
   }
 }
+
+/** One task's log, in order. */
+const TASK_LOG = statement<[string], { seq: number; label: string; state: string }>('torture.taskLog', {
+  sqlite: 'SELECT seq, label, state FROM events WHERE task_id = ? ORDER BY seq',
+  postgres: 'SELECT seq, label, state FROM events WHERE task_id = $1 ORDER BY seq',
+});
 
 function fenceOf(grant: Grant): Fence {
   return { task: grant.task, owner: grant.owner, token: grant.token };

@@ -12,7 +12,7 @@
  * zombie that comes back for it finds no row to be fenced by, and its write is refused like any stale one.
  */
 import type Database from 'better-sqlite3';
-import { integrity, taskChecks, type FileCheck } from './fileChecks.js';
+import { integrity, runChecks, taskChecks, type FileCheck } from './fileChecks.js';
 import { itemOfSql } from './intents.js';
 
 /** The live tables, in the order their rows move (a task's own row last). */
@@ -56,7 +56,7 @@ export interface CheckedMove {
 export function checkAndArchive(db: Database.Database, file: string): CheckedMove {
   db.exec('BEGIN IMMEDIATE');
   try {
-    const checks = [integrity(db, 'main', file), ...taskChecks(db, 'main', false)];
+    const checks = [integrity(db, 'main', file), ...runChecks(db, taskChecks('main', false))];
     const moved = checks.every((check) => check.passed) ? moveFinished(db) : 0;
     db.exec('COMMIT');
     return { checks, moved };

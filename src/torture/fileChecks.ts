@@ -19,9 +19,16 @@
  *
  * A check runs on one schema of the connection: `main` (the live file the workers share) or `archive` (where the
  * driver moves finished tasks once they are checked, src/torture/archive.ts).
+ *
+ * The same checks run on PostgreSQL (`faultlab torture --db postgres`), on the run's schema the workers share: each
+ * query is written for both dialects side by side (src/core/sql.ts `statement`), the logic once, here. There the
+ * schema is the connection's search_path (no `main.`, no archive: nothing is moved), and integrity is the server's
+ * own (a killed backend's transaction is rolled back by the server, its pages are PostgreSQL's to keep whole): the
+ * integrity check is SQLite's, of a file several processes write.
  */
 import type Database from 'better-sqlite3';
 import { message, type Message } from '../core/message.js';
+import { all, get, SqliteSql, statement, type Sql, type SqlConnection } from '../core/sql.js';
 import type { TortureCode } from './codes.js';
 import { ITEM_START, itemOfSql } from './intents.js';
 
@@ -68,65 +75,136 @@ export function integrity(db: Database.Database, schema: Schema, file: string): 
   return verdict('integrity', ok ? 0 : rows.length, message<TortureCode>('torture.check.integrity.broken', { file, detail }));
 }
 
-/**
- * The checks of the tasks a schema holds. `final`: the run is over and drained — a task not finished is a lost
- * intent (while it runs, a task in flight is not).
- */
-export function taskChecks(db: Database.Database, schema: Schema, final: boolean): FileCheck[] {
-  return [doubleEffects(db, schema), ledgerIsEffects(db, schema), lostIntents(db, schema, final), fenceHeld(db, schema)];
-}
-
-function doubleEffects(db: Database.Database, s: Schema): FileCheck {
-  const rows = db
-    .prepare(
-      `SELECT task, effects, receipts FROM (
-         SELECT t.task_id AS task, i.version - ${ITEM_START.version} AS effects, (SELECT count(*) FROM ${s}.ledger l WHERE l.task_id = t.task_id) AS receipts
-         FROM ${s}.tasks t JOIN ${s}.items i ON i.item_id = ${itemOfSql('t.task_id')})
+/** A check's queries, per schema on SQLite (`main.`, `archive.`), on PostgreSQL the connection's own schema. */
+function checkStatements(s: Schema) {
+  const on = (text: (p: string) => string) => ({ sqlite: text(`${s}.`), postgres: text('') });
+  const name = (what: string) => `torture.${s}.${what}`;
+  return {
+    doubleEffects: statement<[], { task: string; effects: number; receipts: number }>(
+      name('doubleEffects'),
+      on(
+        (p) => `SELECT task, effects, receipts FROM (
+         SELECT t.task_id AS task, i.version - ${ITEM_START.version} AS effects, (SELECT count(*) FROM ${p}ledger l WHERE l.task_id = t.task_id) AS receipts
+         FROM ${p}tasks t JOIN ${p}items i ON i.item_id = ${itemOfSql('t.task_id')}) AS counted
        WHERE effects > 1 OR receipts > 1 ORDER BY task`,
-    )
-    .all() as Array<{ task: string; effects: number; receipts: number }>;
-  const first = rows[0];
-  return verdict('double_effects', rows.length, first ? message<TortureCode>('torture.check.double_effects.found', { ...first }) : null);
-}
-
-function ledgerIsEffects(db: Database.Database, s: Schema): FileCheck {
-  const rows = db
-    .prepare(
-      `SELECT i.item_id AS item, i.available AS available, i.version - ${ITEM_START.version} AS effects, coalesce(sum(l.qty), 0) AS taken, count(l.key) AS receipts
+      ),
+    ),
+    // PostgreSQL's HAVING cannot name the select list's aliases: the sums are written out there.
+    ledgerIsEffects: statement<[], { item: string; available: number; effects: number; taken: number; receipts: number }>(name('ledgerIsEffects'), {
+      sqlite: `SELECT i.item_id AS item, i.available AS available, i.version - ${ITEM_START.version} AS effects, coalesce(sum(l.qty), 0) AS taken, count(l.key) AS receipts
        FROM ${s}.items i LEFT JOIN ${s}.ledger l ON l.item_id = i.item_id
        GROUP BY i.item_id
        HAVING i.available != ${ITEM_START.available} - taken OR effects != receipts
        ORDER BY i.item_id`,
-    )
-    .all() as Array<{ item: string; available: number; effects: number; taken: number; receipts: number }>;
-  const first = rows[0];
-  return verdict('ledger_is_effects', rows.length, first ? message<TortureCode>('torture.check.ledger_is_effects.found', { ...first, start: ITEM_START.available }) : null);
-}
-
-function lostIntents(db: Database.Database, s: Schema, final: boolean): FileCheck {
-  const noReceipt = db
-    .prepare(`SELECT task_id FROM ${s}.tasks t WHERE state = 'done' AND NOT EXISTS (SELECT 1 FROM ${s}.ledger l WHERE l.task_id = t.task_id) ORDER BY task_id`)
-    .pluck()
-    .all() as string[];
-  // A refusal (a ContractError ends the run as tool_error) changed nothing: with its item moved, the intent took
-  // effect and is reported failed — a human would make it again.
-  const failedWithEffect = db
-    .prepare(
-      `SELECT t.task_id AS task, t.result AS status, i.version - ${ITEM_START.version} AS effects FROM ${s}.tasks t JOIN ${s}.items i ON i.item_id = ${itemOfSql('t.task_id')}
+      postgres: `SELECT i.item_id AS item, i.available AS available, i.version - ${ITEM_START.version} AS effects, coalesce(sum(l.qty), 0)::bigint AS taken, count(l.key) AS receipts
+       FROM items i LEFT JOIN ledger l ON l.item_id = i.item_id
+       GROUP BY i.item_id
+       HAVING i.available != ${ITEM_START.available} - coalesce(sum(l.qty), 0) OR i.version - ${ITEM_START.version} != count(l.key)
+       ORDER BY i.item_id`,
+    }),
+    noReceipt: statement<[], { task_id: string }>(
+      name('noReceipt'),
+      on((p) => `SELECT task_id FROM ${p}tasks t WHERE state = 'done' AND NOT EXISTS (SELECT 1 FROM ${p}ledger l WHERE l.task_id = t.task_id) ORDER BY task_id`),
+    ),
+    failedWithEffect: statement<[], { task: string; status: string; effects: number }>(
+      name('failedWithEffect'),
+      on(
+        (p) => `SELECT t.task_id AS task, t.result AS status, i.version - ${ITEM_START.version} AS effects FROM ${p}tasks t JOIN ${p}items i ON i.item_id = ${itemOfSql('t.task_id')}
        WHERE t.state = 'failed' AND t.result = 'tool_error' AND i.version != ${ITEM_START.version} ORDER BY t.task_id`,
-    )
-    .all() as Array<{ task: string; status: string; effects: number }>;
-  // The log is what a new holder recovers from: a finished task's last line holds the status it finished with.
-  const logDisagrees = db
-    .prepare(
-      `SELECT task, status, coalesce(logged, '-') AS logged FROM (
+      ),
+    ),
+    // The last line's status: json_extract on SQLite, ->> on PostgreSQL (the log holds JSON as text); SQLite's
+    // `IS NOT` is PostgreSQL's `IS DISTINCT FROM`.
+    logDisagrees: statement<[], { task: string; status: string; logged: string }>(name('logDisagrees'), {
+      sqlite: `SELECT task, status, coalesce(logged, '-') AS logged FROM (
          SELECT t.task_id AS task, t.result AS status,
                 (SELECT json_extract(e.state, '$.status') FROM ${s}.events e WHERE e.task_id = t.task_id ORDER BY e.seq DESC LIMIT 1) AS logged
          FROM ${s}.tasks t WHERE t.state IN ('done', 'failed'))
        WHERE logged IS NOT status ORDER BY task`,
-    )
-    .all() as Array<{ task: string; status: string; logged: string }>;
-  const unfinished = final ? (db.prepare(`SELECT task_id AS task, state FROM ${s}.tasks WHERE state NOT IN ('done', 'failed') ORDER BY task_id`).all() as Array<{ task: string; state: string }>) : [];
+      postgres: `SELECT task, status, coalesce(logged, '-') AS logged FROM (
+         SELECT t.task_id AS task, t.result AS status,
+                (SELECT e.state::jsonb ->> 'status' FROM events e WHERE e.task_id = t.task_id ORDER BY e.seq DESC LIMIT 1) AS logged
+         FROM tasks t WHERE t.state IN ('done', 'failed')) AS finished
+       WHERE logged IS DISTINCT FROM status ORDER BY task`,
+    }),
+    unfinished: statement<[], { task: string; state: string }>(
+      name('unfinished'),
+      on((p) => `SELECT task_id AS task, state FROM ${p}tasks WHERE state NOT IN ('done', 'failed') ORDER BY task_id`),
+    ),
+    finishedStale: statement<[], { task: string; finished: number | null; token: number }>(name('finishedStale'), {
+      sqlite: `SELECT task_id AS task, finished_token AS finished, token FROM ${s}.tasks WHERE state IN ('done', 'failed') AND finished_token IS NOT token ORDER BY task_id`,
+      postgres: `SELECT task_id AS task, finished_token AS finished, token FROM tasks WHERE state IN ('done', 'failed') AND finished_token IS DISTINCT FROM token ORDER BY task_id`,
+    }),
+    // Each line against the highest token of the lines before it in the same task's log.
+    backwards: statement<[], { task: string; seq: number; token: number; before: number }>(
+      name('backwards'),
+      on(
+        (p) => `SELECT task, seq, token, before FROM (
+         SELECT task_id AS task, seq, token, max(token) OVER (PARTITION BY task_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+         FROM ${p}events) AS lines
+       WHERE token < before ORDER BY task, seq`,
+      ),
+    ),
+    // SQLite's group_concat is PostgreSQL's string_agg.
+    shared: statement<[], { task: string; token: number; owners: string }>(name('shared'), {
+      sqlite: `SELECT task_id AS task, token, group_concat(DISTINCT owner) AS owners FROM ${s}.events GROUP BY task_id, token HAVING count(DISTINCT owner) > 1 ORDER BY task_id, token`,
+      postgres: `SELECT task_id AS task, token, string_agg(DISTINCT owner, ',') AS owners FROM events GROUP BY task_id, token HAVING count(DISTINCT owner) > 1 ORDER BY task_id, token`,
+    }),
+    reopened: statement<[], { task: string; state: string; finished: number }>(
+      name('reopened'),
+      on((p) => `SELECT task_id AS task, state, finished_token AS finished FROM ${p}tasks WHERE state IN ('queued', 'running') AND finished_token IS NOT NULL ORDER BY task_id`),
+    ),
+    states: statement<[], { state: string; n: number }>(name('states'), on((p) => `SELECT state, count(*) AS n FROM ${p}tasks GROUP BY state`)),
+    effects: statement<[], { n: number }>(name('effects'), on((p) => `SELECT coalesce(sum(version - ${ITEM_START.version}), 0) AS n FROM ${p}items`)),
+    receipts: statement<[], { n: number }>(name('receipts'), on((p) => `SELECT count(*) AS n FROM ${p}ledger`)),
+    tasks: statement<[], { n: number }>(name('tasks'), on((p) => `SELECT count(*) AS n FROM ${p}tasks`)),
+  };
+}
+
+const made = new Map<Schema, ReturnType<typeof checkStatements>>();
+const sqlOf = (s: Schema) => made.get(s) ?? made.set(s, checkStatements(s)).get(s)!;
+
+/** A connection as the checks take it: better-sqlite3's (run at once), or either database's. */
+export type CheckDb = Database.Database | SqlConnection;
+
+const connectionOf = (db: CheckDb): SqlConnection => ('dialect' in db ? db : SqliteSql.of(db));
+
+/** Run checks on `db`: at once on SQLite, as a promise on PostgreSQL. */
+export function runChecks<T>(db: SqliteSql | Database.Database, checks: Sql<T>): T;
+export function runChecks<T>(db: CheckDb, checks: Sql<T>): T | Promise<T>;
+export function runChecks<T>(db: CheckDb, checks: Sql<T>): T | Promise<T> {
+  return connectionOf(db).run(checks);
+}
+
+/**
+ * The checks of the tasks a schema holds. `final`: the run is over and drained — a task not finished is a lost
+ * intent (while it runs, a task in flight is not).
+ */
+export function* taskChecks(s: Schema, final: boolean): Sql<FileCheck[]> {
+  return [yield* doubleEffects(s), yield* ledgerIsEffects(s), yield* lostIntents(s, final), yield* fenceHeld(s)];
+}
+
+function* doubleEffects(s: Schema): Sql<FileCheck> {
+  const rows = yield* all(sqlOf(s).doubleEffects);
+  const first = rows[0];
+  return verdict('double_effects', rows.length, first ? message<TortureCode>('torture.check.double_effects.found', { ...first }) : null);
+}
+
+function* ledgerIsEffects(s: Schema): Sql<FileCheck> {
+  const rows = yield* all(sqlOf(s).ledgerIsEffects);
+  const first = rows[0];
+  return verdict('ledger_is_effects', rows.length, first ? message<TortureCode>('torture.check.ledger_is_effects.found', { ...first, start: ITEM_START.available }) : null);
+}
+
+function* lostIntents(s: Schema, final: boolean): Sql<FileCheck> {
+  const q = sqlOf(s);
+  const noReceipt = (yield* all(q.noReceipt)).map((row) => row.task_id);
+  // A refusal (a ContractError ends the run as tool_error) changed nothing: with its item moved, the intent took
+  // effect and is reported failed — a human would make it again.
+  const failedWithEffect = yield* all(q.failedWithEffect);
+  // The log is what a new holder recovers from: a finished task's last line holds the status it finished with.
+  const logDisagrees = yield* all(q.logDisagrees);
+  const unfinished = final ? yield* all(q.unfinished) : [];
   const first =
     noReceipt.length > 0
       ? message<TortureCode>('torture.check.lost_intents.noReceipt', { task: noReceipt[0]! })
@@ -140,33 +218,21 @@ function lostIntents(db: Database.Database, s: Schema, final: boolean): FileChec
   return verdict('lost_intents', noReceipt.length + failedWithEffect.length + logDisagrees.length + unfinished.length, first);
 }
 
-/** Every task the producer made is in one of the two schemas: none vanished. */
-export function allAccountedFor(db: Database.Database, enqueued: number): FileCheck {
-  const found = db.prepare('SELECT (SELECT count(*) FROM main.tasks) + (SELECT count(*) FROM archive.tasks)').pluck().get() as number;
+/** Every task the producer made is in the schemas given (the live file and its archive, or PostgreSQL's one schema): none vanished. */
+export function* allAccountedFor(schemas: readonly Schema[], enqueued: number): Sql<FileCheck> {
+  let found = 0;
+  for (const s of schemas) found += (yield* get(sqlOf(s).tasks))!.n;
   return verdict('lost_intents', Math.max(0, enqueued - found), message<TortureCode>('torture.check.lost_intents.missing', { enqueued, found }));
 }
 
-function fenceHeld(db: Database.Database, s: Schema): FileCheck {
-  const finishedStale = db
-    .prepare(`SELECT task_id AS task, finished_token AS finished, token FROM ${s}.tasks WHERE state IN ('done', 'failed') AND finished_token IS NOT token ORDER BY task_id`)
-    .all() as Array<{ task: string; finished: number | null; token: number }>;
-  // Each line against the highest token of the lines before it in the same task's log.
-  const backwards = db
-    .prepare(
-      `SELECT task, seq, token, before FROM (
-         SELECT task_id AS task, seq, token, max(token) OVER (PARTITION BY task_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-         FROM ${s}.events)
-       WHERE token < before ORDER BY task, seq`,
-    )
-    .all() as Array<{ task: string; seq: number; token: number; before: number }>;
+function* fenceHeld(s: Schema): Sql<FileCheck> {
+  const q = sqlOf(s);
+  const finishedStale = yield* all(q.finishedStale);
+  const backwards = yield* all(q.backwards);
   // Every grant's token is new (the previous plus one): lines of one token from two workers are two holders of one grant.
-  const shared = db
-    .prepare(`SELECT task_id AS task, token, group_concat(DISTINCT owner) AS owners FROM ${s}.events GROUP BY task_id, token HAVING count(DISTINCT owner) > 1 ORDER BY task_id, token`)
-    .all() as Array<{ task: string; token: number; owners: string }>;
+  const shared = yield* all(q.shared);
   // A finished task keeps its finisher's token; queued or running again, it was opened again (a rescue by id only).
-  const reopened = db
-    .prepare(`SELECT task_id AS task, state, finished_token AS finished FROM ${s}.tasks WHERE state IN ('queued', 'running') AND finished_token IS NOT NULL ORDER BY task_id`)
-    .all() as Array<{ task: string; state: string; finished: number }>;
+  const reopened = yield* all(q.reopened);
   const stale = finishedStale[0];
   const first = stale
     ? message<TortureCode>('torture.check.fence.finishedStale', { task: stale.task, finished: stale.finished ?? '-', token: stale.token })
@@ -199,10 +265,11 @@ export function combine(moments: ReadonlyArray<readonly FileCheck[]>): FileCheck
 }
 
 /** What a schema holds. */
-export function fileFigures(db: Database.Database, s: Schema): FileFigures {
-  const states = new Map((db.prepare(`SELECT state, count(*) AS n FROM ${s}.tasks GROUP BY state`).all() as Array<{ state: string; n: number }>).map((row) => [row.state, row.n]));
-  const effects = db.prepare(`SELECT coalesce(sum(version - ${ITEM_START.version}), 0) FROM ${s}.items`).pluck().get() as number;
-  const receipts = db.prepare(`SELECT count(*) FROM ${s}.ledger`).pluck().get() as number;
+export function* fileFigures(s: Schema): Sql<FileFigures> {
+  const q = sqlOf(s);
+  const states = new Map((yield* all(q.states)).map((row) => [row.state, row.n]));
+  const effects = (yield* get(q.effects))!.n;
+  const receipts = (yield* get(q.receipts))!.n;
   return { queued: states.get('queued') ?? 0, running: states.get('running') ?? 0, done: states.get('done') ?? 0, failed: states.get('failed') ?? 0, effects, receipts };
 }
 

@@ -9,8 +9,9 @@
  */
 import type Database from 'better-sqlite3';
 import { DEFAULT_MAX_CALLS, DEFAULT_MAX_RETRIES } from '../core/defaults.js';
-import { createToolDatabase } from '../inventory/schema.js';
-import { createQueue } from '../queue/QueueStore.js';
+import { abandon, begin, commit, get, run, SqliteSql, statement, type Sql } from '../core/sql.js';
+import { createToolDatabase, TOOL_SCHEMA_PG } from '../inventory/schema.js';
+import { createQueue, QUEUE_SCHEMA_PG } from '../queue/QueueStore.js';
 import type { ScriptStep, Task } from '../scenario/types.js';
 
 /** Each task's item at the start: two, so that a second effect would find the stock for it and be counted. */
@@ -55,23 +56,57 @@ export function createTortureDatabase(db: Database.Database): void {
   db.exec(CHECK_INDEXES);
 }
 
+/** The same tables on PostgreSQL, in the run's schema (made empty by the caller): one script, run once. */
+export const TORTURE_SCHEMA_PG = `${TOOL_SCHEMA_PG} ${QUEUE_SCHEMA_PG} ${CHECK_INDEXES}`;
+
 /**
- * Tasks `first` … `first + count - 1` and their items, queued in one transaction (BEGIN IMMEDIATE: the producer is
- * one more writer). SQLITE_BUSY is thrown as it came, with nothing written: the caller waits and calls again.
+ * The producer's batch. PostgreSQL's `rowid` is a column (src/queue/QueueStore.ts): numbered max + 1, as SQLite
+ * numbers it — under the write lock the batch holds, nobody else numbers at the same time.
  */
-export function enqueue(db: Database.Database, first: number, count: number): void {
-  db.exec('BEGIN IMMEDIATE');
+const ENQUEUE = {
+  item: statement<[string, number, number]>('torture.enqueue.item', {
+    sqlite: 'INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)',
+    postgres: 'INSERT INTO items(rowid, item_id, available, version) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM items), $1, $2, $3)',
+  }),
+  task: statement<[string]>('torture.enqueue.task', {
+    sqlite: "INSERT INTO tasks(task_id, state) VALUES (?, 'queued')",
+    postgres: "INSERT INTO tasks(rowid, task_id, state) VALUES ((SELECT coalesce(max(rowid), 0) + 1 FROM tasks), $1, 'queued')",
+  }),
+  queued: statement<[], { n: number }>('torture.queued', { same: "SELECT count(*) AS n FROM tasks WHERE state = 'queued'" }),
+  left: statement<[], { n: number }>('torture.left', { same: "SELECT count(*) AS n FROM tasks WHERE state IN ('queued', 'running')" }),
+};
+
+/**
+ * Tasks `first` … `first + count - 1` and their items, queued in one transaction under the write lock (BEGIN
+ * IMMEDIATE on SQLite, the schema's advisory lock on PostgreSQL: the producer is one more writer). SQLITE_BUSY is
+ * thrown as it came, with nothing written: the caller waits and calls again.
+ */
+export function* enqueueOps(first: number, count: number): Sql<void> {
+  yield* begin();
   try {
-    const item = db.prepare('INSERT INTO items(item_id, available, version) VALUES (?, ?, ?)');
-    const task = db.prepare("INSERT INTO tasks(task_id, state) VALUES (?, 'queued')");
     for (let n = first; n < first + count; n += 1) {
       const id = taskName(n);
-      item.run(itemOf(id), ITEM_START.available, ITEM_START.version);
-      task.run(id);
+      yield* run(ENQUEUE.item, itemOf(id), ITEM_START.available, ITEM_START.version);
+      yield* run(ENQUEUE.task, id);
     }
-    db.exec('COMMIT');
+    yield* commit();
   } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    yield* abandon();
     throw error;
   }
+}
+
+/** Tasks queued, not yet claimed. */
+export function* queuedOps(): Sql<number> {
+  return (yield* get(ENQUEUE.queued))!.n;
+}
+
+/** Tasks not finished (queued or running): the drain waits until none is left. */
+export function* leftOps(): Sql<number> {
+  return (yield* get(ENQUEUE.left))!.n;
+}
+
+/** `enqueueOps` on a SQLite connection, at once. */
+export function enqueue(db: Database.Database, first: number, count: number): void {
+  SqliteSql.of(db).run(enqueueOps(first, count));
 }

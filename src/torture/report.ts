@@ -25,6 +25,14 @@ export interface WorkerError {
 }
 
 export interface TortureReport {
+  /** Where the workers met: `sqlite` (one file), `postgres` (the embedded server) or the server's URL, shown without its password. */
+  db: string;
+  /** With `--terminate-backends` (PostgreSQL): kills made by ending the worker's server backend rather than its process. */
+  backendsTerminated: number;
+  /** `--join`: the schema of the run whose queue this run's workers shared (that run produced, swept and drained it), or null. */
+  joined: string | null;
+  /** The run joined ended, and dropped its schema, before this one: its last check was not made. */
+  joinedEnded: boolean;
   seed: number;
   /** `reference`, or `mutant:NAME`. */
   runner: string;

@@ -67,19 +67,24 @@ describe('--db', () => {
     });
   });
 
-  it('is taken by every command that runs scenarios: dlq, torture and the whole mutants\' hunt run on SQLite only, and say why in either language (exit 2, nothing run)', async () => {
+  it('is taken by every command that runs scenarios: dlq and the whole mutants\' hunt run on SQLite only (torture not with a SQLite-only queue), and say why in either language (exit 2, nothing run)', async () => {
     const dlq = await cli(['dlq', 'somewhere', '--db', 'postgres']);
     expect(dlq).toEqual({
       code: 2,
       stdout: '',
       stderr: 'faultlab dlq: --db postgres: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db\n',
     });
-    const torture = await cli(['torture', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop', '--lang', 'zh']);
-    expect(torture).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: 'faultlab torture: --db postgres://app:***@127.0.0.1:1/shop：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行\n',
-    });
+    // torture runs on PostgreSQL (test/postgres/torture.pg.test.ts), but not a queue that breaks SQLite's own
+    // locking, and --terminate-backends means nothing without it.
+    const torture = await cli(['torture', '--runner', 'mutant:deferred_upgrade', '--db', 'postgres://app:s3cret@127.0.0.1:1/shop', '--lang', 'zh']);
+    expect([torture.code, torture.stdout]).toEqual([2, '']);
+    expect(torture.stderr).toBe('faultlab torture: --db postgres://app:***@127.0.0.1:1/shop：mutant:deferred_upgrade 只能在 SQLite 上运行（它破坏的是 SQLite 自己的加锁方式——deferred 事务的升级——PostgreSQL 没有这种锁）；请去掉 --db 再运行\n');
+    const join = await cli(['torture', '--join', 'faultlab_run_abcdef_1_0_1', '--db', 'postgres']);
+    expect([join.code, join.stderr.split('\n')[0]]).toEqual([2, 'faultlab torture: --join SCHEMA joins a run on a server both can reach: give --db postgres://… with it']);
+    const badJoin = await cli(['torture', '--join', 'public', '--db', 'postgres://app@127.0.0.1:1/shop']);
+    expect([badJoin.code, badJoin.stderr.split('\n')[0]]).toEqual([2, 'faultlab torture: --join takes the schema a torture run said when it started (faultlab_run_…), not "public"']);
+    const terminate = await cli(['torture', '--terminate-backends']);
+    expect(terminate).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('faultlab torture: --terminate-backends ends workers’ PostgreSQL backends: give --db postgres (or --db postgres://…) with it\n') });
     const mutants = await cli(['explore', '--mutants', '--db', 'postgres']);
     expect([mutants.code, mutants.stdout]).toEqual([2, '']);
     expect(mutants.stderr).toContain("faultlab explore: --db postgres: explore --mutants with no scenario named hunts every mutant, deferred_upgrade among them, which breaks SQLite's own locking (PostgreSQL has none like it);");

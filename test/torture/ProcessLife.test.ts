@@ -8,7 +8,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { openShared } from '../../src/core/storage.js';
 import { isContractError } from '../../src/inventory/errors.js';
 import { QueueStore } from '../../src/queue/QueueStore.js';
-import { taskChecks, fileFigures } from '../../src/torture/fileChecks.js';
+import { runChecks, taskChecks, fileFigures } from '../../src/torture/fileChecks.js';
 import { drain, LEASE_MS, life, tortureFile } from './helpers.js';
 
 describe("a real worker's life: the one protocol, on a connection of its own", () => {
@@ -17,9 +17,9 @@ describe("a real worker's life: the one protocol, on a connection of its own", (
     const worker = life(path, 'w1');
     expect(await drain(worker)).toBe(5);
     expect(worker.counts).toEqual({ grants: 5, done: 5, failed: 0, staleRefused: 0, busyRetries: 0 });
-    expect(fileFigures(db, 'main')).toEqual({ queued: 0, running: 0, done: 5, failed: 0, effects: 5, receipts: 5 });
+    expect(runChecks(db, fileFigures('main'))).toEqual({ queued: 0, running: 0, done: 5, failed: 0, effects: 5, receipts: 5 });
     expect(db.prepare('SELECT label FROM events WHERE task_id = ? ORDER BY seq').pluck().all('t0000000')).toEqual(['started', 'prepared', 'attempt_started', 'observed', 'prepared', 'attempt_started', 'observed', 'succeeded']);
-    expect(taskChecks(db, 'main', true).every((check) => check.passed)).toBe(true);
+    expect(runChecks(db, taskChecks('main', true)).every((check) => check.passed)).toBe(true);
   });
 
   /**
@@ -56,14 +56,14 @@ describe("a real worker's life: the one protocol, on a connection of its own", (
     expect(w1Run).toBe('STALE_FENCE');
     expect(w1.staleRefused).toBe(1);
     expect(db.prepare("SELECT count(*) FROM events WHERE owner = 'w1'").pluck().get()).toBe(0);
-    expect(taskChecks(db, 'main', false).find((check) => check.id === 'fence')!.passed).toBe(true);
+    expect(runChecks(db, taskChecks('main', false)).find((check) => check.id === 'fence')!.passed).toBe(true);
   });
 
   it('lets it in with a store that checks the task but not the holder (mutant:no_fence_check), and the fence check finds it', async () => {
     const { db, w1Run, w1 } = await zombie('mutant:no_fence_check');
     expect(w1Run).toBe('ran');
     expect(w1.staleRefused).toBe(0);
-    const fence = taskChecks(db, 'main', false).find((check) => check.id === 'fence')!;
+    const fence = runChecks(db, taskChecks('main', false)).find((check) => check.id === 'fence')!;
     expect(fence.passed).toBe(false);
     expect(fence.first!.code).toBe('torture.check.fence.logBackwards');
   });

@@ -13,11 +13,24 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { LifeCounts } from '../../torture/ProcessLife.js';
 import type { WorkerError } from '../../torture/report.js';
-import type { WorkerConfig, WorkerReport } from './ipc.js';
+import { RUN_ENDED_EXIT, type WorkerConfig, type WorkerReport } from './ipc.js';
 
 /** A defect of faultlab's that stops the run: a worker that cannot start, the sweeper's error. */
 export class TortureAborted extends Error {
   override readonly name = 'TortureAborted';
+}
+
+/** `--join` names no torture's schema on the server. */
+export class NoRunToJoin extends Error {
+  override readonly name = 'NoRunToJoin';
+  constructor(readonly schema: string) {
+    super(`no torture's schema ${schema}`);
+  }
+}
+
+/** A joining run's (`--join`) schema is gone: the run it joined has ended. Not a defect: the joining run ends too. */
+export class JoinedRunEnded extends Error {
+  override readonly name = 'JoinedRunEnded';
 }
 
 const noCounts = (): LifeCounts => ({ grants: 0, done: 0, failed: 0, staleRefused: 0, busyRetries: 0 });
@@ -38,6 +51,8 @@ class Slot {
   child: ChildProcess | null = null;
   life = 0;
   ready = false;
+  /** On PostgreSQL, this life's server backend (its pid on the server), once ready. */
+  backend: number | null = null;
   paused = false;
   /** A signal of the driver's is ending this process: its exit is expected. */
   killing = false;
@@ -70,11 +85,19 @@ export class WorkerProcesses {
   #aborted: Error | null = null;
   readonly #waiters = new Set<() => void>();
 
-  /** `children`: the run folder's list of pids (CHILDREN_FILE). */
-  constructor(count: number, config: Omit<WorkerConfig, 'name' | 'life'>, children: string) {
-    this.#slots = Array.from({ length: count }, (_, i) => new Slot(`w${i + 1}`));
+  readonly #env: NodeJS.ProcessEnv | undefined;
+
+  /**
+   * `children`: the run folder's list of pids (CHILDREN_FILE); `env`: the workers' environment, if not this
+   * process's; `prefix`: before each worker's name (`w1`…) — a joining run's workers must not take the names, nor
+   * the tool's streams, of the run they join.
+   */
+  constructor(count: number, config: Omit<WorkerConfig, 'name' | 'life'>, children: string, how: { env?: NodeJS.ProcessEnv; prefix?: string } = {}) {
+    const { env, prefix = '' } = how;
+    this.#slots = Array.from({ length: count }, (_, i) => new Slot(`${prefix}w${i + 1}`));
     this.#config = config;
     this.#children = children;
+    this.#env = env;
   }
 
   /** Start every worker, and resolve once all are ready (or reject after `withinMs`). */
@@ -95,6 +118,27 @@ export class WorkerProcesses {
     slot.killing = true;
     slot.child!.kill('SIGKILL');
     await slot.exited; // the process is gone, and with it its connection: what it had not committed is rolled back
+    this.#start(slot);
+  }
+
+  /**
+   * On PostgreSQL: end worker `i`'s server connection once it is up (`terminate` is handed its backend's pid), and
+   * let the worker die of it — what it had not committed is rolled back by the server, as on a SIGKILL; a SIGKILL
+   * follows if it has not ended within `withinMs`. Resolves when it is gone and the next life has been started.
+   */
+  async sever(i: number, terminate: (backend: number) => Promise<void>, withinMs: number): Promise<void> {
+    const slot = this.#slots[i]!;
+    await this.#until(() => slot.up);
+    slot.killing = true;
+    const child = slot.child!;
+    const late = setTimeout(() => child.kill('SIGKILL'), withinMs);
+    try {
+      if (slot.backend !== null) await terminate(slot.backend);
+      else child.kill('SIGKILL');
+      await slot.exited;
+    } finally {
+      clearTimeout(late);
+    }
     this.#start(slot);
   }
 
@@ -153,16 +197,16 @@ export class WorkerProcesses {
 
   #start(slot: Slot): void {
     slot.life += 1;
-    Object.assign(slot, { ready: false, paused: false, killing: false, stderr: '' });
+    Object.assign(slot, { ready: false, backend: null, paused: false, killing: false, stderr: '' });
     const config: WorkerConfig = { ...this.#config, name: slot.name, life: slot.life };
-    const child = spawn(process.execPath, [...workerCommand(), JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, [...workerCommand(), JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], ...(this.#env ? { env: this.#env } : {}) });
     slot.child = child;
     child.on('error', (error) => this.abort(error)); // it could not be started at all
     if (child.pid !== undefined) appendFileSync(this.#children, `${child.pid}\n`); // for the sweep, should the driver be killed outright
     child.stderr!.on('data', (chunk: Buffer) => (slot.stderr = (slot.stderr + chunk.toString()).slice(-2000)));
     let said: WorkerError['said'] | null = null;
     child.on('message', (report: WorkerReport) => {
-      if (report.type === 'ready') slot.ready = true;
+      if (report.type === 'ready') Object.assign(slot, { ready: true, backend: report.backend ?? null });
       else if (report.type === 'counts') slot.current = report.counts;
       else said = typeof report.said === 'string' ? `${report.name}: ${report.said}` : report.said;
       this.#changed();
@@ -173,7 +217,8 @@ export class WorkerProcesses {
         slot.child = null;
         slot.ready = false;
         slot.endLife();
-        if (!killing) {
+        if (!killing && code === RUN_ENDED_EXIT) this.abort(new JoinedRunEnded('the run joined has ended'));
+        else if (!killing) {
           this.errors.push({ worker: slot.name, exit: signal ?? String(code), said: said ?? slot.stderr.trim().split('\n').slice(-3).join('\n') });
           if (!ready) this.abort(new TortureAborted(`worker ${slot.name} ended before it was ready (${signal ?? code}): ${slot.stderr.trim()}`));
           else if (!this.#stopping) this.#start(slot); // started again like a killed one; the report lists it

@@ -50,7 +50,6 @@ export const cli = {
   'cli.db.skipped': '--db {given}: {id} skipped: it runs on SQLite only ({why})',
   'cli.db.why.lab': 'a lab runs its own SQLite files',
   'cli.db.dlqKeptFiles': '--db {given}: faultlab dlq reads the databases a run kept with --keep-db, and those are SQLite files (a run on PostgreSQL keeps nothing: its schema is dropped when it ends); run it without --db',
-  'cli.db.tortureNotYet': '--db {given}: faultlab torture runs on SQLite only for now (its worker processes share one SQLite file); run it without --db',
   'cli.db.mutantsQueue': '--db {given}: explore --mutants with no scenario named hunts every mutant, deferred_upgrade among them, which breaks SQLite\'s own locking (PostgreSQL has none like it); name the scenarios to hunt on PostgreSQL (e.g. faultlab explore --mutants scenarios/*.yaml --db {given}), or run it without --db',
   'cli.db.cannotConnect': '--db {given}: cannot connect: {problem}',
 

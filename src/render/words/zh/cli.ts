@@ -47,7 +47,6 @@ export const cli = {
   'cli.db.skipped': '--db {given}：跳过 {id}：它只能在 SQLite 上运行（{why}）',
   'cli.db.why.lab': '实验室运行它自己的 SQLite 文件',
   'cli.db.dlqKeptFiles': '--db {given}：faultlab dlq 读取一次运行用 --keep-db 保留下来的数据库，而那些是 SQLite 文件（在 PostgreSQL 上的运行什么也不保留：它的 schema 在运行结束时就被删除了）；请去掉 --db 再运行',
-  'cli.db.tortureNotYet': '--db {given}：faultlab torture 目前只能在 SQLite 上运行（它的工作者进程共用一个 SQLite 文件）；请去掉 --db 再运行',
   'cli.db.mutantsQueue': '--db {given}：不指定场景时，explore --mutants 会追捕所有变异体，其中的 deferred_upgrade 破坏的是 SQLite 自己的加锁方式（PostgreSQL 没有这种锁）；请指定要在 PostgreSQL 上追捕的场景（例如 faultlab explore --mutants scenarios/*.yaml --db {given}），或者去掉 --db 再运行',
   'cli.db.cannotConnect': '--db {given}：无法连接：{problem}',
 
