@@ -1,5 +1,5 @@
 import { displayWidth, flow, formatValue, pad, padStart, wrap } from '../render/format.js';
-import { t } from '../render/words/index.js';
+import { t, type Lang } from '../render/words/index.js';
 import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../render/renderText.js';
 import type { Style } from '../render/style.js';
 import { wordsOf } from '../scenario/words.js';
@@ -36,13 +36,17 @@ export function renderLabRun(run: LabRun, style: Style, options: RenderOptions):
 
   if ('histograms' in run.figures) out.push('', ...renderHerd(lang, run.figures, style));
 
-  out.push('', c.bold(`  ${t(lang, 'lab.figures')}`));
   // The herd's results and histograms have their own section above.
   const herd = 'histograms' in run.figures;
-  const rows = figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results')));
+  return renderEnding(lang, run, figureRows(run.figures).filter(([k]) => !herd || !(k.startsWith('histograms') || k.startsWith('results'))), out, style, width);
+}
+
+/** A lab's or a race's end, after its story: its figures as rows, its checks, and its verdict. */
+export function renderEnding(lang: Lang, run: Pick<LabRun, 'id' | 'checks' | 'passed'>, rows: [string, string][], out: string[], style: Style, width: number): string {
+  const { c } = style;
+  out.push('', c.bold(`  ${t(lang, 'lab.figures')}`));
   const keyWidth = Math.max(0, ...rows.map(([k]) => displayWidth(k)));
   for (const [k, v] of rows) out.push(...flow([[v, null]], { width, indent: `    ${pad(k, keyWidth)}  `, hang: ' '.repeat(keyWidth + 8) }));
-
   out.push(renderChecks(lang, run.checks, style, width));
   const failed = run.checks.filter((x) => !x.passed).length;
   const verdict = run.passed

@@ -6,11 +6,11 @@
  * the checks and the verdict. Colour only from the Style; with a plain Style the same run gives the same text.
  */
 import { flow, pad, padStart, wrap } from '../../render/format.js';
-import { DEFAULT_WIDTH, renderChecks, rule, type RenderOptions } from '../../render/renderText.js';
+import { DEFAULT_WIDTH, rule, type RenderOptions } from '../../render/renderText.js';
 import type { Style } from '../../render/style.js';
 import { t, type Lang } from '../../render/words/index.js';
 import { wordsOf } from '../../scenario/words.js';
-import { figureRows } from '../renderLab.js';
+import { figureRows, renderEnding } from '../renderLab.js';
 import type { Outcome } from '../../postgres/driver.js';
 import type { Violation } from './invariants.js';
 import { PROTOCOLS, type Answer } from './protocols.js';
@@ -124,14 +124,5 @@ export function renderRaceRun(run: RaceRun, style: Style, options: RenderOptions
     }
   }
 
-  out.push('', c.bold(`  ${t(lang, 'lab.figures')}`));
-  const rows = figureRows(run.figures);
-  const keyWidth = Math.max(0, ...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) out.push(...flow([[v, null]], { width, indent: `    ${pad(k, keyWidth)}  `, hang: ' '.repeat(keyWidth + 8) }));
-  out.push(renderChecks(lang, run.checks, style, width));
-  const failed = run.checks.filter((x) => !x.passed).length;
-  const verdict = run.passed
-    ? `  ${t(lang, 'lab.verdict.pass', { word: c.green.bold(t(lang, 'trace.verdict.pass')), id: run.id, n: run.checks.length })}`
-    : `  ${t(lang, 'lab.verdict.fail', { word: c.red.bold(t(lang, 'trace.verdict.fail')), id: run.id, failed, n: run.checks.length })}`;
-  return `${out.join('\n')}\n${verdict}\n`;
+  return renderEnding(lang, run, figureRows(run.figures), out, style, width);
 }
