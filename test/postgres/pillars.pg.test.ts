@@ -21,7 +21,7 @@ import { loadScenarios } from '../../src/scenario/load.js';
 import { openPostgresDatabases } from '../../src/sim/postgresStart.js';
 import { cli, judged } from '../support.js';
 import { noPostgres, testDatabase } from './database.js';
-import { aside, figures, text } from './sameRun.js';
+import { expectSameRun, text } from './sameRun.js';
 
 const pillars = loadScenarios(['scenarios/pillars', 'scenarios/graded'], { cwd: process.cwd() }).filter((s) => s.durability !== undefined);
 let url: string;
@@ -40,11 +40,7 @@ describe.skipIf(noPostgres !== null)(`the pillars on PostgreSQL${noPostgres !== 
     const scenario = pillars.find((s) => s.id === id)!;
     const onSqlite = await judged(scenario, { seed: 42, storage: 'file' });
     const onPostgres = await judged(scenario, { seed: 42, postgres: url });
-    expect(onPostgres.storage).toBe('postgres');
-    expect(onPostgres.passed).toBe(onSqlite.passed);
-    expect(figures(onPostgres)).toEqual(figures(onSqlite));
-    expect(onPostgres.trace).toEqual(onSqlite.trace);
-    expect(aside(text(onPostgres)).split('\n')).toEqual(aside(text(onSqlite)).split('\n'));
+    expectSameRun(onSqlite, onPostgres);
     expect(text(onPostgres)).toMatch(/ · on PostgreSQL\n/);
   }, 30_000);
 

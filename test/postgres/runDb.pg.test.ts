@@ -3,12 +3,12 @@
  * embedded one the command starts and removes itself. The same summary and tallies as on SQLite, each trace's
  * header and the exploration's naming the database.
  */
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cli } from '../support.js';
 import { tempFolder } from '../tempFolder.js';
 import { noPostgres, testDatabase } from './database.js';
+import { runSchemas } from './testDatabases.js';
 
 const out = tempFolder('grade-pg');
 
@@ -22,13 +22,7 @@ describe.skipIf(noPostgres !== null)(`faultlab run --db${noPostgres !== null ? `
     expect(summary(onPostgres.stdout)).toBe(summary(onSqlite.stdout));
     expect(onPostgres.stdout).toContain('17 passed, 0 failed (seed 42, reference runner)');
     expect(onPostgres.stdout.replace(/\s+/g, ' ')).toContain(`npm run grade -- --db '${url}'`);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      expect((await client.query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_')`)).rows).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    expect(await runSchemas(url)).toEqual([]);
   }, 60_000);
 
   it('runs on the embedded server with --db postgres, the trace\'s header naming it, in English and Chinese', async () => {

@@ -2,6 +2,7 @@
  * What "the same run on both databases" compares (protocol.pg.test.ts, pillars.pg.test.ts, workers.pg.test.ts): the trace as printed
  * with its header's facts aside, and the run's figures.
  */
+import { expect } from 'vitest';
 import type { RunResult } from '../../src/check/RunResult.js';
 import { renderRun } from '../../src/render/renderText.js';
 import { PLAIN } from '../../src/render/style.js';
@@ -21,3 +22,12 @@ export const figures = (run: RunResult) => ({
   workers: run.workers,
   checks: run.checks.map((check) => [check.id, check.passed, check.expected, check.actual]),
 });
+
+/** The same run on both databases: the same verdict, figures and trace, and the trace as printed line for line, its header aside. */
+export function expectSameRun(onSqlite: RunResult, onPostgres: RunResult): void {
+  expect(onPostgres.storage).toBe('postgres');
+  expect(onPostgres.passed).toBe(onSqlite.passed);
+  expect(figures(onPostgres)).toEqual(figures(onSqlite));
+  expect(onPostgres.trace).toEqual(onSqlite.trace);
+  expect(aside(text(onPostgres)).split('\n')).toEqual(aside(text(onSqlite)).split('\n'));
+}

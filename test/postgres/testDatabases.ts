@@ -42,6 +42,11 @@ export async function asAdmin<T>(url: string, work: (admin: pg.Client) => Promis
   }
 }
 
+/** The run schemas on the server (faultlab_run_…), by name: what a command that is done must not leave behind. */
+export function runSchemas(url: string): Promise<string[]> {
+  return asAdmin(url, async (admin) => (await admin.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_') ORDER BY nspname`)).rows.map((row) => row.nspname));
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shownUrl } from '../../src/postgres/url.js';
 import type { TortureJson } from '../../src/render/torture.js';
 import { noPostgres, testDatabase } from './database.js';
+import { runSchemas } from './testDatabases.js';
 
 const root = mkdtempSync(join(tmpdir(), 'faultlab-torture-pg-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,16 +39,6 @@ function torture(args: string[], onStderr?: (said: string) => void): Promise<End
     onStderr?.(stderr);
   });
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr, tmp })));
-}
-
-async function runSchemas(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_')`)).rows.map((row) => row.nspname);
-  } finally {
-    await client.end();
-  }
 }
 
 describe.skipIf(noPostgres !== null)(`faultlab torture --db${noPostgres !== null ? ` (skipped: ${noPostgres})` : ''}`, () => {

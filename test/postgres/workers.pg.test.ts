@@ -19,8 +19,8 @@ import { loadScenarios } from '../../src/scenario/load.js';
 import { openPostgresWorkers } from '../../src/sim/workers/postgresDatabase.js';
 import { cli, judged } from '../support.js';
 import { noPostgres, testDatabase } from './database.js';
-import { asAdmin } from './testDatabases.js';
-import { aside, figures, text } from './sameRun.js';
+import { asAdmin, runSchemas } from './testDatabases.js';
+import { aside, expectSameRun, text } from './sameRun.js';
 
 const WORKERS = loadScenarios([join(SCENARIOS_DIR, 'workers')]);
 /** What runs on PostgreSQL: every many-worker scenario but the one that teaches SQLite's own locking. */
@@ -45,11 +45,8 @@ describe.skipIf(noPostgres !== null)(`many workers on PostgreSQL${noPostgres !==
     const scenario = byId(id);
     const onSqlite = await judged(scenario, { seed: 42 });
     const onPostgres = await judged(scenario, { seed: 42, postgres: url });
-    expect(onPostgres.storage).toBe('postgres');
+    expectSameRun(onSqlite, onPostgres);
     expect(onPostgres.passed).toBe(true);
-    expect(figures(onPostgres)).toEqual(figures(onSqlite));
-    expect(onPostgres.trace).toEqual(onSqlite.trace);
-    expect(aside(text(onPostgres)).split('\n')).toEqual(aside(text(onSqlite)).split('\n'));
     expect(text(onPostgres)).toMatch(/ · on PostgreSQL ·?\n/);
   }, 30_000);
 
@@ -165,7 +162,6 @@ describe.skipIf(noPostgres !== null)(`many workers on PostgreSQL${noPostgres !==
     const mutant = await cli(['run', 'double_claim_race', '--runner', 'mutant:deferred_upgrade', '--db', url]);
     expect(mutant.code).not.toBe(0);
     expect(mutant.stderr).toContain('mutant:deferred_upgrade runs on SQLite only');
-    const schemas = await onServer(async (admin) => (await admin.query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_')`)).rows);
-    expect(schemas).toEqual([]);
+    expect(await runSchemas(url)).toEqual([]);
   }, 120_000);
 });

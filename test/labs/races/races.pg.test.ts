@@ -6,7 +6,6 @@
  * them on SQLite.
  */
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIOS_DIR } from '../../../src/core/paths.js';
 import { exploreAll } from '../../../src/labs/races/explore.js';
@@ -21,6 +20,7 @@ import { PLAIN } from '../../../src/render/style.js';
 import { loadAll } from '../../../src/scenario/load.js';
 import { cli } from '../../support.js';
 import { noPostgres, testDatabase } from '../../postgres/database.js';
+import { runSchemas } from '../../postgres/testDatabases.js';
 
 const DIR = join(SCENARIOS_DIR, 'postgres');
 const scenario = (id: string): RaceScenario => {
@@ -45,13 +45,7 @@ describe.skipIf(noPostgres !== null)(`the races on PostgreSQL${noPostgres !== nu
       for (const check of run.checks) if (!check.passed) failed.push(`${run.id} ${check.id}: ${JSON.stringify(check.actual)}`);
     }
     expect(failed).toEqual([]);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      expect((await client.query(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'faultlab_run_')`)).rows).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    expect(await runSchemas(url)).toEqual([]);
   }, 120_000);
 
   it('shows the lost update: both read 1, B waits on A, both write 0 and commit — stock 0, two reservations', async () => {
