@@ -11,6 +11,7 @@ import { SCENARIOS_DIR } from '../../src/core/paths.js';
 import { mutantNamed, QUEUE_MUTANTS, type Mutant } from '../../src/mutants/catalogue.js';
 import { loadScenarios } from '../../src/scenario/load.js';
 import { cli, judged, scenario } from '../support.js';
+import { tempFolder } from '../tempFolder.js';
 
 const WORKER_SCENARIOS = loadScenarios([join(SCENARIOS_DIR, 'workers')]);
 
@@ -74,7 +75,7 @@ describe('the queue’s mutants', () => {
   }, 60_000);
 
   it('are reported by `faultlab explore --mutants` with every scenario that catches each, and every invariant of the queue caught', async () => {
-    const out = await cli(['explore', '--mutants', 'scenarios/workers', '--json']);
+    const out = await cli(['explore', '--mutants', 'scenarios/workers', '--json', '--out', tempFolder('queue-mutants')]); // its replay files, never in the checkout
     expect(out.code, out.stderr).toBe(0);
     const doc = JSON.parse(out.stdout) as { mutants: unknown[]; queueMutants: Array<{ name: string; catches: Array<{ scenario: string; queue: string[] }> }> };
     expect(doc.mutants).toEqual([]); // the chapter's mutants need scenarios of one runner

@@ -8,6 +8,7 @@ import { VirtualClock } from '../../../src/core/clock.js';
 import type { ScheduleChoice } from '../../../src/scenario/types.js';
 import { TraceRecorder } from '../../../src/sim/TraceRecorder.js';
 import { Scheduler } from '../../../src/sim/workers/Scheduler.js';
+import { tempFolder } from '../../tempFolder.js'; // at the top: its afterAll, registered at import, removes what it made
 
 /** Two actors taking `turns` turns each, and one that sleeps; what moved, in order. */
 async function race(schedule: ScheduleChoice[] = [], turns = 3) {
@@ -108,7 +109,6 @@ describe('a schedule written to a replay file', () => {
     const { loadScenario } = await import('../../../src/scenario/load.js');
     const { simulate } = await import('../../../src/sim/simulate.js');
     const { message } = await import('../../../src/core/message.js');
-    const { tempFolder } = await import('../../tempFolder.js');
     const scenario = loadScenario('deferred_upgrade_busy');
     const first = await simulate(scenario);
     // Another interleaving: w2 moves first and wins the claim; then the recorded choices of that run.
