@@ -22,9 +22,10 @@ import { isContractError, isTransientError } from '../inventory/errors.js';
 import type { RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
 import { MAX_OUTPUT_CHARS, type Printed } from './captureOutput.js';
-import { encodeFrame, FrameReader, MAX_BOX_FRAME_BYTES } from './frames.js';
+import { encodeFrame, encodeText, FrameReader, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { callProblem, LearnerValueError, stateProblem } from './learnerValues.js';
-import { CALLABLE, type CallTarget, type FromLearner, type ThrownInfo, type ToLearner, type WireError, type WorkerMethod } from './protocol.js';
+import { CALLABLE, type CallTarget, type FromLearner, type ThrownInfo, type ToLearner, type WorkerMethod } from './protocol.js';
+import { wireError } from './wire.js';
 import { codeText, isMessage, message, saidOf, type Message, type Param } from '../core/message.js';
 import type { BoxCode } from './codes.js';
 import { denormalised, ends, normalised, saidText, type ConversationMemo, type MemoNode } from './memo.js';
@@ -127,11 +128,6 @@ export interface BoxOptions {
 /** `worker`: the file holds the second exercise's class (src/runner/BaseWorker.ts), with its static fence as it said it. */
 export type Opened = { kind: 'ready'; box: Box; runnerName: string; shipped: Shipped | null; worker?: { fence: unknown } } | { kind: 'load_error'; error: ThrownInfo } | { kind: 'gone'; loss: Loss };
 
-
-function thrownInfo(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
 
 /**
  * Every box alive in this process. When the process exits — however: the end of a command, Ctrl-C, an error — its
@@ -320,6 +316,42 @@ export class Box {
   endRun(): void {
     this.#pause();
     this.#runLeftMs = null;
+  }
+
+  /**
+   * Hold the box's runner to the reference's transcripts (transcript.ts): each script's run is answered in the box
+   * from the replies written in it — all told in one write, no round trip per message. Resolves to the digest of
+   * what the runner said in each, in order; null where it printed (what it printed belongs to a run, so those
+   * answers count for none). Between runs; each check has a run's time limit. Rejects with BoxGone.
+   */
+  async check(scripts: readonly string[]): Promise<Array<string | null>> {
+    if (this.gone) throw new BoxGone(GONE);
+    this.#memo = null;
+    this.#conversation = null;
+    this.#step = 0;
+    this.#socket.write(Buffer.concat(scripts.map((script) => encodeText(script))));
+    const digests: Array<string | null> = [];
+    try {
+      for (let i = 0; i < scripts.length; i += 1) {
+        this.#runLeftMs = this.#runTimeoutMs;
+        this.#resume();
+        let message: FromLearner;
+        try {
+          message = await this.#receive();
+        } finally {
+          this.#pause();
+        }
+        if (message.t !== 'checked' || typeof message.digest !== 'string') {
+          this.#brokeProtocol(say('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
+          throw new BoxGone(GONE);
+        }
+        digests.push(message.out !== undefined || message.cut !== undefined ? null : message.digest);
+      }
+    } finally {
+      this.#runLeftMs = null;
+      this.takeOutput(); // what it printed in a check is no run's
+    }
+    return digests;
   }
 
   /** Build a runner in the box with these deps; resolves to its number. Rejects with what its constructor threw. */
@@ -629,14 +661,4 @@ export class Box {
     }
     this.#send(value === undefined ? { t: 'reply', ok: true } : { t: 'reply', ok: true, value });
   }
-}
-
-function wireError(ref: number, error: unknown): WireError {
-  const { name, message } = thrownInfo(error);
-  const said = saidOf(error);
-  if (error instanceof Crash) return { ref, kind: 'crash', name, message, point: error.point, ...(said !== undefined ? { said } : {}) };
-  if (isTransientError(error)) return { ref, kind: 'transient', name, message, definite: error.definite };
-  if (isContractError(error)) return { ref, kind: 'contract', name, message, code: error.code, detail: error.detail };
-  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
-  return { ref, kind: 'other', name, message, ...(code !== undefined ? { code } : {}) };
 }

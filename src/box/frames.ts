@@ -110,7 +110,12 @@ export class FrameChannel {
 
 /** A frame as bytes: what FrameChannel.send writes, for the harness's side to write on its stream. */
 export function encodeFrame(message: unknown, max = MAX_FRAME_BYTES): Buffer {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  return encodeText(JSON.stringify(message), max);
+}
+
+/** A frame of a message already written as JSON. */
+export function encodeText(json: string, max = MAX_FRAME_BYTES): Buffer {
+  const body = Buffer.from(json, 'utf8');
   if (body.length > max) {
     const said = say('grade.process.frameTooLong', { length: body.length, max });
     throw Object.assign(new RangeError(codeText(said)), { said });

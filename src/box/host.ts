@@ -27,7 +27,8 @@ import { captureOutput } from './captureOutput.js';
 import { FrameChannel, ChannelClosed, MAX_BOX_FRAME_BYTES } from './frames.js';
 import { installDeterminismGuardForGood } from '../runner/determinismGuard.js';
 import { guardRunner } from '../runner/guardRunner.js';
-import type { CallTarget, FromLearner, ThrownInfo, ToLearner, WireError, WorkerMethod } from './protocol.js';
+import type { CallTarget, FromLearner, Reply, ThrownInfo, ToLearner, WireError, WorkerMethod } from './protocol.js';
+import { answersDigest, answerText } from './transcript.js';
 
 const [compiled, file] = process.argv.slice(2) as [string, string];
 const CHANNEL_FD = 3;
@@ -105,8 +106,35 @@ function threw(error: unknown): FromLearner {
   return { t: 'threw', error: thrown(error), ...(ref !== undefined ? { ref } : {}) };
 }
 
+/**
+ * A check under way (transcript.ts): the replies left for this step's calls, the numbers of the errors thrown into
+ * it, and the digest of everything the runner has said in the check.
+ */
+let checking: { replies: Reply[]; refs: number[]; answers: ReturnType<typeof answersDigest> } | null = null;
+
+/** What the runner said, counted into the check's digest (a value JSON cannot write counts as what no reference says). */
+function counted(message: FromLearner): void {
+  const check = checking!;
+  let text: string;
+  try {
+    text = answerText(message, check.refs);
+  } catch {
+    text = '"unsendable"';
+  }
+  check.answers.add(text);
+}
+
 /** A call to one of the runner's deps: done by the grader, answered or thrown here. */
 function call(instance: number, target: CallTarget, method: string, args: unknown[]): unknown {
+  if (checking !== null) {
+    // In a check, answered from the transcript: a call past its replies is one the reference never made.
+    counted({ t: 'call', instance, target, method, args });
+    const reply = checking.replies.shift();
+    if (reply === undefined) throw new Error('faultlab: this call is not in the transcript');
+    if (reply.ok) return reply.value;
+    checking.refs.push(reply.error.ref);
+    throw asError(reply.error);
+  }
   send({ t: 'call', instance, target, method, args });
   const reply = receive();
   if (reply.t !== 'reply') throw new Error(`faultlab: the harness answered a call with ${reply.t}`);
@@ -225,6 +253,37 @@ for (;;) {
     } catch (error) {
       send(threw(error));
     }
+  } else if (request.t === 'check') {
+    // A transcript's run (transcript.ts): every step answered from its script, nothing sent until the digest.
+    instances.clear();
+    last = undefined;
+    output.reset();
+    const answers = answersDigest();
+    let runner: Built | undefined;
+    for (const step of request.steps) {
+      if (step.b === true) {
+        checking = { replies: [], refs: [], answers };
+        try {
+          runner = build(0, { t: 'build', instance: 0 });
+          counted({ t: 'built' });
+        } catch (error) {
+          runner = undefined;
+          counted(threw(error));
+        }
+      }
+      checking = { replies: [...step.r], refs: [], answers };
+      try {
+        if (runner === undefined || !('step' in runner)) throw new Error('faultlab: no runner to step in this check');
+        const stepped = runner.step((step.s ?? last) as RunnerState);
+        const returned = stepped instanceof Promise ? await stepped : stepped;
+        last = returned;
+        counted({ t: 'returned', state: returned });
+      } catch (error) {
+        counted(threw(error));
+      }
+    }
+    checking = null;
+    send({ t: 'checked', digest: answers.digest() }); // with what it printed, if it did: then it counts as no answer
   } else if (request.t === 'invoke') {
     const worker = instances.get(request.instance);
     try {

@@ -48,8 +48,22 @@ export type ToLearner =
   | { t: 'step'; instance: number; state?: RunnerState }
   /** A worker's method (the second exercise): claim, finish or sweep. */
   | { t: 'invoke'; instance: number; method: WorkerMethod; args: unknown[] }
-  | { t: 'reply'; ok: true; value?: unknown }
-  | { t: 'reply'; ok: false; error: WireError };
+  | Reply
+  /**
+   * Answer a run's steps as a transcript of the reference's says the harness spoke them (transcript.ts): each step
+   * on the runner built last (a new one where `b`), handed `s` (absent: what the last step returned), its calls
+   * answered from `r` in order. The box answers with `checked`.
+   */
+  | { t: 'check'; steps: ScriptStep[] };
+
+export type Reply = { t: 'reply'; ok: true; value?: unknown } | { t: 'reply'; ok: false; error: WireError };
+
+/** One step of a check: a new runner first (`b`), the state it is handed (`s`), and the replies to its calls (`r`). */
+export interface ScriptStep {
+  b?: true;
+  s?: RunnerState;
+  r: Reply[];
+}
 
 /** The deps a runner is built with, and what each may be asked across the channel. */
 export const CALLABLE = {
@@ -81,4 +95,6 @@ export type FromLearner = { out?: string; cut?: true } & (
   | { t: 'returned'; state?: unknown; value?: unknown }
   /** `ref`: the error was one the grader sent (a crash let through, say), not the learner's own. */
   | { t: 'threw'; error: ThrownInfo; ref?: number }
+  /** A check's answer: the digest of everything the runner said in it (transcript.ts, answerText). */
+  | { t: 'checked'; digest: string }
 );

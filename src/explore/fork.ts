@@ -34,7 +34,7 @@ export function forkable(scenario: Scenario, target: Target): boolean {
 }
 
 /** A run's outcome, all of it: what a resumed run must repeat exactly. */
-const whole = (run: RunResult) => JSON.stringify([run.trace, run.log, run.state, run.db, run.steps, run.crashes, run.runnerError, run.runnerRequests]);
+export const wholeRun = (run: RunResult): string => JSON.stringify([run.trace, run.log, run.state, run.db, run.steps, run.crashes, run.runnerError, run.runnerRequests]);
 
 /** Run `added` on top of the scenario's faults (from `from`, if given), keeping every pause. */
 export async function runPaused(scenario: Scenario, added: readonly FaultSpec[], target: Target, from: Checkpoint | null, kept?: KeptConnections): Promise<Paused> {
@@ -128,9 +128,9 @@ export class Bases {
 
   /** The scenario as written, resumed from each of its pauses with a new runner instance: the same run every time? */
   async #resumesTheSame(scenario: Scenario, paused: Paused): Promise<boolean> {
-    const expected = whole(paused.run);
+    const expected = wholeRun(paused.run);
     for (const checkpoint of paused.checkpoints) {
-      if (whole(await runFrom(scenario, [], this.#target, checkpoint, this.kept)) !== expected) return false;
+      if (wholeRun(await runFrom(scenario, [], this.#target, checkpoint, this.kept)) !== expected) return false;
     }
     return true;
   }

@@ -70,7 +70,7 @@ export function notExplored(scenario: Scenario, index: number, reason: Message, 
 }
 
 export async function gradeExplored(scenario: Scenario, index: number, explored: Explored, ctx: ExploredContext): Promise<ScenarioGrade> {
-  const coverage = { schedules: explored.schedules, broke: explored.broke };
+  const coverage = { schedules: explored.schedules, broke: explored.broke, ...(explored.heldTo !== undefined ? { sameRunsAs: explored.heldTo } : {}) };
   const counted = msgn('grade.explored.schedules', explored.schedules);
   if (explored.stopped !== null) {
     const { schedule: stopped, outcome } = explored.stopped;
@@ -91,7 +91,7 @@ export async function gradeExplored(scenario: Scenario, index: number, explored:
       status: 'pass',
       problem: null,
       wrongFigures: [],
-      figures: msg('grade.explored.noneBroke', { counted }),
+      figures: msg(explored.heldTo !== undefined ? `grade.explored.noneBroke.${explored.heldTo}` : 'grade.explored.noneBroke', { counted }),
       divergence: null,
       replay: replayCommand(scenarioArg(scenario, ctx), ctx.runnerArg, ctx.seed, ctx.lang),
       lesson: lessonPath(null, scenario.id, ctx),

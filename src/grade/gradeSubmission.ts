@@ -24,7 +24,8 @@ import { referenceStep } from './divergence.js';
 import { submissionName } from './findSubmissions.js';
 import { gradeExplored, notExplored } from './gradeExplored.js';
 import { gradeRun, gradeWithoutRun, type GradeContext } from './gradeRun.js';
-import type { FromHarness, Go, GradeJob, RunOutcome } from './job.js';
+import type { FromHarness, Go, GradeJob, RunOutcome, ToHarness } from './job.js';
+import { Explorations } from './explorations.js';
 import { outcomeProblem } from './outcomeProblem.js';
 import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { displayPath } from './replay.js';
@@ -68,6 +69,11 @@ export interface GradeOptions {
   threads?: number;
   /** Reference runs, shared between submissions graded together. */
   references?: ReferenceRuns;
+  /**
+   * The explorations already made (the reference's, and submissions' that ran clean), shared likewise
+   * (explorations.ts); null: none — every scenario of every submission is explored run by run.
+   */
+  explorations?: Explorations | null;
   /**
    * A submission whose code is faultlab's own ReferenceRunner or a mutant is named as such and not graded; with
    * this, it is graded like any other (the agreement tests grade the mutants from files).
@@ -163,6 +169,9 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const maxSteps = options.maxSteps ?? MAX_STEPS;
   const explore = options.explore ?? true;
   const references = options.references ?? new ReferenceRuns();
+  // The reference's explorations are recorded meanwhile (a grading thread holds the learner's runner to them).
+  const explorations = explore && options.postgres === undefined && maxSteps === MAX_STEPS && options.explorations !== null ? (options.explorations ?? new Explorations(Math.max(1, options.threads ?? 1))) : null;
+  explorations?.prepare(options.scenarios, seed);
   const replayDir = options.replayDir === null ? null : resolve(cwd, options.replayDir ?? DEFAULT_REPLAY_DIR, ...(options.replayDir === undefined ? [name] : []));
   // The grading threads start at once: each opens its box and says what the file holds (a runner, or a worker);
   // the reference's runs of the runner's scenarios are made meanwhile.
@@ -211,6 +220,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     acceptShipped: options.acceptShipped ?? false,
     ...(options.postgres !== undefined ? { postgres: options.postgres } : {}),
+    reuse: explorations !== null,
   };
   const pending: Array<Promise<void>> = [];
   const threads: Worker[] = [];
@@ -241,6 +251,16 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
       if (message.kind !== undefined) loadedKind ??= message.kind;
       return;
     }
+    if (message.type === 'ask') {
+      const { index, asWritten, after } = message;
+      if (explorations === null) return void thread.postMessage({ type: 'sets', index, sets: [], explore: true } satisfies ToHarness);
+      void explorations.sets(scenarios[index]!, seed, asWritten, after, thread).then(({ sets, explore }) => thread.postMessage({ type: 'sets', index, sets, explore } satisfies ToHarness));
+      return;
+    }
+    if (message.type === 'recorded') {
+      explorations?.recorded(scenarios[message.index]!, seed, message.asWritten, message.set);
+      return;
+    }
     if (message.type === 'fixed') fixed[message.index] = fromOutcome(message.outcome, refs[message.index]!, message.index, ctx, timeoutMs);
     else if (message.type === 'explored') {
       const { index, explored: found, reason } = message;
@@ -261,7 +281,8 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
   const count = Math.max(1, options.threads ?? 1);
   const started = Array.from({ length: count }, () => startHarness(job, on));
   threads.push(...started.map((s) => s.thread));
-  const failures = await Promise.all(started.map((s) => s.done));
+  // A thread that ended is making no exploration another waits for.
+  const failures = await Promise.all(started.map((s) => s.done.finally(() => explorations?.release(s.thread))));
   const failure = failures.find((f) => f !== null) ?? null;
   // The file never loaded: graded on the scenarios of what it was seen to hold (a worker refused for its fence), else a runner's.
   if (!known) know(loadedKind === 'worker' ? options.workerScenarios! : options.scenarios, loadedKind === 'worker' ? await referencesOf(options.workerScenarios!) : await runnerRefs);
@@ -312,6 +333,7 @@ export async function gradeSubmissions(
   },
 ): Promise<SubmissionGrade[]> {
   const references = options.references ?? new ReferenceRuns();
+  const explorations = options.explorations === null ? null : (options.explorations ?? new Explorations(Math.max(1, Math.min(2, options.concurrency ?? 1))));
   const results: SubmissionGrade[] = new Array<SubmissionGrade>(files.length);
   let next = 0;
   const lane = async () => {
@@ -320,7 +342,7 @@ export async function gradeSubmissions(
       const name = options.names?.[index] ?? submissionName(resolve(options.cwd ?? process.cwd(), files[index]!));
       const replayDir = options.replayDirFor !== undefined ? options.replayDirFor(name) : options.replayDir;
       options.onStart?.(index);
-      results[index] = await gradeSubmission(files[index]!, { ...options, references, onScenario: undefined, name, ...(replayDir !== undefined ? { replayDir } : {}) });
+      results[index] = await gradeSubmission(files[index]!, { ...options, references, explorations, onScenario: undefined, name, ...(replayDir !== undefined ? { replayDir } : {}) });
       options.onSubmission?.(results[index]!, index);
     }
   };

@@ -12,6 +12,7 @@ import type { ExitInfo } from '../box/Box.js';
 import type { ThrownInfo } from '../box/protocol.js';
 import type { Message } from '../core/message.js';
 import type { Printed } from '../box/captureOutput.js';
+import type { ScenarioTranscripts } from './transcripts.js';
 
 export interface GradeJob {
   file: string;
@@ -29,6 +30,11 @@ export interface GradeJob {
   acceptShipped: boolean;
   /** `--db postgres…`: every run of the learner's on this server, each in a schema of its own (never forked). */
   postgres?: string;
+  /**
+   * Hold the runner to the explorations already made before exploring a scenario, and record what it explores for
+   * the next submissions (explorations.ts); false: every scenario is explored run by run, nothing recorded.
+   */
+  reuse: boolean;
 }
 
 /** How one run of the learner's runner ended, as the grading thread saw it. */
@@ -57,6 +63,11 @@ export interface Explored {
   fired: number;
   planned: number;
   durationMs: number;
+  /**
+   * Not run again: the runner answered every run of an exploration already made — the reference's, or a submission's
+   * graded before — as it was answered there (src/grade/explorations.ts), so these figures are that exploration's.
+   */
+  heldTo?: 'reference' | 'submission';
 }
 
 /**
@@ -71,11 +82,34 @@ export interface Go {
   explore: number[];
 }
 
+/** A thread that records the reference's exploration of some scenarios (transcripts.ts), for every submission. */
+export interface TranscriptsJob {
+  scenarios: Scenario[];
+  /** The scenarios this thread records, by index. */
+  indices: number[];
+  seed: number;
+}
+
+/** What the main thread tells a grading thread: its word to go, and the explorations asked for (`ask`). */
+export type ToHarness =
+  | Go
+  /**
+   * The explorations already made of the scenario whose run as written is the one asked about, after the first
+   * `after` of them; `explore`: there are no more to come, so this thread explores it (recording, `recorded`).
+   */
+  | { type: 'sets'; index: number; sets: ScenarioTranscripts[]; explore: boolean };
+
 export type FromHarness =
   | { type: 'loaded'; runnerName: string; kind: 'runner' | 'worker' }
   /** `kind`: what the file was seen to hold before it was refused (a worker with no fence), when it got that far. */
   | { type: 'load_error'; error: ThrownInfo; kind?: 'runner' | 'worker' }
   | { type: 'fixed'; index: number; outcome: RunOutcome }
   | { type: 'explored'; index: number; explored: Explored | null; reason?: Message }
+  /** Which explorations already made might be this runner's: those whose run as written has this digest. */
+  | { type: 'ask'; index: number; asWritten: string; after: number }
+  /** A scenario explored here, recorded (null: its exploration is not one to keep: a rule broke, a run stopped). */
+  | { type: 'recorded'; index: number; asWritten: string; set: ScenarioTranscripts | null }
+  /** A transcripts thread's (TranscriptsJob): the reference's exploration of a scenario, recorded. */
+  | { type: 'transcripts'; index: number; set: ScenarioTranscripts }
   | { type: 'finished' }
   | { type: 'failed'; error: ThrownInfo };

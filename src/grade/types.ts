@@ -84,7 +84,7 @@ export interface ScenarioGrade {
   output: Printed;
   durationMs: number;
   /** Explored only: schedules run, and how many broke an invariant (or let a crash through). */
-  coverage?: { schedules: number; broke: number };
+  coverage?: { schedules: number; broke: number; sameRunsAs?: 'reference' | 'submission' };
   /** Explored only: the replay file written for the smallest failing schedule. */
   replayFile?: string;
 }

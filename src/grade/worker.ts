@@ -16,7 +16,7 @@ import type { RunResult } from '../check/RunResult.js';
 import type { FaultSpec } from '../faults/types.js';
 import { depthOneSchedules } from '../explore/enumerate.js';
 import { findingFor } from '../explore/findings.js';
-import { verdictOf } from '../explore/runSchedule.js';
+import { runForVerdict, verdictOf } from '../explore/runSchedule.js';
 import { Tally } from '../explore/tally.js';
 import { explore } from '../explore/explore.js';
 import type { ScheduleChoice } from '../scenario/types.js';
@@ -32,7 +32,10 @@ import { SHIPPED_RUNNER, type ThrownInfo } from '../box/protocol.js';
 import { NOTHING_PRINTED, type Printed } from '../box/captureOutput.js';
 import { saidOf } from '../core/message.js';
 import { openRunner, RunnerLoadFailed, type OpenedRunner } from '../target/runners.js';
-import type { Explored, FromHarness, Go, GradeJob, RunOutcome } from './job.js';
+import type { Explored, FromHarness, Go, GradeJob, RunOutcome, ToHarness, TranscriptsJob } from './job.js';
+import { referenceTranscripts, runDigest, type ScenarioTranscripts } from './transcripts.js';
+import { TranscriptRecorder, type Transcript } from '../box/transcript.js';
+import type { Target } from '../explore/target.js';
 
 const job = workerData as GradeJob;
 const post = (message: FromHarness) => parentPort!.postMessage(message);
@@ -100,45 +103,124 @@ function ended(run: RunResult | null, error: unknown, output: Printed, loss: Los
 /**
  * The schedules of a scenario start from the pauses of its run as written (src/explore/fork.ts), as `faultlab
  * explore` runs them, once the learner's runner has shown it keeps nothing between steps (Bases checks that,
- * per scenario); else, and with a step bound of its own, each runs from the start. Once shown, the box's
- * conversations are remembered too, per scenario (src/box/memo.ts), for the schedules of scenarios that cannot be
- * forked (the pillars') as well.
+ * per scenario); else each runs from the start. Once shown, the box's conversations are remembered too, per
+ * scenario (src/box/memo.ts), for the schedules of scenarios that cannot be forked (the pillars') as well. Every
+ * run is recorded as a transcript (src/box/transcript.ts) while a scenario's exploration is to be kept for the
+ * next submissions (`Sets`); with another step bound, or on PostgreSQL, each schedule runs from its start, unrecorded.
  */
-let bases: Bases | null = null;
+let explorer: { target: Target; bases: Bases; recorder: TranscriptRecorder } | null = null;
+
+function explorerOf(): NonNullable<typeof explorer> {
+  if (explorer === null) {
+    const recorder = new TranscriptRecorder();
+    const box = targetOf(opened!, job.seed, 'memory');
+    const target: Target = { ...box, runner: recorder.runnerClass(box.runner), hooks: recorder.around(box.hooks!) };
+    explorer = { target, bases: new Bases(target), recorder };
+  }
+  return explorer;
+}
 
 /** One explored schedule, forked from the pause before its fault when it may be. */
 async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Promise<RunOutcome> {
-  if (job.postgres !== undefined) return runOne(scenario, added); // on PostgreSQL every schedule runs from its start
-  const target = targetOf(opened!, job.seed, 'memory');
-  bases ??= new Bases(target);
-  const paused = job.maxSteps === MAX_STEPS ? await bases.of(scenario) : null;
-  const remembered = job.maxSteps === MAX_STEPS ? bases.memoFor(scenario) : null;
-  let outcome: RunOutcome;
-  if (paused === null) outcome = await runOne(scenario, added, remembered);
-  else {
-    if (remembered !== null) target.memo = remembered;
-    const started = performance.now();
-    let run: RunResult | null = null;
-    let error: unknown = null;
-    try {
-      run = await runFrom(scenario, added, target, resumePoint(paused, added[0]!), bases.kept);
-    } catch (e) {
-      error = e;
-    }
-    throwIfEnvironmental(error);
-    const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
-    outcome = ended(run, error, output, loss, started);
+  if (job.postgres !== undefined || job.maxSteps !== MAX_STEPS) return runOne(scenario, added); // each from its start
+  const { target, bases } = explorerOf();
+  const paused = await bases.of(scenario);
+  const remembered = bases.memoFor(scenario);
+  if (remembered !== null) target.memo = remembered;
+  else delete target.memo;
+  const started = performance.now();
+  let run: RunResult | null = null;
+  let error: unknown = null;
+  try {
+    run = paused !== null ? await runFrom(scenario, added, target, resumePoint(paused, added[0]!), bases.kept) : await runForVerdict(scenario, added, target);
+  } catch (e) {
+    error = e;
   }
+  throwIfEnvironmental(error);
+  const { output, loss } = target.ended ?? { output: NOTHING_PRINTED, loss: null };
   if (remembered?.diverged) {
     // A step told a remembered conversation again answered otherwise: no memo from here on, and this schedule
-    // again without one (the box it was told in is gone: the next run opens another).
+    // again without one (the box it was told in is gone: the next run opens another). What was recorded of the
+    // scenario is no runner's: it is not kept.
     bases.forget();
+    spoiled = true;
     return runExplored(scenario, added);
   }
-  return outcome;
+  return ended(run, error, output, loss, started);
 }
 
-async function exploreScenario(scenario: Scenario, base: RunResult): Promise<Explored> {
+/** The scenario being explored had a run that cannot stand for its runner's (a memo that diverged): its transcripts are not kept. */
+let spoiled = false;
+
+/**
+ * The runner held to the transcripts of an exploration already made (the reference's, or a submission's graded
+ * before): the digest of its answers to every run's script, each the one recorded? A box lost meanwhile is no.
+ */
+async function answersAsIn(set: ScenarioTranscripts): Promise<boolean> {
+  try {
+    const digests = await opened!.check!(set.transcripts.map((transcript) => transcript.script));
+    return digests.every((digest, i) => digest === set.transcripts[i]!.digest);
+  } catch (error) {
+    throwIfEnvironmental(error);
+    return false;
+  }
+}
+
+/** The explorations already made whose run as written is this one (`after`: those already tried), or word to explore. */
+function ask(index: number, asWritten: string, after: number): Promise<Extract<ToHarness, { type: 'sets' }>> {
+  return new Promise((resolve) => {
+    answers.set(index, resolve);
+    post({ type: 'ask', index, asWritten, after });
+  });
+}
+const answers = new Map<number, (sets: Extract<ToHarness, { type: 'sets' }>) => void>();
+
+/**
+ * The scenario's exploration as one already made, if the runner answers every one of its runs as it was answered
+ * there (transcript.ts): its run as written is that one, and so is every schedule's. Null: none is; the thread
+ * explores it, recording, and says what it recorded (or that it keeps none).
+ */
+async function heldTo(index: number, base: RunResult): Promise<Explored | null> {
+  const started = performance.now();
+  const asWritten = runDigest(base);
+  let after = 0;
+  for (;;) {
+    const { sets, explore } = await ask(index, asWritten, after);
+    for (const set of sets) {
+      if (set.explored !== null && (await answersAsIn(set))) {
+        return { ...set.explored, violations: [], finding: null, stopped: null, durationMs: Math.round(performance.now() - started), heldTo: set.by };
+      }
+    }
+    after += sets.length;
+    if (explore) return null;
+  }
+}
+
+async function exploreScenario(scenario: Scenario, base: RunResult, index: number): Promise<Explored> {
+  // Held to an exploration already made, it need not be explored again; else explored here, and kept for the next.
+  const kept = job.reuse && scenario.workers === undefined && opened!.check !== undefined && job.postgres === undefined && job.maxSteps === MAX_STEPS;
+  if (kept) {
+    const same = await heldTo(index, base);
+    if (same !== null) return same;
+  }
+  const transcripts = new Map<string, Transcript>();
+  if (kept) {
+    spoiled = false;
+    explorerOf().recorder.onRun = (transcript) => void transcripts.set(transcript.script, transcript);
+  }
+  try {
+    const explored = await exploreLive(scenario, base);
+    if (kept) {
+      const clean = explored.violations.length === 0 && explored.stopped === null && !spoiled;
+      post({ type: 'recorded', index, asWritten: runDigest(base), set: clean ? { by: 'submission', transcripts: [...transcripts.values()], asWritten: runDigest(base), explored: { schedules: explored.schedules, broke: 0, fired: explored.fired, planned: explored.planned } } : null });
+    }
+    return explored;
+  } finally {
+    if (explorer !== null) explorer.recorder.onRun = null;
+  }
+}
+
+async function exploreLive(scenario: Scenario, base: RunResult): Promise<Explored> {
   const started = performance.now();
   let tally = new Tally();
   let schedules = 0;
@@ -189,8 +271,19 @@ async function shrunk(scenario: Scenario, violation: Explored['violations'][numb
 }
 
 /** The main thread's word once it knows what the file holds (job.ts, Go). */
-function go(): Promise<Go> {
-  return new Promise((resolve) => parentPort!.once('message', (message: Go) => resolve(message)));
+let went: (go: Go) => void = () => {};
+const gone = new Promise<Go>((resolve) => (went = resolve));
+
+/** What the main thread says: its word to go, then the explorations already made that each question asked for. */
+function listen(): void {
+  parentPort!.on('message', (message: ToHarness) => {
+    if (message.type === 'go') went(message);
+    else {
+      const answer = answers.get(message.index);
+      answers.delete(message.index);
+      answer?.(message);
+    }
+  });
 }
 
 async function main(): Promise<void> {
@@ -209,7 +302,7 @@ async function main(): Promise<void> {
   }
   const kind = opened.isWorker === true && job.workerScenarios !== undefined ? 'worker' : 'runner';
   post({ type: 'loaded', runnerName: opened.name, kind });
-  const { skip, fixed, explore: explored } = await go();
+  const { skip, fixed, explore: explored } = await gone;
   const scenarios = kind === 'worker' ? job.workerScenarios! : job.scenarios;
   const bases: Array<RunResult | null | undefined> = [];
   if (fixed) {
@@ -235,7 +328,7 @@ async function main(): Promise<void> {
       post({ type: 'explored', index, explored: null, reason: msg('grade.notExplored.didNotEnd') });
       continue;
     }
-    const explored = await exploreScenario(scenario, base);
+    const explored = await exploreScenario(scenario, base, index);
     if (explored.stopped !== null) halted = msg(explored.stopped.outcome.kind === 'timeout' ? 'grade.notExplored.hung' : 'grade.notExplored.died', { id: scenario.id });
     post({ type: 'explored', index, explored });
   }
@@ -246,15 +339,25 @@ function asWritten(outcome: RunOutcome): RunResult | null {
   return outcome.kind === 'done' && outcome.run.runnerError === null ? outcome.run : null;
 }
 
+/** A thread of the reference's transcripts (transcripts.ts): each scenario it is given, recorded and posted. */
+async function recordReference(task: TranscriptsJob): Promise<void> {
+  for (const index of task.indices) post({ type: 'transcripts', index, set: await referenceTranscripts(task.scenarios[index]!, task.seed) });
+}
+
 // No top-level await: the thread also runs from a CommonJS bundle (scripts/bundle-cli.mjs).
 void (async () => {
   try {
-    await main();
+    if ('indices' in workerData) await recordReference(workerData as TranscriptsJob);
+    else {
+      listen();
+      await main();
+    }
     post({ type: 'finished' });
   } catch (error) {
     post({ type: 'failed', error: thrown(environmental(error) ?? error) });
   } finally {
-    (bases as Bases | null)?.close();
+    parentPort!.unref(); // its listener no longer holds the thread
+    (explorer as { bases: Bases } | null)?.bases.close();
     await (opened as OpenedRunner | null)?.close();
     if (job.postgres !== undefined) await (await import('../postgres/storage.js')).closeIdle(); // the schemas this thread's runs left idle
   }

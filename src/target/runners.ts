@@ -66,6 +66,11 @@ export interface OpenedRunner extends RunHooks {
   shipped?: Shipped | null;
   /** Only a box needs these: null for the reference and the mutants. */
   hooks: RunHooks | null;
+  /**
+   * A runner in a box, held to the reference's transcripts (src/box/transcript.ts): the digest of its answers to each
+   * script, in order (null where it printed). A new box if the last was lost. Rejects with BoxGone if this one is.
+   */
+  check?(scripts: readonly string[]): Promise<Array<string | null>>;
   /** The box's process ends (nothing to do for a runner in this thread). */
   close(): Promise<void>;
 }
@@ -217,6 +222,14 @@ export async function openRunner(source: RunnerSource, label: string, options: O
     shipped: current.shipped,
     hooks,
     ...hooks,
+    async check(scripts) {
+      if (current.box.gone) {
+        await current.box.dispose();
+        current = await open();
+        forward(current.box);
+      }
+      return current.box.check(scripts);
+    },
     close: () => current.box.dispose(),
   };
 }
