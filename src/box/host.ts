@@ -110,7 +110,7 @@ function threw(error: unknown): FromLearner {
  * A check under way (transcript.ts): the replies left for this step's calls, the numbers of the errors thrown into
  * it, and the digest of everything the runner has said in the check.
  */
-let checking: { replies: Reply[]; refs: number[]; answers: ReturnType<typeof answersDigest> } | null = null;
+let checking: { instance: number; replies: Reply[]; refs: number[]; answers: ReturnType<typeof answersDigest> } | null = null;
 
 /** What the runner said, counted into the check's digest (a value JSON cannot write counts as what no reference says). */
 function counted(message: FromLearner): void {
@@ -127,7 +127,12 @@ function counted(message: FromLearner): void {
 /** A call to one of the runner's deps: done by the grader, answered or thrown here. */
 function call(instance: number, target: CallTarget, method: string, args: unknown[]): unknown {
   if (checking !== null) {
-    // In a check, answered from the transcript: a call past its replies is one the reference never made.
+    // In a check, answered from the transcript: a call past its replies is one the reference never made, and so is a
+    // call through the deps of a runner built before this one (in a run, the harness would carry it out on those).
+    if (instance !== checking.instance) {
+      checking.answers.add('"a call of a runner built before"');
+      throw new Error('faultlab: this call is not in the transcript');
+    }
     counted({ t: 'call', instance, target, method, args });
     const reply = checking.replies.shift();
     if (reply === undefined) throw new Error('faultlab: this call is not in the transcript');
@@ -260,18 +265,20 @@ for (;;) {
     output.reset();
     const answers = answersDigest();
     let runner: Built | undefined;
+    let built = 0;
     for (const step of request.steps) {
       if (step.b === true) {
-        checking = { replies: [], refs: [], answers };
+        built += 1;
+        checking = { instance: built, replies: [], refs: [], answers };
         try {
-          runner = build(0, { t: 'build', instance: 0 });
+          runner = build(built, { t: 'build', instance: built });
           counted({ t: 'built' });
         } catch (error) {
           runner = undefined;
           counted(threw(error));
         }
       }
-      checking = { replies: [...step.r], refs: [], answers };
+      checking = { instance: built, replies: [...step.r], refs: [], answers };
       try {
         if (runner === undefined || !('step' in runner)) throw new Error('faultlab: no runner to step in this check');
         const stepped = runner.step((step.s ?? last) as RunnerState);

@@ -67,7 +67,7 @@ export class Explorations {
    * The explorations of `scenario` whose run as written has the digest `asWritten`, after the first `after` of
    * them; when there are none, `explore`, and `by` is the thread that will (told `recorded`, or `release`d).
    */
-  async sets(scenario: Scenario, seed: number, asWritten: string, after: number, by: Worker): Promise<{ sets: ScenarioTranscripts[]; explore: boolean }> {
+  async sets(scenario: Scenario, seed: number, asWritten: string, after: number, by: Worker, onWait?: (waiting: boolean) => void): Promise<{ sets: ScenarioTranscripts[]; explore: boolean }> {
     const entry = this.#entries.get(keyOf(scenario, seed));
     if (entry === undefined) return { sets: [], explore: true };
     const reference = await entry.reference;
@@ -76,7 +76,9 @@ export class Explorations {
       if (all.length > after) return { sets: all.slice(after), explore: false };
       const flying = entry.flying.get(asWritten);
       if (flying === undefined) break;
+      onWait?.(true);
       await flying.done;
+      onWait?.(false);
     }
     let land = () => {};
     const done = new Promise<void>((resolve) => (land = resolve));

@@ -62,6 +62,8 @@ export interface GradeOptions {
   onScenario?: (grade: ScenarioGrade, index: number) => void;
   /** Told how many scenarios the submission is graded on, once its file has said what it holds, before any grade. */
   onCount?: (count: number) => void;
+  /** Told when its grading starts and stops waiting for another submission's exploration of the same runs (explorations.ts). */
+  onWait?: (waiting: boolean) => void;
   /**
    * Grading threads for this submission (default 1): with two, each with its box, the scenarios are explored
    * half each (a submission graded alone, on a machine with a core to spare).
@@ -254,7 +256,7 @@ export async function gradeSubmission(file: string, options: GradeOptions): Prom
     if (message.type === 'ask') {
       const { index, asWritten, after } = message;
       if (explorations === null) return void thread.postMessage({ type: 'sets', index, sets: [], explore: true } satisfies ToHarness);
-      void explorations.sets(scenarios[index]!, seed, asWritten, after, thread).then(({ sets, explore }) => thread.postMessage({ type: 'sets', index, sets, explore } satisfies ToHarness));
+      void explorations.sets(scenarios[index]!, seed, asWritten, after, thread, options.onWait).then(({ sets, explore }) => thread.postMessage({ type: 'sets', index, sets, explore } satisfies ToHarness));
       return;
     }
     if (message.type === 'recorded') {
@@ -335,17 +337,47 @@ export async function gradeSubmissions(
   const references = options.references ?? new ReferenceRuns();
   const explorations = options.explorations === null ? null : (options.explorations ?? new Explorations(Math.max(1, Math.min(2, options.concurrency ?? 1))));
   const results: SubmissionGrade[] = new Array<SubmissionGrade>(files.length);
+  // `concurrency` submissions are graded at once — counting only those that are busy: one that waits for another's
+  // exploration of the same runs (explorations.ts) lends its place to the next, up to twice as many alive at once.
+  const concurrency = Math.max(1, options.concurrency ?? 1);
   let next = 0;
-  const lane = async () => {
-    while (next < files.length) {
-      const index = next++;
-      const name = options.names?.[index] ?? submissionName(resolve(options.cwd ?? process.cwd(), files[index]!));
-      const replayDir = options.replayDirFor !== undefined ? options.replayDirFor(name) : options.replayDir;
-      options.onStart?.(index);
-      results[index] = await gradeSubmission(files[index]!, { ...options, references, explorations, onScenario: undefined, name, ...(replayDir !== undefined ? { replayDir } : {}) });
-      options.onSubmission?.(results[index]!, index);
-    }
+  let busy = 0;
+  let alive = 0;
+  let settle: (error?: unknown) => void = () => {};
+  const finished = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  let failed = false;
+  const start = () => {
+    while (!failed && busy < concurrency && alive < 2 * concurrency && next < files.length) launch(next++);
+    if (alive === 0 && (next >= files.length || failed)) settle();
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, files.length)) }, lane));
+  const launch = (index: number) => {
+    busy += 1;
+    alive += 1;
+    const name = options.names?.[index] ?? submissionName(resolve(options.cwd ?? process.cwd(), files[index]!));
+    const replayDir = options.replayDirFor !== undefined ? options.replayDirFor(name) : options.replayDir;
+    options.onStart?.(index);
+    let waiting = false;
+    const onWait = (now: boolean) => {
+      if (now === waiting) return;
+      waiting = now;
+      busy += now ? -1 : 1;
+      if (now) start();
+    };
+    gradeSubmission(files[index]!, { ...options, references, explorations, onScenario: undefined, onWait, name, ...(replayDir !== undefined ? { replayDir } : {}) }).then(
+      (grade) => {
+        results[index] = grade;
+        options.onSubmission?.(grade, index);
+        if (!waiting) busy -= 1;
+        alive -= 1;
+        start();
+      },
+      (error: unknown) => {
+        failed = true;
+        settle(error);
+      },
+    );
+  };
+  start();
+  await finished;
   return results;
 }
