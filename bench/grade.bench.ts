@@ -6,8 +6,15 @@
  *     of a few rounds; target ≤ 1.5 s;
  *  2. a class of 30 correct submissions (`submissions/<name>/LearnerRunner.ts`) with the default jobs (one per
  *     core): `faultlab grade DIR --summary`, wall time; target ≤ 25 s;
+ *     The bench's class is the pinned solution and a correct step written otherwise (test/fixtures/learners/
+ *     different: it stops after `prepared`), fifteen of each: a class costs a check per submission and an
+ *     exploration per way of answering the harness (src/grade/explorations.ts), so this is one exploration and
+ *     29 checks; thirty runners that each answer differently would cost thirty explorations (line 1b's time each);
+ *  1b. one correct submission whose runs are its own (the different step, alone): its every scenario explored run
+ *     by run — the grade's cost where no exploration already made is its runner's;
  *  3. the yardstick measured in the same run: `faultlab explore --workers 1` of the same graded set with the
- *     reference runner in-process (no box), the floor a grade of the same schedules cannot go under on one core.
+ *     reference runner in-process (no box): what running the reference's exploration costs on one core. A grade
+ *     held to the reference's exploration (recorded by the build) does not run it, and so goes under it.
  *
  * Wall times on this machine as it is: the load average before and after says how quiet it was. The box
  * processes' CPU is not in the "CPU" column (that is the faultlab process's own threads).
@@ -58,6 +65,13 @@ try {
   const alone = Array.from({ length: rounds(5) }, () => faultlab(['grade', 'LearnerRunner.ts'], one));
   const aloneWall = median(alone.map((m) => m.wallS));
   out(`1. One correct submission, graded (the graded set as written, then explored): ${aloneWall.toFixed(2)} s wall (median of ${alone.length}, ${spread(alone.map((m) => m.wallS))} s), ${median(alone.map((m) => m.cpuS)).toFixed(2)} s of CPU in faultlab's own threads — target ≤ 1.5 s`);
+
+  // 1b. One correct submission whose runs are not the reference's: explored run by run.
+  const own = join(dir, 'own');
+  mkdirSync(own);
+  copyFileSync(DIFFERENT, join(own, 'LearnerRunner.ts'));
+  const owns = Array.from({ length: rounds(3) }, () => faultlab(['grade', 'LearnerRunner.ts'], own));
+  out(`1b. One correct submission cut otherwise (its runs its own: every scenario explored run by run): ${median(owns.map((m) => m.wallS)).toFixed(2)} s wall (median of ${owns.length}, ${spread(owns.map((m) => m.wallS))} s)`);
 
   // 2. A class of 30 (half the pinned solution, half a correct one written otherwise).
   const klass = join(dir, 'class');

@@ -141,6 +141,8 @@ export function renderFooter(lang: Lang, submission: SubmissionGrade, style: Sty
         ? tn(lang, `gradeReport.coverage${workers}.none` as 'gradeReport.coverage.none', schedules, { none: c.green(t(lang, 'gradeReport.coverage.noneWord')) })
         : tn(lang, `gradeReport.coverage${workers}.some` as 'gradeReport.coverage.some', schedules, { broke: c.red(String(broke)) });
     lines.push(`  ${coverage}`);
+    const held = submission.explored.filter((g) => g.coverage?.sameRunsAs !== undefined).length;
+    if (held > 0) lines.push(`  ${c.dim(tn(lang, 'gradeReport.coverage.held', held))}`);
   }
   if (passed === total) {
     lines.push(`  ${t(lang, explored === null ? 'gradeReport.passed.asWritten' : workers !== '' ? 'gradeReport.passed.explored.workers' : 'gradeReport.passed.explored', { score: c.green.bold(score) })}`);

@@ -143,8 +143,8 @@ export const grade = {
   'grade.explored.while': 'while exploring {at}: {message}',
   'grade.explored.stoppedAfter': 'stopped after {counted}',
   'grade.explored.noneBroke': '{counted}, none broke an invariant',
-  'grade.explored.noneBroke.reference': '{counted}, none broke an invariant (each the reference\'s run, word for word: checked, not run again)',
-  'grade.explored.noneBroke.submission': '{counted}, none broke an invariant (each a run already graded, word for word: checked, not run again)',
+  'grade.explored.noneBroke.reference': '{counted}, none broke an invariant — the reference\'s runs',
+  'grade.explored.noneBroke.submission': '{counted}, none broke an invariant — runs already graded',
   'grade.explored.broke': '{broke} of {counted} broke a rule',
   'grade.explored.finding': '{schedule}: {message}',
 

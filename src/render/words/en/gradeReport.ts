@@ -23,6 +23,8 @@ export const gradeReport = {
   'gradeReport.coverage.none.one': 'fault coverage: {n} schedule with one added fault, {none} broke a rule',
   'gradeReport.coverage.none.other': 'fault coverage: {n} schedules with one added fault, {none} broke a rule',
   'gradeReport.coverage.noneWord': 'none',
+  'gradeReport.coverage.held.one': 'not run again: {n} scenario, whose every run the runner answered word for word as in an exploration already made (the reference\'s, or a submission\'s graded before) — so its runs are that exploration\'s',
+  'gradeReport.coverage.held.other': 'not run again: {n} scenarios, whose every run the runner answered word for word as in an exploration already made (the reference\'s, or a submission\'s graded before) — so their runs are that exploration\'s',
   'gradeReport.coverage.some.one': 'fault coverage: {n} schedule with one added fault, {broke} broke a rule',
   'gradeReport.coverage.some.other': 'fault coverage: {n} schedules with one added fault, {broke} broke a rule',
   'gradeReport.score': 'score {passed}/{total}',

@@ -138,8 +138,8 @@ export const grade = {
   'grade.explored.while': '探索 {at} 时：{message}',
   'grade.explored.stoppedAfter': '跑了 {counted}后停下',
   'grade.explored.noneBroke': '{counted}，没有一个打破不变量',
-  'grade.explored.noneBroke.reference': '{counted}，没有一个打破不变量（每一次都与参考实现的运行逐字相同：已核对，无需重跑）',
-  'grade.explored.noneBroke.submission': '{counted}，没有一个打破不变量（每一次都与已评过的运行逐字相同：已核对，无需重跑）',
+  'grade.explored.noneBroke.reference': '{counted}，没有一个打破不变量——即参考实现的运行',
+  'grade.explored.noneBroke.submission': '{counted}，没有一个打破不变量——即已评过的运行',
   'grade.explored.broke': '{counted}中有 {broke} 个打破了规则',
   'grade.explored.finding': '{schedule}：{message}',
 

@@ -22,6 +22,8 @@ export const gradeReport = {
   'gradeReport.coverage.none.one': '故障覆盖：{n} 个多加一个故障的调度，{none}打破规则',
   'gradeReport.coverage.none.other': '故障覆盖：{n} 个多加一个故障的调度，{none}打破规则',
   'gradeReport.coverage.noneWord': '没有一个',
+  'gradeReport.coverage.held.one': '无需重跑：{n} 个场景里的每一次运行，运行器的回答都与一次已做过的探索（参考实现的，或之前评过的一份提交的）逐字相同——所以它们的运行就是那次探索的运行',
+  'gradeReport.coverage.held.other': '无需重跑：{n} 个场景里的每一次运行，运行器的回答都与一次已做过的探索（参考实现的，或之前评过的一份提交的）逐字相同——所以它们的运行就是那次探索的运行',
   'gradeReport.coverage.some.one': '故障覆盖：{n} 个多加一个故障的调度，其中 {broke} 个打破了规则',
   'gradeReport.coverage.some.other': '故障覆盖：{n} 个多加一个故障的调度，其中 {broke} 个打破了规则',
   'gradeReport.score': '得分 {passed}/{total}',
