@@ -334,13 +334,7 @@ export class Box {
     try {
       for (let i = 0; i < scripts.length; i += 1) {
         this.#runLeftMs = this.#runTimeoutMs;
-        this.#resume();
-        let message: FromLearner;
-        try {
-          message = await this.#receive();
-        } finally {
-          this.#pause();
-        }
+        const message = await this.#receiveInTime();
         if (message.t !== 'checked' || typeof message.digest !== 'string') {
           this.#brokeProtocol(say('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
           throw new BoxGone(GONE);
@@ -507,13 +501,7 @@ export class Box {
       conversation.held = [];
     }
     for (;;) {
-      this.#resume();
-      let message: FromLearner;
-      try {
-        message = await this.#receive();
-      } finally {
-        this.#pause();
-      }
+      const message = await this.#receiveInTime();
       if (memo === null || conversation === null) return message;
       const remembered = normalised(message, conversation.refs);
       const text = remembered === null ? null : JSON.stringify(remembered);
@@ -563,6 +551,16 @@ export class Box {
     this.#waiting = null;
     if (waiting === null) return;
     void this.lost().then((loss) => waiting.reject(new BoxGone(loss === null ? GONE : describeLoss(loss, this.#runTimeoutMs), loss)));
+  }
+
+  /** The box's next message, its time limit running while the box has the ball. */
+  async #receiveInTime(): Promise<FromLearner> {
+    this.#resume();
+    try {
+      return await this.#receive();
+    } finally {
+      this.#pause();
+    }
   }
 
   #receive(): Promise<FromLearner> {

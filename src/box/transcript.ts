@@ -18,8 +18,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Runner, RunnerClass, RunnerDeps } from '../runner/BaseRunner.js';
 import type { RunnerState } from '../runner/state.js';
-import type { RunHooks } from '../target/runners.js';
-import { NOTHING_PRINTED } from './captureOutput.js';
+import { NOTHING_PRINTED, type Printed } from './captureOutput.js';
+import type { Loss } from './Box.js';
+import type { ConversationMemo } from './memo.js';
 import { IN_A_BOX } from './boxedRunner.js';
 import type { FromLearner, Reply } from './protocol.js';
 import { wireError } from './wire.js';
@@ -65,6 +66,12 @@ const BUILT = '{"t":"built"}';
 /** The reply to a call as a box is told it: a value (none for `events.save`), or the error under its number. */
 function replyText(reply: Reply): string {
   return JSON.stringify(reply);
+}
+
+/** Around each run (src/target/runners.ts, RunHooks): where the box begins and ends it. */
+interface RunHooks {
+  beginRun(memo?: ConversationMemo | null): Promise<void>;
+  endRun(): Promise<{ output: Printed; loss: Loss | null }>;
 }
 
 interface StepRecord {

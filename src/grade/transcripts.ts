@@ -23,7 +23,6 @@ import { Tally } from '../explore/tally.js';
 import type { Target } from '../explore/target.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunResult } from '../check/RunResult.js';
-import type { Explored } from './job.js';
 
 export interface ScenarioTranscripts {
   /** Whose exploration: the reference's, or a submission's graded before (never named to another learner). */
@@ -33,7 +32,7 @@ export interface ScenarioTranscripts {
   /** The digest of the run as written, whole: a learner's must be this one. */
   asWritten: string;
   /** The exploration's figures as a grade gives them; null if a rule broke (the learner's own runs are then shrunk). */
-  explored: Pick<Explored, 'schedules' | 'broke' | 'fired' | 'planned'> | null;
+  explored: { schedules: number; broke: number; fired: number; planned: number } | null;
 }
 
 /** A run, whole (its trace, log, state, rows, steps, crashes, what the runner threw and sent), as a digest. */

@@ -105,8 +105,8 @@ function ended(run: RunResult | null, error: unknown, output: Printed, loss: Los
  * explore` runs them, once the learner's runner has shown it keeps nothing between steps (Bases checks that,
  * per scenario); else each runs from the start. Once shown, the box's conversations are remembered too, per
  * scenario (src/box/memo.ts), for the schedules of scenarios that cannot be forked (the pillars') as well. Every
- * run is recorded as a transcript (src/box/transcript.ts) while a scenario's exploration is to be kept for the
- * next submissions (`Sets`); with another step bound, or on PostgreSQL, each schedule runs from its start, unrecorded.
+ * run is recorded as a transcript (src/box/transcript.ts) while a scenario's exploration may be kept for the next
+ * submissions (explorations.ts); with another step bound, or on PostgreSQL, each schedule runs from its start, unrecorded.
  */
 let explorer: { target: Target; bases: Bases; recorder: TranscriptRecorder } | null = null;
 
@@ -128,6 +128,7 @@ async function runExplored(scenario: Scenario, added: readonly FaultSpec[]): Pro
   const remembered = bases.memoFor(scenario);
   if (remembered !== null) target.memo = remembered;
   else delete target.memo;
+  delete target.ended; // a run that cannot begin (its box does not open again) ends with nothing of the last one's
   const started = performance.now();
   let run: RunResult | null = null;
   let error: unknown = null;

@@ -57,7 +57,8 @@ export async function byGrade(file: string, explore: boolean): Promise<Explored>
   return {
     asWritten: Object.fromEntries(asWritten.scenarios.map((s) => [s.id, s.status === 'pass'])),
     // A scenario that could not be explored (its run as written never ended) has no coverage: explore runs its schedules anyway.
-    explored: Object.fromEntries((explored?.explored ?? []).filter((s) => s.coverage !== undefined).map((s) => [s.id, s.coverage!])),
+    // The counts (a scenario held to the reference's exploration says so beside them: not run again).
+    explored: Object.fromEntries((explored?.explored ?? []).filter((s) => s.coverage !== undefined).map((s) => [s.id, { schedules: s.coverage!.schedules, broke: s.coverage!.broke }])),
   };
 }
 
