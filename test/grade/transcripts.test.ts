@@ -131,6 +131,25 @@ describe('a grade held to an exploration already made', () => {
     expect(bo!.passed).toBe(6);
   }, 60_000);
 
+  it('two at a time: one explores each scenario, the others wait for it (lending their place) and are held to it', async () => {
+    const dir = tempFolder('held');
+    const files = ['ada', 'bo', 'cy'].map((name) => {
+      mkdirSync(join(dir, name));
+      cpSync(fixture('different'), join(dir, name, 'LearnerRunner.ts'));
+      return join(dir, name, 'LearnerRunner.ts');
+    });
+    const scenarios = ['happy_path', 'lost_reply'].map(byId);
+    const started: number[] = [];
+    const grades = await gradeSubmissions(files, { scenarios, replayDir: null, concurrency: 2, onStart: (i) => started.push(i) });
+    expect(started).toEqual([0, 1, 2]);
+    for (const [i] of scenarios.entries()) {
+      const how = grades.map((g) => g.explored[i]!.coverage?.sameRunsAs);
+      expect(how.filter((h) => h === undefined)).toHaveLength(1); // explored once, run by run
+      expect(how.filter((h) => h === 'submission')).toHaveLength(2);
+    }
+    expect(grades.map((g) => g.passed)).toEqual([4, 4, 4]);
+  }, 60_000);
+
   it('a mistake is explored run by run, and fails as it does with nothing held', async () => {
     const file = join('test', 'fixtures', 'learners', 'mistakes', 'observed-before-clearing', 'LearnerRunner.ts');
     const scenarios = ['happy_path', 'crash_after_prepared'].map(byId);
