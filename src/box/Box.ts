@@ -321,16 +321,16 @@ export class Box {
   /**
    * Hold the box's runner to the reference's transcripts (transcript.ts): each script's run is answered in the box
    * from the replies written in it — all told in one write, no round trip per message. Resolves to the digest of
-   * what the runner said in each, in order; null where it printed (what it printed belongs to a run, so those
-   * answers count for none). Between runs; each check has a run's time limit. Rejects with BoxGone.
+   * what the runner said in each, in order (what it printed meanwhile is dropped: no run's output is shown for a
+   * scenario held to an exploration). Between runs; each check has a run's time limit. Rejects with BoxGone.
    */
-  async check(scripts: readonly string[]): Promise<Array<string | null>> {
+  async check(scripts: readonly string[]): Promise<string[]> {
     if (this.gone) throw new BoxGone(GONE);
     this.#memo = null;
     this.#conversation = null;
     this.#step = 0;
     this.#socket.write(Buffer.concat(scripts.map((script) => encodeText(script))));
-    const digests: Array<string | null> = [];
+    const digests: string[] = [];
     try {
       for (let i = 0; i < scripts.length; i += 1) {
         this.#runLeftMs = this.#runTimeoutMs;
@@ -339,11 +339,11 @@ export class Box {
           this.#brokeProtocol(say('grade.process.unexpected', { message: JSON.stringify(message).slice(0, 80) }));
           throw new BoxGone(GONE);
         }
-        digests.push(message.out !== undefined || message.cut !== undefined ? null : message.digest);
+        digests.push(message.digest);
       }
     } finally {
       this.#runLeftMs = null;
-      this.takeOutput(); // what it printed in a check is no run's
+      this.takeOutput(); // what it printed in a check is no run's, and shown nowhere
     }
     return digests;
   }

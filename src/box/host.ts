@@ -290,7 +290,7 @@ for (;;) {
       }
     }
     checking = null;
-    send({ t: 'checked', digest: answers.digest() }); // with what it printed, if it did: then it counts as no answer
+    send({ t: 'checked', digest: answers.digest() }); // with what it printed, if it did: the harness drops it
   } else if (request.t === 'invoke') {
     const worker = instances.get(request.instance);
     try {

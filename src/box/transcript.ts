@@ -42,11 +42,11 @@ export function answersDigest(): { add(text: string): void; digest(): string } {
 
 /**
  * A runner's message as a digest counts it: a call without its instance, an error of the harness's that the step
- * let through by its place among the errors sent into this step (`refs`), the rest as JSON. What was printed, and an
- * error that is not one sent into this step, are written so that they match nothing the reference says.
+ * let through by its place among the errors sent into this step (`refs`), the rest as JSON. An error that is not
+ * one sent into this step is written so that it matches nothing the reference says. What the runner printed is no
+ * part of it: an explored run's output is shown only for a run that hung or whose box died, and those are never held.
  */
 export function answerText(message: FromLearner, refs: readonly number[]): string {
-  if (message.out !== undefined || message.cut !== undefined) return '"printed"';
   switch (message.t) {
     case 'call':
       return JSON.stringify({ t: 'call', target: message.target, method: message.method, args: message.args });

@@ -68,9 +68,9 @@ export interface OpenedRunner extends RunHooks {
   hooks: RunHooks | null;
   /**
    * A runner in a box, held to the reference's transcripts (src/box/transcript.ts): the digest of its answers to each
-   * script, in order (null where it printed). A new box if the last was lost. Rejects with BoxGone if this one is.
+   * script, in order. A new box if the last was lost. Rejects with BoxGone if this one is.
    */
-  check?(scripts: readonly string[]): Promise<Array<string | null>>;
+  check?(scripts: readonly string[]): Promise<string[]>;
   /** The box's process ends (nothing to do for a runner in this thread). */
   close(): Promise<void>;
 }
