@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED } from '../../src/core/defaults.js';
 import { depthOneSchedules } from '../../src/explore/enumerate.js';
 import { gradeSubmission, gradeSubmissions } from '../../src/grade/gradeSubmission.js';
+import { Explorations } from '../../src/grade/explorations.js';
 import { recordedExplorations, referenceTranscripts, runDigest, explorationKey } from '../../src/grade/transcripts.js';
 import type { ScenarioGrade } from '../../src/grade/types.js';
 import { simulate } from '../../src/sim/simulate.js';
@@ -158,4 +159,42 @@ describe('a grade held to an exploration already made', () => {
     expect(held.explored.some((g) => g.status === 'fail')).toBe(true);
     expect(held.explored.map((g) => g.coverage?.sameRunsAs)).toEqual([undefined, undefined]);
   }, 60_000);
+});
+
+describe('the explorations already made, as a class shares them (explorations.ts)', () => {
+  const scenario = byId('happy_path');
+  const set = (asWritten: string, by: 'reference' | 'submission' = 'submission') => ({ by, transcripts: [], asWritten, explored: { schedules: 1, broke: 0, fired: 1, planned: 1 } });
+  const thread = (name: string) => ({ name }) as unknown as import('node:worker_threads').Worker;
+
+  it('the first to ask explores; one that asks the same meanwhile waits for it and gets what it recorded', async () => {
+    const book = new Explorations();
+    book.prepare([scenario], 99); // not recorded by the build at this seed: recorded in a thread of its own
+    const a = thread('a');
+    const first = await book.sets(scenario, 99, 'D', 0, a); // the reference's run as written is not D: none to try
+    expect(first).toEqual({ sets: [], explore: true });
+    const waits: boolean[] = [];
+    const second = book.sets(scenario, 99, 'D', 0, thread('b'), (w) => waits.push(w));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waits).toEqual([true]);
+    book.recorded(scenario, 99, 'D', set('D'));
+    expect(await second).toEqual({ sets: [set('D')], explore: false });
+    expect(waits).toEqual([true, false]);
+  }, 30_000);
+
+  it('an exploration not kept (a rule broke) or a thread that ended sends the waiting one to explore', async () => {
+    const book = new Explorations();
+    book.prepare([scenario], 99);
+    const [a, b, c] = [thread('a'), thread('b'), thread('c')];
+    await book.sets(scenario, 99, 'E', 0, a);
+    const asked = book.sets(scenario, 99, 'E', 0, b);
+    book.recorded(scenario, 99, 'E', null);
+    expect(await asked).toEqual({ sets: [], explore: true }); // b explores it now
+    let told = false;
+    const after = book.sets(scenario, 99, 'E', 0, c).then((answer) => ((told = true), answer));
+    book.release(a); // not exploring it any more: nothing changes for c
+    await new Promise((r) => setTimeout(r, 50));
+    expect(told).toBe(false);
+    book.release(b); // b was exploring: it ended without a word
+    expect(await after).toEqual({ sets: [], explore: true });
+  }, 30_000);
 });
