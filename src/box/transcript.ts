@@ -103,6 +103,11 @@ export class TranscriptRecorder {
   #run: RunRecord | null = null;
   /** Told each run's transcript as it ends (null: the runs are not kept). */
   onRun: ((transcript: Transcript) => void) | null;
+  /**
+   * A step threw an error of its own (not one the harness sent into it) since this was last set false: what it
+   * threw is not in its answers' digest, so an exploration with such a run is not one to hold another runner to.
+   */
+  threwItsOwn = false;
 
   constructor(onRun: ((transcript: Transcript) => void) | null = null) {
     this.onRun = onRun;
@@ -171,6 +176,7 @@ export class TranscriptRecorder {
       return returned;
     } catch (error) {
       const ref = run.sent.get(error);
+      if (ref === undefined) this.threwItsOwn = true;
       run.answers.add(answerText({ t: 'threw', error: { name: 'Error', message: '' }, ...(ref !== undefined ? { ref } : {}) }, record.refs));
       throw error;
     } finally {

@@ -65,7 +65,7 @@ export async function referenceTranscripts(scenario: Scenario, seed: number): Pr
       by: 'reference',
       transcripts,
       asWritten: runDigest(base),
-      explored: tally.violations.size > 0 ? null : { schedules, broke: 0, fired: sum(tally.fired), planned: sum(tally.planned) },
+      explored: tally.violations.size > 0 || recorder.threwItsOwn ? null : { schedules, broke: 0, fired: sum(tally.fired), planned: sum(tally.planned) },
     };
   } finally {
     bases.close();

@@ -207,12 +207,13 @@ async function exploreScenario(scenario: Scenario, base: RunResult, index: numbe
   const transcripts = new Map<string, Transcript>();
   if (kept) {
     spoiled = false;
+    explorerOf().recorder.threwItsOwn = false;
     explorerOf().recorder.onRun = (transcript) => void transcripts.set(transcript.script, transcript);
   }
   try {
     const explored = await exploreLive(scenario, base);
     if (kept) {
-      const clean = explored.violations.length === 0 && explored.stopped === null && !spoiled;
+      const clean = explored.violations.length === 0 && explored.stopped === null && !spoiled && !explorerOf().recorder.threwItsOwn;
       post({ type: 'recorded', index, asWritten: runDigest(base), set: clean ? { by: 'submission', transcripts: [...transcripts.values()], asWritten: runDigest(base), explored: { schedules: explored.schedules, broke: 0, fired: explored.fired, planned: explored.planned } } : null });
     }
     return explored;

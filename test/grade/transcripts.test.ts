@@ -13,6 +13,10 @@ import { DEFAULT_SEED } from '../../src/core/defaults.js';
 import { depthOneSchedules } from '../../src/explore/enumerate.js';
 import { gradeSubmission, gradeSubmissions } from '../../src/grade/gradeSubmission.js';
 import { Explorations } from '../../src/grade/explorations.js';
+import { TranscriptRecorder } from '../../src/box/transcript.js';
+import { runForVerdict } from '../../src/explore/runSchedule.js';
+import { ReferenceRunner } from '../../src/runner/ReferenceRunner.js';
+import type { RunnerClass } from '../../src/runner/BaseRunner.js';
 import { recordedExplorations, referenceTranscripts, runDigest, explorationKey } from '../../src/grade/transcripts.js';
 import type { ScenarioGrade } from '../../src/grade/types.js';
 import { simulate } from '../../src/sim/simulate.js';
@@ -47,6 +51,23 @@ describe("the reference's exploration, recorded", () => {
     for (const scenario of GRADED) expect(built.has(explorationKey(scenario, DEFAULT_SEED))).toBe(true);
     const scenario = byId('crash_after_commit');
     expect(built.get(explorationKey(scenario, DEFAULT_SEED))).toEqual(await referenceTranscripts(scenario, DEFAULT_SEED));
+  });
+});
+
+describe('a run not to hold another runner to', () => {
+  it('a step that throws an error of its own (what it threw is not in the digest) marks the recording', async () => {
+    const recorder = new TranscriptRecorder(() => {});
+    const Throws = class {
+      constructor(_deps: unknown) {}
+      async step(): Promise<never> {
+        throw new Error('mine');
+      }
+    } as unknown as RunnerClass;
+    await runForVerdict(byId('happy_path'), [], { runner: recorder.runnerClass(Throws), hooks: recorder.hooks, seed: DEFAULT_SEED, storage: 'memory' });
+    expect(recorder.threwItsOwn).toBe(true);
+    const reference = new TranscriptRecorder(() => {});
+    await runForVerdict(byId('crash_after_commit'), [], { runner: reference.runnerClass(ReferenceRunner), hooks: reference.hooks, seed: DEFAULT_SEED, storage: 'memory' });
+    expect(reference.threwItsOwn).toBe(false); // a crash it lets through is the harness's own error
   });
 });
 
