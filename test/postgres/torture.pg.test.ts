@@ -13,6 +13,7 @@ import { shownUrl } from '../../src/postgres/url.js';
 import type { TortureJson } from '../../src/render/torture.js';
 import { noPostgres, testDatabase } from './database.js';
 import { runSchemas } from './testDatabases.js';
+import { expectDrainedAndHeld } from '../torture/helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'faultlab-torture-pg-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -60,13 +61,7 @@ describe.skipIf(noPostgres !== null)(`faultlab torture --db${noPostgres !== null
         ['lost_intents', 0],
         ['fence', 0],
       ]);
-      expect(report.drained).toBe(true);
-      expect(report.tasks.done + report.tasks.failed).toBe(report.enqueued);
-      expect([report.tasks.queued, report.tasks.running]).toEqual([0, 0]);
-      expect(report.tasks.effects).toBe(report.tasks.receipts);
-      expect(report.tasks.effects).toBeGreaterThanOrEqual(report.tasks.done);
-      expect(report.workerErrors).toEqual([]);
-      expect(report.held).toBe(true);
+      expectDrainedAndHeld(report);
       expect(await runSchemas(url)).toEqual([]); // the run's schema dropped
       expect(readdirSync(end.tmp)).toEqual([]);
     },

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TortureJson } from '../../src/render/torture.js';
+import { expectDrainedAndHeld } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'faultlab-torture-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -86,13 +87,7 @@ describe('faultlab torture: real processes, real kills', () => {
         ['lost_intents', 0],
         ['fence', 0],
       ]);
-      expect(report.drained).toBe(true);
-      expect(report.tasks.done + report.tasks.failed).toBe(report.enqueued);
-      expect([report.tasks.queued, report.tasks.running]).toEqual([0, 0]);
-      expect(report.tasks.effects).toBe(report.tasks.receipts);
-      expect(report.tasks.effects).toBeGreaterThanOrEqual(report.tasks.done); // every intent done took effect (once: no double effects)
-      expect(report.workerErrors).toEqual([]);
-      expect(report.held).toBe(true);
+      expectDrainedAndHeld(report);
       // The plan was dealt from the seed (the progress said so on stderr), and stdout is the JSON alone.
       expect(end.stderr).toMatch(/^torture: 0\/25 kills · 1\/12 pauses|^torture: 1\/25 kills · 0\/12 pauses/);
       expect(ours(run.tmp)).toEqual([]);

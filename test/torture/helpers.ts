@@ -1,5 +1,7 @@
 /** Set-up for the torture's tests: a torture file with tasks in it, and a worker's life on it run in this process. */
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { TortureJson } from '../../src/render/torture.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { SeededRng } from '../../src/core/rng.js';
 import { openShared, type Db } from '../../src/core/storage.js';
@@ -41,4 +43,18 @@ export async function drain(worker: ProcessLife): Promise<number> {
   let finished = 0;
   while ((await worker.worker.cycle()) !== 'idle') finished += 1;
   return finished;
+}
+
+/**
+ * A torture run's report, its queue drained and every end check held: each task done or failed, none left queued or
+ * running, one receipt per effect, every intent done took effect (once: no double effects), no worker's error.
+ */
+export function expectDrainedAndHeld(report: TortureJson): void {
+  expect(report.drained).toBe(true);
+  expect(report.tasks.done + report.tasks.failed).toBe(report.enqueued);
+  expect([report.tasks.queued, report.tasks.running]).toEqual([0, 0]);
+  expect(report.tasks.effects).toBe(report.tasks.receipts);
+  expect(report.tasks.effects).toBeGreaterThanOrEqual(report.tasks.done);
+  expect(report.workerErrors).toEqual([]);
+  expect(report.held).toBe(true);
 }
